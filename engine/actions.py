@@ -1,0 +1,64 @@
+"""Actions: one decision of one seat, as plain values the bot can turn into buttons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .cards import Card, parse_cards
+
+
+class Do(StrEnum):
+    """What an action does; the values are the `do` words of hand records."""
+
+    LOOK = "look"
+    FRAP = "frap"
+    DARK_FRAP = "dark_frap"
+    WHIST = "whist"
+    PASS = "pass"
+    DARK_DISCARD = "dark_discard"
+    DISCARD = "discard"
+    CUT = "cut"
+    NO_CUT = "no_cut"
+    CUT_DISCARD = "cut_discard"
+    PLAY = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's decision. `card`, `cards` and `turnup` are set only where `do` needs them."""
+
+    seat: int
+    do: Do
+    card: Card | None = None
+    cards: tuple[Card, ...] | None = None
+    turnup: bool | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """The action as a hand-record entry."""
+        entry: dict[str, Any] = {"seat": self.seat, "do": self.do.value}
+        if self.card is not None:
+            entry["card"] = str(self.card)
+        if self.cards is not None:
+            entry["cards"] = [str(card) for card in self.cards]
+        if self.turnup is not None:
+            entry["turnup"] = self.turnup
+        return entry
+
+    @staticmethod
+    def from_record(entry: dict[str, Any]) -> Action:
+        """An action from a hand-record entry; raises ValueError on malformed input."""
+        try:
+            seat = entry["seat"]
+            do = Do(entry["do"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed action {entry!r}") from exc
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ValueError(f"malformed seat in {entry!r}")
+        card = Card.parse(entry["card"]) if "card" in entry else None
+        cards = parse_cards(entry["cards"]) if "cards" in entry else None
+        turnup = entry.get("turnup")
+        if turnup is not None and not isinstance(turnup, bool):
+            raise ValueError(f"malformed turnup in {entry!r}")
+        return Action(seat, do, card, cards, turnup)

@@ -1,0 +1,120 @@
+"""Events: what happened when an action was applied, for the table, the log and the ledger."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .actions import Do
+from .cards import Card
+
+
+class Reason(StrEnum):
+    """Why chips moved between a player and the pot."""
+
+    ANTE = "ante"  # F3
+    ALL_PASS_ANTE = "all_pass_ante"  # F8
+    TRICKS = "tricks"  # F13
+    PENALTY = "penalty"  # F14
+    POT_TAKEN = "pot_taken"  # F6: uncontested declarer takes the pot
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsMoved:
+    """`amount` chips went from the pot to `seat` (negative: from the seat into the pot)."""
+
+    seat: int
+    amount: int
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Looked:
+    """A seat opened its hand (from now on no dark bid, F7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """A seat bid: frap, dark frap, whist or pass (F5–F7)."""
+
+    seat: int
+    bid: Do
+
+
+@dataclass(frozen=True, slots=True)
+class AllPassed:
+    """A bidding round ended with everyone passing (F8); `new_turnup` is None before a redeal."""
+
+    round: int
+    dead_turnup: Card
+    new_turnup: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnupTaken:
+    """A seat took the turn-up into the hand (dark frap F7, cutting-in F10)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Exchanged:
+    """A seat put `discarded` cards face down and drew `drawn` from the stock (F7, F9, F10)."""
+
+    seat: int
+    discarded: int
+    drawn: int
+
+
+@dataclass(frozen=True, slots=True)
+class CutDecided:
+    """A passer decided whether to cut in (F10)."""
+
+    seat: int
+    cut: bool
+    turnup: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A seat played a card to the current trick (F12)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    """Trick number `number` (1-based) was won by `seat`."""
+
+    number: int
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSettled:
+    """The deal is over: each seat's change (antes included), tricks, and the pot left (F13–F15)."""
+
+    delta: tuple[int, ...]
+    tricks: tuple[int, ...]
+    pot: int
+    pot_has_penalty: bool
+    redeal: bool
+
+
+Event = (
+    ChipsMoved
+    | Looked
+    | BidMade
+    | AllPassed
+    | TurnupTaken
+    | Exchanged
+    | CutDecided
+    | CardPlayed
+    | TrickWon
+    | DealSettled
+)

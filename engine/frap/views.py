@@ -1,0 +1,113 @@
+"""What each player may see of a deal (F7: an unopened hand stays hidden even from its owner)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..actions import Action, Do
+from ..cards import Card, Suit
+from ..tricks import Play
+from .state import FrapDeal, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """What everyone sees of one seat."""
+
+    seat: int
+    name: str
+    role: str | None  # "declarer", "whister", "cutter", "out" (passed after a frap), None
+    bid: Do | None  # the seat's latest word
+    cards: int
+    tricks: int
+    looked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What the whole table sees: the group's view of the deal."""
+
+    phase: Phase
+    round: int
+    dealer: int
+    to_act: int | None
+    trump: Suit
+    turnup: Card | None
+    dead_turnups: tuple[Card, ...]
+    pot: int
+    stock: int
+    seats: tuple[SeatInfo, ...]
+    declarer: int | None
+    dark: bool
+    trick: tuple[Play, ...]
+    last_trick: tuple[Play, ...]
+    tricks_played: int
+    finished: bool
+    needs_redeal: bool
+    delta: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees: the table, its own hand (None while unopened) and its legal actions."""
+
+    table: TableView
+    seat: int
+    hand: tuple[Card, ...] | None
+    legal: tuple[Action, ...]
+
+
+def _role(deal: FrapDeal, seat: int) -> str | None:
+    if seat == deal.declarer:
+        return "declarer"
+    if seat in deal.cutters:
+        return "cutter"
+    if seat in deal.whisters:
+        return "whister"
+    if deal.declarer is None:
+        return None
+    if deal.phase is Phase.WHIST and deal.bids[seat] is not Do.PASS:
+        return None  # not yet answered the frap (F6)
+    return "out"
+
+
+def table_view(deal: FrapDeal) -> TableView:
+    """The public view of the deal."""
+    seats = tuple(
+        SeatInfo(
+            seat=seat,
+            name=deal.players[seat],
+            role=_role(deal, seat),
+            bid=deal.bids[seat],
+            cards=len(deal.hands[seat]),
+            tricks=deal.tricks_won[seat],
+            looked=deal.looked[seat],
+        )
+        for seat in range(deal.n)
+    )
+    return TableView(
+        phase=deal.phase,
+        round=deal.round,
+        dealer=deal.dealer,
+        to_act=deal.to_act,
+        trump=deal.trump,
+        turnup=deal.turnup,
+        dead_turnups=tuple(deal.dead_turnups),
+        pot=deal.pot,
+        stock=len(deal.stock),
+        seats=seats,
+        declarer=deal.declarer,
+        dark=deal.dark,
+        trick=tuple(deal.trick),
+        last_trick=deal.tricks_played[-1] if deal.tricks_played else (),
+        tricks_played=len(deal.tricks_played),
+        finished=deal.finished,
+        needs_redeal=deal.needs_redeal,
+        delta=tuple(deal.delta),
+    )
+
+
+def seat_view(deal: FrapDeal, seat: int) -> SeatView:
+    """One seat's private view: its hand only once opened (F7), and what it may do now."""
+    hand = deal.hands[seat] if deal.looked[seat] else None
+    return SeatView(table_view(deal), seat, hand, tuple(deal.legal_actions(seat)))

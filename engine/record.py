@@ -1,0 +1,76 @@
+"""Hand records (`frap-hand/1`, shared/HAND_FORMAT.md): read, replay, and summarise a deal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .actions import Action
+from .errors import IllegalAction
+from .frap.state import FrapDeal
+
+FORMAT = "frap-hand/1"
+
+
+class ReplayError(ValueError):
+    """A record that cannot be replayed; `index` names the failing action (None: the header)."""
+
+    def __init__(self, index: int | None, message: str) -> None:
+        where = "header" if index is None else f"action {index}"
+        super().__init__(f"{where}: {message}")
+        self.index = index
+
+
+def start(record: dict[str, Any]) -> FrapDeal:
+    """The deal described by a record's header, before its actions."""
+    if record.get("format") != FORMAT:
+        raise ReplayError(None, f"format must be {FORMAT!r}")
+    game = record.get("game", "frap")
+    if game != "frap":
+        raise ReplayError(None, f"unknown game {game!r}")
+    try:
+        return FrapDeal.start_from_record(record)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(None, str(exc)) from exc
+
+
+def replay(record: dict[str, Any]) -> FrapDeal:
+    """The deal after every action of the record; raises ReplayError naming the bad action."""
+    deal = start(record)
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise ReplayError(None, "actions must be a list")
+    for index, entry in enumerate(actions):
+        try:
+            action = Action.from_record(entry)
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(index, str(exc)) from exc
+        try:
+            deal, _ = deal.apply(action)
+        except IllegalAction as exc:
+            raise ReplayError(index, str(exc)) from exc
+    return deal
+
+
+def outcome(deal: FrapDeal) -> dict[str, Any]:
+    """What `engine replay` prints: finished, the pot, each player's change and tricks."""
+    return {
+        "finished": deal.finished,
+        "pot": deal.pot,
+        "delta": dict(zip(deal.players, deal.delta, strict=True)),
+        "tricks": dict(zip(deal.players, deal.tricks_won, strict=True)),
+    }
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """A record from a JSON file."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ReplayError(None, "a record is a JSON object")
+    return data
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """A record as compact, stable JSON text."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,93 @@
+"""The trick-taking core shared by Frap and its relatives: seating, dealing, following, winning."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Suit
+
+
+def clockwise(start: int, n_seats: int) -> list[int]:
+    """All seats clockwise beginning with `start` (F2: "in order" = from the dealer's left)."""
+    return [(start + i) % n_seats for i in range(n_seats)]
+
+
+def in_order(seats: Iterable[int], start: int, n_seats: int) -> list[int]:
+    """The given seats sorted clockwise beginning at `start`."""
+    return sorted(seats, key=lambda seat: (seat - start) % n_seats)
+
+
+def deal_round_robin(
+    deck: Sequence[Card], first: int, n_seats: int, per_seat: int
+) -> tuple[list[list[Card]], int]:
+    """Deal `per_seat` cards one at a time from the top, starting at seat `first` (F4).
+
+    Returns the hands by seat and how many cards were taken from the deck.
+    """
+    hands: list[list[Card]] = [[] for _ in range(n_seats)]
+    taken = n_seats * per_seat
+    for i in range(taken):
+        hands[(first + i) % n_seats].append(deck[i])
+    return hands, taken
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One card put on a trick by a seat."""
+
+    seat: int
+    card: Card
+
+
+def legal_plays(
+    hand: Sequence[Card], led: Suit | None, trump: Suit | None, *, must_trump: bool = True
+) -> list[Card]:
+    """Cards of `hand` that may go on a trick led in `led` (None: this card leads).
+
+    Follow suit; if void and `must_trump`, play a trump; otherwise anything (F12, N4, P).
+    """
+    if led is None:
+        return list(hand)
+    following = [card for card in hand if card.suit is led]
+    if following:
+        return following
+    if must_trump and trump is not None:
+        trumps = [card for card in hand if card.suit is trump]
+        if trumps:
+            return trumps
+    return list(hand)
+
+
+def why_illegal(
+    card: Card,
+    hand: Sequence[Card],
+    led: Suit | None,
+    trump: Suit | None,
+    *,
+    must_trump: bool = True,
+) -> str | None:
+    """Why `card` may not be played now (without the rule number), or None if it may."""
+    if card not in hand:
+        return f"{card} is not in the hand"
+    if card in legal_plays(hand, led, trump, must_trump=must_trump):
+        return None
+    if led is not None and any(c.suit is led for c in hand):
+        return f"must follow suit {led.symbol}"
+    assert trump is not None
+    return f"must play a trump {trump.symbol}"
+
+
+def trick_winner(plays: Sequence[Play], trump: Suit | None) -> int:
+    """The seat that wins: the highest trump, else the highest card of the suit led (F12)."""
+    led = plays[0].card.suit
+
+    def strength(play: Play) -> tuple[int, int]:
+        card = play.card
+        if trump is not None and card.suit is trump:
+            return (2, card.rank)
+        if card.suit is led:
+            return (1, card.rank)
+        return (0, 0)
+
+    return max(plays, key=strength).seat

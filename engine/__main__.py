@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         deal = replay(read(args.file))
-    except (ReplayError, OSError, json.JSONDecodeError) as exc:
+    except (ReplayError, OSError, ValueError) as exc:  # ValueError: bad JSON or UTF-8
         print(f"{args.file}: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(outcome(deal), ensure_ascii=False))

@@ -49,15 +49,26 @@ class Action:
     @staticmethod
     def from_record(entry: dict[str, Any]) -> Action:
         """An action from a hand-record entry; raises ValueError on malformed input."""
+        if not isinstance(entry, dict):
+            raise ValueError(f"malformed action {entry!r}")
         try:
             seat = entry["seat"]
             do = Do(entry["do"])
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"malformed action {entry!r}") from exc
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ValueError(f"malformed seat in {entry!r}")
-        card = Card.parse(entry["card"]) if "card" in entry else None
-        cards = parse_cards(entry["cards"]) if "cards" in entry else None
+        card = None
+        if "card" in entry:
+            if not isinstance(entry["card"], str):
+                raise ValueError(f"malformed card in {entry!r}")
+            card = Card.parse(entry["card"])
+        cards = None
+        if "cards" in entry:
+            codes = entry["cards"]
+            if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
+                raise ValueError(f"malformed cards in {entry!r}")
+            cards = parse_cards(codes)
         turnup = entry.get("turnup")
         if turnup is not None and not isinstance(turnup, bool):
             raise ValueError(f"malformed turnup in {entry!r}")

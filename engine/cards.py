@@ -15,6 +15,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     HEARTS = "H"
 
+    # Members are singletons compared by identity, so the identity hash is exact, and it is far
+    # cheaper than Enum's hash of the member name (cards are hashed whenever a deck is checked).
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         """The suit as a card symbol: ♠ ♣ ♦ ♥."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -14,8 +15,10 @@ def clockwise(start: int, n_seats: int) -> list[int]:
 
 
 def in_order(seats: Iterable[int], start: int, n_seats: int) -> list[int]:
-    """The given seats sorted clockwise beginning at `start`."""
-    return sorted(seats, key=lambda seat: (seat - start) % n_seats)
+    """The given seats (each in 0..n_seats-1) sorted clockwise beginning at `start`."""
+    ordered = sorted(seats)
+    at = bisect_left(ordered, start % n_seats)
+    return ordered[at:] + ordered[:at]
 
 
 def deal_round_robin(

@@ -7,10 +7,10 @@ action list, so the record *is* the serialised state (`to_record` / `from_record
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -142,15 +142,18 @@ class FrapDeal:
         n = len(players)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"F1: Frap is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {n}")
+        if not all(isinstance(name, str) for name in players) or len(set(players)) != n:
+            # HAND_FORMAT: names label the seats in a record's outcome, so they must differ.
+            raise ValueError("F2: the players must be distinct names")
         size = rules.deck_size_for(n)
         if size < HAND_SIZE * n + 1:
             raise ValueError(f"F1: a deck of {size} cards is too small for {n} players")
-        if len(deck) != size or set(deck) != set(make_deck(size)):
+        if len(deck) != size or frozenset(deck) != _full_deck(size):
             raise ValueError(f"F1: the deck must be the {size}-card deck, each card once")
-        if not 0 <= dealer < n:
-            raise ValueError(f"F2: no seat {dealer} to deal")
-        if ante < 0 or pot < 0:
-            raise ValueError("F3: the ante and the pot cannot be negative")
+        if not _is_int(dealer) or not 0 <= dealer < n:
+            raise ValueError(f"F2: no seat {dealer!r} to deal")
+        if not (_is_int(ante) and _is_int(pot)) or ante < 0 or pot < 0:
+            raise ValueError("F3: the ante and the pot are whole numbers of chips, not negative")
         deal = cls(
             rules=rules,
             players=tuple(players),
@@ -217,42 +220,40 @@ class FrapDeal:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now, including opening the hand (F7)."""
-        if self.finished or not 0 <= seat < self.n:
+        if self.phase is Phase.FINISHED or not 0 <= seat < len(self.players):
             return []
-        actions = [] if self.looked[seat] else [Action(seat, Do.LOOK)]
+        actions = [] if self.looked[seat] else [_action(seat, Do.LOOK)]
         if seat != self.queue[0]:
             return actions
         hand = self.hands[seat]
         match self.phase:
             case Phase.BIDDING:
-                actions.append(Action(seat, Do.FRAP))
+                actions.append(_action(seat, Do.FRAP))
                 if not self.looked[seat]:
-                    actions.append(Action(seat, Do.DARK_FRAP))
-                actions.append(Action(seat, Do.PASS))
+                    actions.append(_action(seat, Do.DARK_FRAP))  # F7
+                actions.append(_action(seat, Do.PASS))
             case Phase.WHIST:
-                actions += [Action(seat, Do.WHIST), Action(seat, Do.PASS)]
+                actions += [_action(seat, Do.WHIST), _action(seat, Do.PASS)]
             case Phase.DARK_DISCARD:
-                actions += [Action(seat, Do.DARK_DISCARD, card=card) for card in hand]
+                actions += [_action(seat, Do.DARK_DISCARD, card) for card in hand]
             case Phase.CUT_DISCARD:
-                actions += [Action(seat, Do.CUT_DISCARD, card=card) for card in hand]
+                actions += [_action(seat, Do.CUT_DISCARD, card) for card in hand]
             case Phase.BUYING:
-                most = min(HAND_SIZE, len(self.stock))
+                most = min(HAND_SIZE, len(self.deck) - self.next_card)  # F9
                 actions += [
                     Action(seat, Do.DISCARD, cards=combo)
                     for k in range(most + 1)
                     for combo in combinations(hand, k)
                 ]
             case Phase.CUTTING:
-                actions.append(Action(seat, Do.NO_CUT))
+                actions.append(_action(seat, Do.NO_CUT))
                 if self._cut_possible(turnup=True):
-                    actions.append(Action(seat, Do.CUT, turnup=True))
+                    actions.append(_action(seat, Do.CUT, None, True))
                 if self._cut_possible(turnup=False):
-                    actions.append(Action(seat, Do.CUT, turnup=False))
+                    actions.append(_action(seat, Do.CUT, None, False))
             case Phase.PLAY:
                 led = self.trick[0].card.suit if self.trick else None
-                actions += [
-                    Action(seat, Do.PLAY, card=c) for c in legal_plays(hand, led, self.trump)
-                ]
+                actions += [_action(seat, Do.PLAY, c) for c in legal_plays(hand, led, self.trump)]
         return actions
 
     # ---- applying -------------------------------------------------------------------------------
@@ -265,13 +266,18 @@ class FrapDeal:
 
     def copy(self) -> FrapDeal:
         """An independent copy (cards and hands are immutable; only the lists are copied)."""
-        new = copy.copy(self)
+        state = self.__dict__.copy()
         for name in _LIST_FIELDS:
-            setattr(new, name, list(getattr(self, name)))
+            state[name] = state[name].copy()
+        new = object.__new__(FrapDeal)
+        new.__dict__.update(state)
         return new
 
     def _apply_in_place(self, action: Action) -> list[Event]:
         self._check_turn(action)
+        if action.cards is not None and type(action.cards) is not tuple:
+            # A tuple, as in a replayed record, so that live and replayed deals compare equal.
+            action = Action(action.seat, action.do, action.card, tuple(action.cards), action.turnup)
         events: list[Event] = []
         seat = action.seat
         if action.do is Do.LOOK:
@@ -281,23 +287,14 @@ class FrapDeal:
             return events
         if action.do is not Do.DARK_FRAP and not self.looked[seat]:
             self.looked[seat] = True  # HAND_FORMAT: any other action counts as having looked
-        handler = {
-            Phase.BIDDING: self._bid,
-            Phase.WHIST: self._whist,
-            Phase.DARK_DISCARD: self._dark_discard,
-            Phase.BUYING: self._buy,
-            Phase.CUTTING: self._cut,
-            Phase.CUT_DISCARD: self._cut_discard,
-            Phase.PLAY: self._play,
-        }[self.phase]
-        handler(action, events)
+        _HANDLERS[self.phase](self, action, events)
         self.actions.append(action)
         return events
 
     def _check_turn(self, action: Action) -> None:
-        rule = _PHASE_RULE[self.phase]
-        if self.finished:
+        if self.phase is Phase.FINISHED:
             raise IllegalAction("F15", "the deal is over")
+        rule = _PHASE_RULE[self.phase]
         if not 0 <= action.seat < self.n:
             raise IllegalAction("F2", f"there is no seat {action.seat}")
         if action.do is Do.LOOK:
@@ -305,6 +302,10 @@ class FrapDeal:
                 raise IllegalAction("F7", "the hand is already open")
             return
         if action.do not in _PHASE_ACTIONS[self.phase]:
+            if action.do is Do.WHIST and self.phase is Phase.BIDDING:
+                raise IllegalAction("F5", "whist is illegal before a frap")
+            if action.do in (Do.FRAP, Do.DARK_FRAP):
+                raise IllegalAction("F5", "only one frap per deal")
             raise IllegalAction(rule, f"cannot {action.do.value} now ({self.phase.value})")
         if action.seat != self.queue[0]:
             raise IllegalAction(
@@ -338,6 +339,9 @@ class FrapDeal:
         assert dead is not None
         self.dead_turnups.append(dead)
         self.turnup = None
+        # F8: after the third round, the redeal. An empty stock (no new turn-up to turn) ends the
+        # deal the same way; with the decks of F1 and 4N + 1 cards dealt the stock always holds at
+        # least 3 cards, so this is only a guard.
         if self.round == MAX_ROUNDS or not self.stock:
             events.append(AllPassed(self.round, dead, None))
             self.needs_redeal = True
@@ -390,8 +394,9 @@ class FrapDeal:
         for card in cards:
             if card not in hand:
                 raise IllegalAction("F9", f"{card} is not in the hand")
-        if len(cards) > len(self.stock):
-            raise IllegalAction("F9", f"the stock holds only {len(self.stock)} cards")
+        stock = len(self.deck) - self.next_card
+        if len(cards) > stock:
+            raise IllegalAction("F9", f"the stock holds only {stock} cards")
         kept = tuple(card for card in hand if card not in cards)
         self.discards.extend(cards)
         self.hands[seat] = kept + self._draw(len(cards))
@@ -408,9 +413,11 @@ class FrapDeal:
         self._next_cutter(events)
 
     def _cut_possible(self, *, turnup: bool) -> bool:
+        """F10: a cut needs five cards from the stock, or four with the turn-up."""
+        stock = len(self.deck) - self.next_card
         if turnup:
-            return self.turnup is not None and len(self.stock) >= HAND_SIZE
-        return len(self.stock) >= HAND_SIZE + 1
+            return self.turnup is not None and stock >= HAND_SIZE
+        return stock >= HAND_SIZE + 1
 
     def _next_cutter(self, events: list[Event]) -> None:
         """Skip passers the stock no longer allows to cut in; start play when none is left."""
@@ -475,7 +482,8 @@ class FrapDeal:
         reason = why_illegal(card, hand, led, self.trump)
         if reason is not None:
             raise IllegalAction("F12", reason)
-        self.hands[seat] = tuple(c for c in hand if c != card)
+        at = hand.index(card)
+        self.hands[seat] = hand[:at] + hand[at + 1 :]
         self.trick.append(Play(seat, card))
         events.append(CardPlayed(seat, card))
         self.queue.pop(0)
@@ -561,10 +569,13 @@ class FrapDeal:
         events.append(TurnupTaken(seat, card))
 
     def _discard_one(self, action: Action, rule: str, events: list[Event]) -> None:
-        seat, card = action.seat, action.card
-        if card is None or card not in self.hands[seat]:
+        seat, card, hand = action.seat, action.card, self.hands[action.seat]
+        if card is None:
+            raise IllegalAction(rule, "say which card is discarded")
+        if card not in hand:
             raise IllegalAction(rule, f"{card} is not in the hand")
-        self.hands[seat] = tuple(c for c in self.hands[seat] if c != card)
+        at = hand.index(card)
+        self.hands[seat] = hand[:at] + hand[at + 1 :]
         self.discards.append(card)
         events.append(Exchanged(seat, 1, 0))
 
@@ -590,18 +601,55 @@ class FrapDeal:
 
     @classmethod
     def start_from_record(cls, record: dict[str, Any]) -> FrapDeal:
-        """The deal a record starts with, before any of its actions."""
+        """The deal a record starts with, before any of its actions; ValueError if malformed."""
+        rules = record.get("rules", {"preset": "classic"})
+        players, deck = record["players"], record["deck"]
+        if not isinstance(rules, dict):
+            raise ValueError("rules must be an object")
+        if not isinstance(players, list):
+            raise ValueError("players must be a list of names")
+        if not isinstance(deck, list) or not all(isinstance(code, str) for code in deck):
+            raise ValueError("deck must be a list of card codes")
+        flags = {name: record.get(name, False) for name in ("pot_has_penalty", "redeal")}
+        for name, value in flags.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false")
         deal, _ = cls.new(
-            FrapRules.from_dict(record.get("rules", {"preset": "classic"})),
-            record["players"],
+            FrapRules.from_dict(rules),
+            players,
             record["dealer"],
             record["ante"],
             record["pot"],
-            parse_cards(record["deck"]),
-            pot_has_penalty=bool(record.get("pot_has_penalty", False)),
-            redeal=bool(record.get("redeal", False)),
+            parse_cards(deck),
+            pot_has_penalty=flags["pot_has_penalty"],
+            redeal=flags["redeal"],
         )
         return deal
 
 
 _LIST_FIELDS = tuple(f.name for f in fields(FrapDeal) if f.default_factory is list)
+
+_HANDLERS: dict[Phase, Callable[[FrapDeal, Action, list[Event]], None]] = {
+    Phase.BIDDING: FrapDeal._bid,
+    Phase.WHIST: FrapDeal._whist,
+    Phase.DARK_DISCARD: FrapDeal._dark_discard,
+    Phase.BUYING: FrapDeal._buy,
+    Phase.CUTTING: FrapDeal._cut,
+    Phase.CUT_DISCARD: FrapDeal._cut_discard,
+    Phase.PLAY: FrapDeal._play,
+}
+
+
+@cache
+def _action(seat: int, do: Do, card: Card | None = None, turnup: bool | None = None) -> Action:
+    """A shared Action (immutable): `legal_actions` offers the same few again and again."""
+    return Action(seat, do, card=card, turnup=turnup)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@cache
+def _full_deck(size: int) -> frozenset[Card]:
+    return frozenset(make_deck(size))

@@ -108,6 +108,13 @@ def table_view(deal: FrapDeal) -> TableView:
 
 
 def seat_view(deal: FrapDeal, seat: int) -> SeatView:
-    """One seat's private view: its hand only once opened (F7), and what it may do now."""
-    hand = deal.hands[seat] if deal.looked[seat] else None
-    return SeatView(table_view(deal), seat, hand, tuple(deal.legal_actions(seat)))
+    """One seat's private view: its hand only once opened (F7), and what it may do now.
+
+    While the hand is unopened, actions that name one of its cards (the dark declarer's discard)
+    are left out so the view cannot reveal the hand: the seat must `look` first.
+    """
+    legal = deal.legal_actions(seat)
+    if deal.looked[seat]:
+        return SeatView(table_view(deal), seat, deal.hands[seat], tuple(legal))
+    hidden = tuple(action for action in legal if action.card is None and not action.cards)
+    return SeatView(table_view(deal), seat, None, hidden)

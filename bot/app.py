@@ -1,0 +1,126 @@
+"""Wires the bot together: settings → storage → presenter → game service → handlers."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+)
+
+from locales import LANGUAGES, t
+
+from .config import Settings
+from .handlers import Handlers
+from .presenter import Presenter
+from .service import GameService
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = (
+    "newgame",
+    "join",
+    "leave",
+    "startgame",
+    "stopgame",
+    "pot",
+    "balance",
+    "top",
+    "history",
+    "rules",
+    "settings",
+    "help",
+)
+PRIVATE_COMMANDS = ("start", "help", "language")
+
+
+def build(settings: Settings) -> Application:  # type: ignore[type-arg]
+    """The python-telegram-bot Application for these settings (not yet started)."""
+    limiter = AIORateLimiter(
+        overall_max_rate=30,
+        overall_time_period=1,
+        group_max_rate=settings.group_messages_per_minute,
+        group_time_period=60,
+        max_retries=3,
+    )
+    app = (
+        ApplicationBuilder()
+        .token(settings.bot_token.get_secret_value())
+        .base_url(settings.bot_api_url)
+        .base_file_url(settings.file_api_url)
+        .rate_limiter(limiter)
+        .concurrent_updates(True)
+        .post_init(_post_init(settings))
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    return app
+
+
+def _post_init(settings: Settings):  # type: ignore[no-untyped-def]
+    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+        storage = await Storage.open(
+            settings.db_path,
+            lang=settings.default_language,
+            ante=settings.default_ante,
+            turn_timeout=settings.turn_timeout,
+        )
+        for problem in await storage.check():
+            log.error("storage check failed (chat %s): %s", problem.chat_id, problem.what)
+        presenter = Presenter(app.bot, storage)
+        service = GameService(storage, presenter, app.bot.username)
+        app.bot_data["service"] = service
+        register(app, Handlers(service))
+        resumed = await service.resume()
+        log.info("resumed %d open tables", resumed)
+        await _set_commands(app)
+
+    return post_init
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    service: GameService | None = app.bot_data.get("service")
+    if service is not None:
+        await service.presenter.flush()
+        await service.storage.close()
+
+
+def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type-arg]
+    """Map commands and buttons to handlers."""
+    app.add_handler(CommandHandler("start", handlers.start))
+    app.add_handler(CommandHandler("help", handlers.help))
+    app.add_handler(CommandHandler("language", handlers.language))
+    for name in (
+        "newgame",
+        "join",
+        "leave",
+        "startgame",
+        "stopgame",
+        "pot",
+        "balance",
+        "top",
+        "history",
+        "rules",
+        "settings",
+    ):
+        app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
+    app.add_handler(CallbackQueryHandler(handlers.button))
+
+
+async def _set_commands(app: Application) -> None:  # type: ignore[type-arg]
+    for lang in LANGUAGES:
+        code = None if lang == "en" else lang
+        group = [BotCommand(c, t(lang, f"cmd.{c}")) for c in GROUP_COMMANDS]
+        private = [BotCommand(c, t(lang, f"cmd.{c}")) for c in PRIVATE_COMMANDS]
+        await app.bot.set_my_commands(
+            group, scope=BotCommandScopeAllGroupChats(), language_code=code
+        )
+        await app.bot.set_my_commands(
+            private, scope=BotCommandScopeAllPrivateChats(), language_code=code
+        )

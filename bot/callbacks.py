@@ -1,0 +1,124 @@
+"""callback_data for inline buttons: short, self-describing, at most 64 bytes.
+
+Every button names its table (and, for deal buttons, the deal number and the step it was drawn
+at), so a press on a button from an earlier deal, a stopped table or an outdated position is
+recognised and refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, Do
+from engine.cards import Card
+
+MAX_BYTES = 64
+
+_SIMPLE = {
+    Do.LOOK: "L",
+    Do.FRAP: "F",
+    Do.DARK_FRAP: "D",
+    Do.WHIST: "W",
+    Do.PASS: "P",
+    Do.NO_CUT: "n",
+}
+_SIMPLE_BACK = {code: do for do, code in _SIMPLE.items()}
+_ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.PLAY: "p"}
+_ONE_CARD_BACK = {code: do for do, code in _ONE_CARD.items()}
+
+
+class BadCallback(ValueError):
+    """callback_data that is not one of ours, or malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A decoded button press. `kind`: j(oin) l(eave) s(tart) a(ction) t(oggle) n(ext) c(onfig)."""
+
+    kind: str
+    table_id: int = 0
+    deal_no: int = 0
+    step: int = 0
+    code: str = ""
+
+
+def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: str = "") -> str:
+    """callback_data for a press; raises if it would exceed Telegram's 64 bytes."""
+    if kind in ("a", "t"):
+        data = f"{kind}:{table_id}:{deal_no}:{step}:{code}"
+    elif kind == "n":
+        data = f"n:{table_id}:{deal_no}"
+    elif kind == "c":
+        data = f"c:{code}"
+    else:
+        data = f"{kind}:{table_id}"
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback_data too long: {data!r}")
+    return data
+
+
+def decode(data: str | None) -> Press:
+    """The press a button's data stands for; raises BadCallback for anything else."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        raise BadCallback("empty or too long")
+    kind, _, rest = data.partition(":")
+    parts = rest.split(":")
+    try:
+        if kind in ("a", "t") and len(parts) == 4:
+            return Press(kind, int(parts[0]), int(parts[1]), int(parts[2]), parts[3])
+        if kind == "n" and len(parts) == 2:
+            return Press(kind, int(parts[0]), int(parts[1]))
+        if kind == "c" and rest:
+            return Press(kind, code=rest)
+        if kind in ("j", "l", "s") and len(parts) == 1:
+            return Press(kind, int(parts[0]))
+    except ValueError as exc:
+        raise BadCallback(data) from exc
+    raise BadCallback(data)
+
+
+def action_code(action: Action) -> str:
+    """The short code of an engine action (its seat is implied by who presses)."""
+    if action.do in _SIMPLE:
+        return _SIMPLE[action.do]
+    if action.do in _ONE_CARD:
+        assert action.card is not None
+        return _ONE_CARD[action.do] + str(action.card)
+    if action.do is Do.DISCARD:
+        assert action.cards is not None
+        return "b" + cards_code(action.cards)
+    if action.do is Do.CUT:
+        return "c1" if action.turnup else "c0"
+    raise ValueError(f"no code for {action}")
+
+
+def parse_action(seat: int, code: str) -> Action:
+    """The engine action for a code pressed by `seat`; raises BadCallback if malformed."""
+    try:
+        if code in _SIMPLE_BACK:
+            return Action(seat, _SIMPLE_BACK[code])
+        head, tail = code[:1], code[1:]
+        if head in _ONE_CARD_BACK and len(tail) == 2:
+            return Action(seat, _ONE_CARD_BACK[head], card=Card.parse(tail))
+        if head == "b":
+            return Action(seat, Do.DISCARD, cards=parse_cards_code(tail))
+        if code in ("c1", "c0"):
+            return Action(seat, Do.CUT, turnup=code == "c1")
+    except ValueError as exc:
+        raise BadCallback(code) from exc
+    raise BadCallback(code)
+
+
+def cards_code(cards: tuple[Card, ...] | list[Card]) -> str:
+    """Cards as concatenated codes: '7SAH'."""
+    return "".join(str(card) for card in cards)
+
+
+def parse_cards_code(text: str) -> tuple[Card, ...]:
+    """Cards from concatenated codes; raises ValueError if malformed or repeated."""
+    if len(text) % 2 or len(text) > 16:
+        raise ValueError(text)
+    cards = tuple(Card.parse(text[i : i + 2]) for i in range(0, len(text), 2))
+    if len(set(cards)) != len(cards):
+        raise ValueError(text)
+    return cards

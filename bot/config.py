@@ -1,0 +1,45 @@
+"""Settings from environment variables and `.env` (pydantic-settings); the token is never shown."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
+
+
+class Settings(BaseSettings):
+    """Everything an operator can set; see README for the variables."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr
+    bot_api_url: str = "https://api.telegram.org/bot"
+    bot_file_api_url: str | None = None
+    db_path: str = "./frap.sqlite3"
+    default_language: Literal["ru", "en"] = "ru"
+    turn_timeout: int = Field(default=90, ge=0, description="seconds; 0 = no turn timer")
+    lobby_timeout: int = Field(
+        default=1800, ge=0, description="seconds before an unstarted lobby closes"
+    )
+    default_ante: int = Field(default=10, ge=0)
+    log_level: str = "INFO"
+    group_messages_per_minute: int = Field(default=20, ge=1)
+    poll_timeout: int = Field(default=30, ge=0)
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not _TOKEN.match(value.get_secret_value()):
+            raise ValueError("BOT_TOKEN does not look like a token from @BotFather (digits:secret)")
+        return value
+
+    @property
+    def file_api_url(self) -> str:
+        """The base URL for file downloads (derived from the API URL unless set)."""
+        if self.bot_file_api_url:
+            return self.bot_file_api_url
+        return self.bot_api_url.replace("/bot", "/file/bot", 1)

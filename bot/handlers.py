@@ -1,0 +1,378 @@
+"""Telegram handlers: decode the update, call the game service, answer through locales/."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from locales import pick_language, t
+
+from . import callbacks, render, settings_menu
+from .service import GameService, Person, Refusal
+
+log = logging.getLogger(__name__)
+Context = ContextTypes.DEFAULT_TYPE
+HISTORY_SHOWN = 5
+
+
+def person(user: User) -> Person:
+    """The service's view of a Telegram user."""
+    return Person(user.id, user.full_name or user.first_name, user.username, user.language_code)
+
+
+class Handlers:
+    """Every command and button of the bot, bound to one game service."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.storage = service.storage
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    async def _chat_lang(self, chat: Chat) -> str:
+        if chat.type == ChatType.PRIVATE:
+            return await self.service.user_lang(chat.id)
+        return (await self.storage.chat(chat.id, chat.title)).lang
+
+    async def _reply(
+        self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        try:
+            await message.reply_text(
+                text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+            )
+        except TelegramError as exc:
+            log.warning("reply in %s failed: %s", message.chat_id, exc)
+
+    async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
+        try:
+            member = await context.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
+        markup = None
+        if refusal.url:
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t(lang, "btn.open_bot"), url=refusal.url)]]
+            )
+        await self._reply(message, t(lang, refusal.key, **refusal.values), markup)
+
+    def group_command(
+        self, run: Callable[[Update, Context, Message, str], Awaitable[None]]
+    ) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+        """Wrap a group-only command: private use is answered with a hint, refusals with text."""
+
+        async def handler(update: Update, context: Context) -> None:
+            message, user = update.effective_message, update.effective_user
+            if message is None or user is None:
+                return
+            if message.chat.type == ChatType.PRIVATE:
+                lang = pick_language(user.language_code)
+                await self._reply(message, t(lang, "cmd.group_only"))
+                return
+            lang = await self._chat_lang(message.chat)
+            try:
+                await run(update, context, message, lang)
+            except Refusal as refusal:
+                await self._refused(message, lang, refusal)
+
+        return handler
+
+    # ---- private chat ---------------------------------------------------------------------------
+
+    async def start(self, update: Update, context: Context) -> None:
+        """/start [payload] in private: `j<id>` completes a join, `hand` re-shows the cards."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        if message.chat.type != ChatType.PRIVATE:
+            await self.help(update, context)
+            return
+        stored = await self.service.touch(person(user), started=True)
+        lang = pick_language(stored.lang)
+        payload = context.args[0] if context.args else ""
+        if payload.startswith("j") and payload[1:].isdigit():
+            table_id = int(payload[1:])
+            live = self.service.find(table_id)
+            if live is None:
+                await self._reply(message, t(lang, "err.stale"))
+                return
+            try:
+                async with self.service.lock(live.row.chat_id):
+                    await self.service.join(live.row.chat_id, person(user), table_id)
+            except Refusal as refusal:
+                await self._refused(message, lang, refusal)
+                return
+            chat = await self.storage.chat(live.row.chat_id)
+            await self._reply(message, t(lang, "start.joined", title=render.name(chat.title)))
+            return
+        if payload == "hand" and await self.service.reshow_hand(user.id):
+            return
+        await self._reply(message, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
+
+    async def help(self, update: Update, context: Context) -> None:
+        """/help: what the bot does and its commands."""
+        message = update.effective_message
+        if message is None:
+            return
+        lang = await self._chat_lang(message.chat)
+        await self._reply(message, t(lang, "help.text"))
+
+    async def language(self, update: Update, context: Context) -> None:
+        """/language: switch the language of your private messages (ru ↔ en)."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        stored = await self.service.touch(person(user))
+        if message.chat.type != ChatType.PRIVATE:
+            lang = await self._chat_lang(message.chat)
+            await self._reply(message, t(lang, "cmd.private_only"))
+            return
+        new = "en" if pick_language(stored.lang) == "ru" else "ru"
+        await self.storage.set_user(user.id, lang=new)
+        await self.service.touch(person(user))
+        await self._reply(message, t(new, "language.set"))
+
+    # ---- the table ------------------------------------------------------------------------------
+
+    async def newgame(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/newgame: open a lobby in this chat."""
+        user = update.effective_user
+        assert user is not None
+        if context.args and context.args[0].lower() not in ("frap", "фрап"):
+            await self._reply(message, t(lang, "usage.newgame"))
+            return
+        async with self.service.lock(message.chat_id):
+            live = await self.service.new_table(
+                message.chat_id, message.chat.title or "", person(user)
+            )
+        if user.id not in live.row.seats:
+            link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
+            await self._refused(message, lang, Refusal("err.start_bot_first", url=link))
+
+    async def join(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/join: take a seat at the chat's table."""
+        user = update.effective_user
+        assert user is not None
+        async with self.service.lock(message.chat_id):
+            await self.service.join(message.chat_id, person(user))
+
+    async def leave(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/leave: stand up from the chat's table."""
+        user = update.effective_user
+        assert user is not None
+        async with self.service.lock(message.chat_id):
+            await self.service.leave(message.chat_id, person(user))
+        await self._reply(message, t(lang, "left", name=render.name(user.full_name)))
+
+    async def startgame(
+        self, update: Update, context: Context, message: Message, lang: str
+    ) -> None:
+        """/startgame: deal the first hand."""
+        user = update.effective_user
+        assert user is not None
+        admin = await self._is_admin(context, message.chat_id, user.id)
+        async with self.service.lock(message.chat_id):
+            await self.service.start(message.chat_id, person(user), admin)
+
+    async def stopgame(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/stopgame: close the table; a deal in play is voided."""
+        user = update.effective_user
+        assert user is not None
+        admin = await self._is_admin(context, message.chat_id, user.id)
+        async with self.service.lock(message.chat_id):
+            await self.service.stop(message.chat_id, person(user), admin)
+
+    # ---- money and information ------------------------------------------------------------------
+
+    async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/pot: the chat's pot."""
+        chat = await self.storage.chat(message.chat_id)
+        extra = t(lang, "result.penalty_carries") if chat.pot_has_penalty else ""
+        await self._reply(message, t(lang, "pot", pot=chat.pot) + extra)
+
+    async def balance(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/balance [name] (or as a reply): players' chips in this chat."""
+        rows = await self.storage.balances(message.chat_id)
+        wanted: int | None = None
+        if message.reply_to_message and message.reply_to_message.from_user:
+            wanted = message.reply_to_message.from_user.id
+        query = " ".join(context.args or []).lstrip("@").lower()
+        if wanted is not None or query:
+            rows = [
+                (u, b)
+                for u, b in rows
+                if u.user_id == wanted
+                or (query and (query in u.name.lower() or query == (u.username or "").lower()))
+            ]
+            if not rows:
+                await self._reply(message, t(lang, "balance.nobody"))
+                return
+        if not rows:
+            await self._reply(message, t(lang, "balance.empty"))
+            return
+        chat = await self.storage.chat(message.chat_id)
+        lines = [t(lang, "balance.title")]
+        lines += [f"{render.name(u.name)}: <b>{b:+d}</b>" for u, b in rows[:50]]
+        if not query and wanted is None:
+            lines.append(t(lang, "pot", pot=chat.pot))
+        await self._reply(message, "\n".join(lines))
+
+    async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/top: the ten richest players of this chat."""
+        rows = (await self.storage.balances(message.chat_id))[:10]
+        if not rows:
+            await self._reply(message, t(lang, "balance.empty"))
+            return
+        medals = ["🥇", "🥈", "🥉"]
+        lines = [t(lang, "top.title")]
+        for i, (user, bal) in enumerate(rows):
+            mark = medals[i] if i < len(medals) else f"{i + 1}."
+            lines.append(f"{mark} {render.name(user.name)}: <b>{bal:+d}</b>")
+        await self._reply(message, "\n".join(lines))
+
+    async def history(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/history: the last deals; /history <id> sends that deal's hand record as a file."""
+        args = context.args or []
+        if args:
+            if not args[0].isdigit():
+                await self._reply(message, t(lang, "usage.history"))
+                return
+            deal = await self.storage.deal(int(args[0]))
+            if deal is None or deal.chat_id != message.chat_id:
+                await self._reply(message, t(lang, "history.no_such"))
+                return
+            data = json.dumps(deal.record, ensure_ascii=False, indent=1).encode()
+            await message.reply_document(
+                io.BytesIO(data), filename=f"frap-deal-{deal.deal_id}.json"
+            )
+            return
+        deals = await self.storage.recent_deals(message.chat_id, HISTORY_SHOWN)
+        if not deals:
+            await self._reply(message, t(lang, "history.empty"))
+            return
+        lines = [t(lang, "history.title")]
+        lines += [render.history_line(lang, deal) for deal in deals]
+        lines.append(t(lang, "history.hint"))
+        await self._reply(message, "\n".join(lines))
+
+    async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/rules: the house rules in force, briefly."""
+        chat = await self.storage.chat(message.chat_id)
+        await self._reply(
+            message, t(lang, "rules.title") + "\n" + settings_menu.rules_summary(chat)
+        )
+
+    async def settings(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/settings: admins change house rules, ante, timer and language with buttons."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            await self._reply(message, t(lang, "err.admins_only"))
+            return
+        chat = await self.storage.chat(message.chat_id)
+        content = settings_menu.menu(chat)
+        await self._reply(message, content.text, content.markup)
+
+    # ---- buttons --------------------------------------------------------------------------------
+
+    async def button(self, update: Update, context: Context) -> None:
+        """Every inline button: check who may press it, act, and always answer the press."""
+        query = update.callback_query
+        if query is None:
+            return
+        user = query.from_user
+        lang = await self.service.user_lang(user.id, user.language_code)
+        try:
+            press = callbacks.decode(query.data)
+            await self._press(update, context, press)
+        except callbacks.BadCallback:
+            log.debug("bad callback data from %s: %r", user.id, query.data)
+            await _answer(query, t(lang, "err.stale"), alert=True)
+        except Refusal as refusal:
+            await _answer(
+                query,
+                t(lang, refusal.key, **refusal.values),
+                alert=refusal.url is None,
+                url=refusal.url,
+            )
+        else:
+            await _answer(query, None)
+
+    async def _press(self, update: Update, context: Context, press: callbacks.Press) -> None:
+        query = update.callback_query
+        assert query is not None
+        user = query.from_user
+        chat = query.message.chat if query.message else None
+        if press.kind in ("a", "t"):
+            if press.kind == "a":
+                await self.service.act(user.id, press)
+            else:
+                await self.service.toggle(user.id, press)
+            return
+        if chat is None:
+            raise Refusal("err.stale")
+        if press.kind == "n":
+            await self.service.next_deal(chat.id, user.id, press)
+            return
+        if press.kind == "c":
+            await self._settings_press(context, query, chat.id, press.code)
+            return
+        async with self.service.lock(chat.id):
+            if press.kind == "j":
+                await self.service.join(chat.id, person(user), press.table_id)
+            elif press.kind == "l":
+                await self.service.leave(chat.id, person(user), press.table_id)
+            elif press.kind == "s":
+                admin = await self._is_admin(context, chat.id, user.id)
+                await self.service.start(chat.id, person(user), admin, press.table_id)
+
+    async def _settings_press(
+        self, context: Context, query: CallbackQuery, chat_id: int, code: str
+    ) -> None:
+        if not await self._is_admin(context, chat_id, query.from_user.id):
+            raise Refusal("err.admins_only")
+        async with self.service.lock(chat_id):
+            chat = await self.storage.chat(chat_id)
+            try:
+                changes = settings_menu.apply_press(chat, code)
+            except ValueError as exc:
+                raise Refusal("err.stale") from exc
+            await self.storage.set_chat(chat_id, **changes)
+            chat = await self.storage.chat(chat_id)
+        content = settings_menu.menu(
+            chat
+        )  # a press always changes a value, so never "not modified"
+        try:
+            await query.edit_message_text(
+                content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
+            )
+        except TelegramError as exc:
+            log.warning("settings menu in %s not updated: %s", chat_id, exc)
+
+
+async def _answer(
+    query: CallbackQuery, text: str | None, *, alert: bool = False, url: str | None = None
+) -> None:
+    try:
+        await query.answer(text=text, show_alert=alert and url is None, url=url)
+    except TelegramError as exc:
+        log.debug("answerCallbackQuery failed: %s", exc)

@@ -1,0 +1,148 @@
+"""Keeps messages up to date: each "slot" (the lobby, a table, a player's hand) is one message,
+posted once and then edited with only the latest content (coalesced, never an identical edit)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from telegram import Bot, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from .render import Rendered
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+
+ForbiddenHandler = Callable[[int], Awaitable[None]]
+_GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+_NETWORK_RETRIES = 5
+
+
+@dataclass
+class _Slot:
+    name: str
+    chat_id: int
+    message_id: int | None = None
+    shown: str | None = None  # digest of what the message shows
+    wanted: Rendered | None = None
+    task: asyncio.Task[None] | None = None
+    done: list[asyncio.Future[None]] = field(default_factory=list)
+
+
+class Presenter:
+    """Sends and edits the bot's messages; the game service only says what each slot should show."""
+
+    def __init__(self, bot: Bot, storage: Storage) -> None:
+        self.bot = bot
+        self.storage = storage
+        self._slots: dict[str, _Slot] = {}
+        self.on_forbidden: ForbiddenHandler | None = None
+
+    async def load(self) -> None:
+        """Remember the messages shown before a restart, so they are edited, not re-posted."""
+        for name, (chat_id, message_id, digest) in (await self.storage.message_slots()).items():
+            self._slots[name] = _Slot(name, chat_id, message_id, digest)
+
+    def message_id(self, name: str) -> int | None:
+        """The message that shows a slot, if posted."""
+        slot = self._slots.get(name)
+        return slot.message_id if slot else None
+
+    def show(self, name: str, chat_id: int, content: Rendered) -> None:
+        """Make slot `name` show `content`: post it the first time, edit it later."""
+        slot = self._slots.get(name)
+        if slot is None or slot.chat_id != chat_id:
+            slot = self._slots[name] = _Slot(name, chat_id)
+        slot.wanted = content
+        if slot.task is None or slot.task.done():
+            slot.task = asyncio.create_task(self._run(slot), name=f"slot {name}")
+
+    async def forget(self, prefix: str) -> None:
+        """Stop tracking the slots whose names start with `prefix` (after their last update)."""
+        for name in [n for n in self._slots if n.startswith(prefix)]:
+            slot = self._slots.pop(name)
+            if slot.task is not None:
+                await asyncio.gather(slot.task, return_exceptions=True)
+        await self.storage.forget_messages(prefix)
+
+    async def flush(self) -> None:
+        """Wait until every slot shows its latest content (or gave up)."""
+        while tasks := [s.task for s in self._slots.values() if s.task and not s.task.done()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def post(self, chat_id: int, content: Rendered) -> Message | None:
+        """Post a one-off message; None if it could not be delivered."""
+        try:
+            return await self.bot.send_message(
+                chat_id,
+                content.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                disable_web_page_preview=True,
+            )
+        except Forbidden:
+            await self._forbidden(chat_id)
+        except (BadRequest, NetworkError) as exc:
+            log.warning("could not post to %s: %s", chat_id, exc)
+        return None
+
+    async def _run(self, slot: _Slot) -> None:
+        failures = 0
+        while slot.wanted is not None and slot.wanted.digest != slot.shown:
+            content = slot.wanted
+            try:
+                await self._send(slot, content)
+                failures = 0
+            except BadRequest as exc:
+                text = exc.message.lower()
+                if "not modified" in text:
+                    slot.shown = content.digest
+                elif any(gone in text for gone in _GONE):
+                    slot.message_id, slot.shown = None, None  # deleted: post it again
+                else:
+                    log.error("slot %s: %s", slot.name, exc)
+                    return
+            except Forbidden:
+                await self._forbidden(slot.chat_id)
+                return
+            except (TimedOut, NetworkError, RetryAfter) as exc:
+                failures += 1
+                if failures > _NETWORK_RETRIES:
+                    log.error("slot %s: giving up after %s", slot.name, exc)
+                    return
+                delay = exc.retry_after if isinstance(exc, RetryAfter) else 0.5 * 2**failures
+                await asyncio.sleep(
+                    delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+                )
+
+    async def _send(self, slot: _Slot, content: Rendered) -> None:
+        if slot.message_id is None:
+            message = await self.bot.send_message(
+                slot.chat_id,
+                content.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                disable_web_page_preview=True,
+            )
+            slot.message_id = message.message_id
+        else:
+            await self.bot.edit_message_text(
+                content.text,
+                chat_id=slot.chat_id,
+                message_id=slot.message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                disable_web_page_preview=True,
+            )
+        slot.shown = content.digest
+        await self.storage.remember_message(
+            slot.name, slot.chat_id, slot.message_id, content.digest
+        )
+
+    async def _forbidden(self, chat_id: int) -> None:
+        if chat_id > 0 and self.on_forbidden is not None:
+            await self.on_forbidden(chat_id)

@@ -1,0 +1,395 @@
+"""Views of the game as Telegram messages: HTML text and inline keyboards, through locales/."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine.actions import Action, Do
+from engine.cards import Card, suit_order
+from engine.frap import Phase, SeatView, TableView, table_view
+from engine.record import ReplayError, replay
+from engine.tricks import Play
+from locales import t
+
+from . import callbacks
+from .storage import DealRow
+
+MAX_TEXT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message's content: HTML text and an optional inline keyboard."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+    @property
+    def digest(self) -> str:
+        """A short fingerprint, to avoid sending an identical edit."""
+        keyboard = self.markup.to_json() if self.markup else ""
+        return hashlib.sha1(f"{self.text}\x00{keyboard}".encode()).hexdigest()[:16]
+
+
+def name(user_name: str) -> str:
+    """A player's name, HTML-escaped and kept short."""
+    short = user_name if len(user_name) <= 32 else user_name[:31] + "…"
+    return escape(short)
+
+
+def card_label(card: Card) -> str:
+    """A card for people: '10♥'."""
+    return card.label
+
+
+def sorted_hand(cards: Sequence[Card], trump: object = None) -> list[Card]:
+    """A hand sorted by suit, then rank, for showing."""
+    return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    """A t.me link that opens the private chat with the bot and sends /start payload."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def _fit(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[: MAX_TEXT - 1] + "…"  # never reached by our own layouts; a last guard
+
+
+# ---- lobby ---------------------------------------------------------------------------------------
+
+
+def lobby(
+    lang: str,
+    table_id: int,
+    game: str,
+    names: Sequence[str],
+    creator: str,
+    ante: int,
+    bot_username: str,
+    *,
+    closed: str | None = None,
+) -> Rendered:
+    """The lobby message: who sits, and Join / Leave / Start buttons."""
+    lines = [t(lang, "lobby.title", game=t(lang, f"game.{game}"))]
+    lines.append(t(lang, "lobby.creator", name=name(creator)))
+    lines.append(t(lang, "lobby.ante", ante=ante))
+    players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
+    lines.append(t(lang, "lobby.players", n=len(names), players=players))
+    if closed:
+        lines.append("")
+        lines.append(t(lang, closed))
+        return Rendered(_fit("\n".join(lines)))
+    lines.append("")
+    lines.append(t(lang, "lobby.hint"))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t(lang, "btn.join"), callback_data=callbacks.encode("j", table_id)
+                ),
+                InlineKeyboardButton(
+                    t(lang, "btn.leave"), callback_data=callbacks.encode("l", table_id)
+                ),
+            ],
+            [
+                InlineKeyboardButton(
+                    t(lang, "btn.start"), callback_data=callbacks.encode("s", table_id)
+                )
+            ],
+            [
+                InlineKeyboardButton(
+                    t(lang, "btn.open_bot"), url=deep_link(bot_username, f"j{table_id}")
+                )
+            ],
+        ]
+    )
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+# ---- the deal ------------------------------------------------------------------------------------
+
+
+def _word(lang: str, table: TableView, seat: int) -> str:
+    info = table.seats[seat]
+    if info.bid is None:
+        return t(lang, "word.thinking") if table.to_act == seat else ""
+    return t(lang, f"word.{info.bid.value}")
+
+
+def _trick_line(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
+    return " · ".join(f"{card_label(p.card)} {name(names[p.seat])}" for p in plays)
+
+
+def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str]:
+    lines = [t(lang, "table.title", deal_no=deal_no) + (t(lang, "table.redeal") if redeal else "")]
+    if table.turnup is not None:
+        trump = t(
+            lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup)
+        )
+    else:
+        trump = t(lang, "table.trump", suit=table.trump.symbol)
+    lines.append(
+        f"{trump} · {t(lang, 'table.pot', pot=table.pot)} · {t(lang, 'table.stock', n=table.stock)}"
+    )
+    if table.phase is Phase.BIDDING:
+        lines.append(t(lang, "table.round", round=table.round))
+    return lines
+
+
+def _prompt(lang: str, table: TableView, names: Sequence[str]) -> str:
+    if table.to_act is None:
+        return t(lang, "table.over")
+    who = name(names[table.to_act])
+    return t(lang, f"phase.{table.phase.value}", name=who)
+
+
+def table_message(
+    lang: str,
+    table: TableView,
+    names: Sequence[str],
+    deal_no: int,
+    redeal: bool,
+    bot_username: str,
+    *,
+    note: str | None = None,
+    closed: bool = False,
+) -> Rendered:
+    """The group's table message: dealer, trump, pot, each seat, the trick, whose turn."""
+    lines = _header(lang, table, deal_no, redeal)
+    lines.append("")
+    for info in table.seats:
+        marker = "▶️ " if table.to_act == info.seat else ""
+        dealer = t(lang, "table.dealer_mark") if info.seat == table.dealer else ""
+        word = _word(lang, table, info.seat)
+        parts = [f"{marker}<b>{name(names[info.seat])}</b>{dealer}"]
+        if word:
+            parts.append(word)
+        playing = table.phase is Phase.PLAY or table.tricks_played
+        if playing and info.role in ("declarer", "whister", "cutter"):
+            parts.append(t(lang, "table.tricks", n=info.tricks))
+        lines.append(" — ".join(parts))
+    if table.trick:
+        lines.append("")
+        lines.append(
+            t(
+                lang,
+                "table.trick",
+                k=table.tricks_played + 1,
+                cards=_trick_line(lang, table.trick, names),
+            )
+        )
+    elif table.last_trick and not table.finished:
+        lines.append("")
+        lines.append(t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names)))
+    lines.append("")
+    if note:
+        lines.append(note)
+    lines.append(t(lang, "table.stopped_short") if closed else _prompt(lang, table, names))
+    markup = None
+    if not table.finished and not closed:
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t(lang, "btn.my_cards"), url=deep_link(bot_username, "hand"))]]
+        )
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+def _action_label(lang: str, action: Action, table: TableView) -> str:
+    if action.do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD):
+        assert action.card is not None
+        return card_label(action.card)
+    if action.do is Do.CUT:
+        if action.turnup:
+            assert table.turnup is not None
+            return t(lang, "btn.cut_turnup", card=card_label(table.turnup))
+        return t(lang, "btn.cut_stock")
+    return t(lang, f"btn.{action.do.value}")
+
+
+def hand_message(
+    lang: str,
+    view: SeatView,
+    names: Sequence[str],
+    table_id: int,
+    deal_no: int,
+    step: int,
+    chat_title: str,
+    selection: Sequence[Card] = (),
+    *,
+    closed: bool = False,
+) -> Rendered:
+    """A player's private control message: the hand, trump, pot, trick and the legal actions."""
+    table = view.table
+    lines = [t(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
+    lines += _header(lang, table, deal_no, False)[1:]
+    if view.hand is None:
+        lines.append(t(lang, "hand.closed", n=table.seats[view.seat].cards))
+    elif view.hand:
+        cards = " ".join(
+            f"<u>{card_label(c)}</u>" if c in selection else card_label(c)
+            for c in sorted_hand(view.hand)
+        )
+        lines.append(t(lang, "hand.cards", cards=cards))
+    else:
+        lines.append(t(lang, "hand.empty"))
+    info = table.seats[view.seat]
+    if info.role in ("declarer", "whister", "cutter") and (
+        table.phase is Phase.PLAY or table.finished
+    ):
+        lines.append(t(lang, "hand.my_tricks", n=info.tricks))
+    if table.trick:
+        lines.append(
+            t(
+                lang,
+                "table.trick",
+                k=table.tricks_played + 1,
+                cards=_trick_line(lang, table.trick, names),
+            )
+        )
+    elif table.last_trick and not table.finished:
+        lines.append(t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names)))
+    lines.append("")
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    if closed:
+        lines.append(t(lang, "table.stopped_short"))
+    elif turn:
+        lines.append(t(lang, f"ask.{table.phase.value}"))
+    else:
+        lines.append(_prompt(lang, table, names))
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def button(label: str, code: str, kind: str = "a") -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=callbacks.encode(kind, table_id, deal_no, step, code)
+        )
+
+    if any(a.do is Do.LOOK for a in view.legal):
+        rows.append([button(t(lang, "btn.look"), "L")])
+    if table.phase is Phase.BUYING and turn:
+        rows += _buying_rows(lang, view, selection, button)
+    else:
+        card_buttons = [
+            button(_action_label(lang, a, table), callbacks.action_code(a))
+            for a in sorted(turn, key=_action_order)
+            if a.card is not None
+        ]
+        other = [
+            button(_action_label(lang, a, table), callbacks.action_code(a))
+            for a in turn
+            if a.card is None
+        ]
+        rows += [card_buttons[i : i + 5] for i in range(0, len(card_buttons), 5)]
+        rows += [other[i : i + 2] for i in range(0, len(other), 2)]
+    return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _action_order(action: Action) -> tuple[int, int]:
+    assert action.card is not None
+    return (suit_order(action.card.suit), action.card.rank)
+
+
+def _buying_rows(
+    lang: str,
+    view: SeatView,
+    selection: Sequence[Card],
+    button: Callable[[str, str, str], InlineKeyboardButton],
+) -> list[list[InlineKeyboardButton]]:
+    """F9: toggle cards to discard, then confirm; the confirm button says how many are bought."""
+    assert view.hand is not None
+    most = max((len(a.cards or ()) for a in view.legal if a.do is Do.DISCARD), default=0)
+    row = []
+    for card in sorted_hand(view.hand):
+        chosen = card in selection
+        new = [c for c in selection if c != card] if chosen else [*selection, card]
+        if len(new) > most:
+            continue
+        label = ("✖️ " if chosen else "") + card_label(card)
+        row.append(button(label, callbacks.cards_code(new), "t"))
+    confirm_code = "b" + callbacks.cards_code(list(selection))
+    confirm = (
+        t(lang, "btn.keep_all") if not selection else t(lang, "btn.exchange", n=len(selection))
+    )
+    return [row, [button(confirm, confirm_code, "a")]]
+
+
+# ---- results and chat commands -------------------------------------------------------------------
+
+
+def result_message(
+    lang: str,
+    table: TableView,
+    names: Sequence[str],
+    deal_no: int,
+    balances: Mapping[int, int],
+    table_id: int,
+    *,
+    pot_has_penalty: bool,
+    offer_next: bool,
+) -> Rendered:
+    """The short message at the end of a deal: tricks, chips, the new pot, each player's total."""
+    lines = [t(lang, "result.title", deal_no=deal_no)]
+    declarer = table.declarer
+    if table.needs_redeal:
+        lines.append(t(lang, "result.redeal"))
+    elif declarer is not None and not table.tricks_played:
+        lines.append(t(lang, "result.uncontested", name=name(names[declarer])))
+    elif declarer is not None:
+        made = table.seats[declarer].tricks >= 2
+        word = "result.made" if made else "result.failed"
+        contract = t(lang, "word.dark_frap" if table.dark else "word.frap")
+        lines.append(t(lang, word, name=name(names[declarer]), contract=contract))
+    lines.append("")
+    for info in table.seats:
+        delta = table.delta[info.seat]
+        parts = [f"<b>{name(names[info.seat])}</b>"]
+        if info.role in ("declarer", "whister", "cutter") and table.tricks_played:
+            parts.append(t(lang, "table.tricks", n=info.tricks))
+        parts.append(f"{delta:+d}")
+        total = balances.get(info.seat)
+        if total is not None:
+            parts.append(t(lang, "result.total", total=total))
+        lines.append(" · ".join(parts))
+    lines.append("")
+    carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
+    lines.append(t(lang, "result.pot", pot=table.pot) + carried)
+    markup = None
+    if offer_next:
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        t(lang, "btn.next_deal"),
+                        callback_data=callbacks.encode("n", table_id, deal_no),
+                    )
+                ]
+            ]
+        )
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+def history_line(lang: str, deal: DealRow) -> str:
+    """One finished deal for /history: its id, the contract and each player's change."""
+    try:
+        played = replay(deal.record)
+    except ReplayError:
+        return f"#{deal.deal_id}: ?"
+    view = table_view(played)
+    names = played.players
+    if view.needs_redeal:
+        what = t(lang, "result.redeal")
+    elif view.declarer is None:
+        what = ""
+    else:
+        contract = t(lang, "word.dark_frap" if view.dark else "word.frap")
+        what = f"{name(names[view.declarer])}: {contract}"
+    changes = ", ".join(f"{name(n)} {d:+d}" for n, d in zip(names, view.delta, strict=True))
+    return t(
+        lang, "history.line", deal_id=deal.deal_id, deal_no=deal.deal_no, what=what, changes=changes
+    )

@@ -1,0 +1,588 @@
+"""The game service: applies players' decisions to the engine, one at a time per chat.
+
+Each step and its chips go to SQLite in one transaction; then the presenter is told what every
+message should show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from engine.actions import Action, Do
+from engine.cards import Card, make_deck, shuffled
+from engine.errors import IllegalAction
+from engine.events import ChipsMoved, Event
+from engine.frap import FrapDeal, FrapRules, Phase, seat_view, table_view
+from engine.frap.defaults import default_action
+from engine.record import ReplayError, replay
+from locales import pick_language, t
+
+from . import callbacks, render
+from .presenter import Presenter
+from .storage import ChatRow, Movement, Storage, TableRow, UserRow
+
+log = logging.getLogger(__name__)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+
+
+class Refusal(Exception):
+    """A request the service turns down; `key` is the locale string explaining why."""
+
+    def __init__(self, key: str, url: str | None = None, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.url = url
+        self.values = values
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who pressed or typed: the Telegram user as the service needs it."""
+
+    user_id: int
+    name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass
+class Live:
+    """An open table held in memory beside its database rows."""
+
+    row: TableRow
+    users: dict[int, UserRow]
+    deal: FrapDeal | None = None
+    deal_id: int | None = None
+    deal_seats: tuple[int, ...] = ()
+    selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    note: str | None = None  # a line for the table message (e.g. a timed-out move)
+
+    @property
+    def step(self) -> int:
+        """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
+        return 0 if self.deal is None else sum(a.do is not Do.LOOK for a in self.deal.actions)
+
+    @property
+    def in_deal(self) -> bool:
+        """Whether a deal is being played now."""
+        return self.deal is not None and not self.deal.finished
+
+
+def step_of(deal: FrapDeal) -> int:
+    """The deal's step counter (see Live.step)."""
+    return sum(a.do is not Do.LOOK for a in deal.actions)
+
+
+class GameService:
+    """Everything a chat can do to its table; every method runs under the chat's lock."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        presenter: Presenter,
+        bot_username: str,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.presenter = presenter
+        self.bot_username = bot_username
+        self.rng = rng or random.SystemRandom()
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._live: dict[int, Live] = {}  # by table id
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        presenter.on_forbidden = self._dm_forbidden
+
+    def lock(self, chat_id: int) -> asyncio.Lock:
+        """The lock that serialises one chat's actions."""
+        return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    # ---- start-up -------------------------------------------------------------------------------
+
+    async def resume(self) -> int:
+        """Load every open table after a restart, re-show its messages, re-arm its timer."""
+        await self.presenter.load()
+        rows = await self.storage.open_tables()
+        for row in rows:
+            live = Live(row, await self.storage.users(row.seats))
+            deal_row = await self.storage.current_deal(row.table_id)
+            if row.status == "playing" and deal_row is not None:
+                try:
+                    live.deal = replay(deal_row.record)
+                except ReplayError:
+                    log.exception(
+                        "table %s: deal %s cannot be replayed", row.table_id, deal_row.deal_id
+                    )
+                    continue
+                live.deal_id = deal_row.deal_id
+                live.deal_seats = deal_row.seats
+                live.users.update(await self.storage.users(deal_row.seats))
+            self._live[row.table_id] = live
+            await self._refresh(live)
+            self._arm_timer(live)
+        return len(rows)
+
+    # ---- users ----------------------------------------------------------------------------------
+
+    async def touch(self, person: Person, *, started: bool = False) -> UserRow:
+        """Record a user; `started` marks that they opened the private chat."""
+        user = await self.storage.touch_user(
+            person.user_id, person.name, person.username, pick_language(person.language_code)
+        )
+        if (started and not user.started) or (user.blocked and started):
+            await self.storage.set_user(person.user_id, started=1, blocked=0)
+            user = replace(user, started=True, blocked=False)
+        for live in self._live.values():
+            if person.user_id in live.users:
+                live.users[person.user_id] = user
+        return user
+
+    async def user_lang(self, user_id: int, fallback: str | None = None) -> str:
+        """The language for a user's private messages and alerts."""
+        user = await self.storage.user(user_id)
+        return pick_language(user.lang if user else fallback)
+
+    # ---- the lobby ------------------------------------------------------------------------------
+
+    def find(self, table_id: int) -> Live | None:
+        """An open table by id."""
+        return self._live.get(table_id)
+
+    async def new_table(
+        self, chat_id: int, title: str, person: Person, game: str | None = None
+    ) -> Live:
+        """Open a lobby in the chat; the creator sits down if they have started the bot."""
+        user = await self.touch(person)
+        chat = await self.storage.chat(chat_id, title)
+        row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
+        if row is None:
+            raise Refusal("err.table_exists")
+        live = Live(row, {})
+        self._live[row.table_id] = live
+        if user.started:
+            await self._seat(live, user)
+        self._show_lobby(live, chat)
+        return live
+
+    async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
+        """Sit down at the chat's table (in the lobby or between deals)."""
+        user = await self.touch(person)
+        live = self._table(chat_id, table_id)
+        if person.user_id in live.row.seats:
+            raise Refusal("err.already_joined")
+        if len(live.row.seats) >= MAX_PLAYERS:
+            raise Refusal("err.table_full", n=MAX_PLAYERS)
+        if not user.started or user.blocked:
+            raise Refusal(
+                "err.start_bot_first",
+                url=render.deep_link(self.bot_username, f"j{live.row.table_id}"),
+            )
+        await self._seat(live, user)
+        chat = await self.storage.chat(chat_id)
+        if live.row.status == "lobby":
+            self._show_lobby(live, chat)
+        return live
+
+    async def _seat(self, live: Live, user: UserRow) -> None:
+        live.users[user.user_id] = user
+        live.row = replace(live.row, seats=(*live.row.seats, user.user_id))
+        await self.storage.save_table(live.row)
+
+    async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
+        """Stand up: in the lobby, or between deals (a deal in play must be finished or stopped)."""
+        live = self._table(chat_id, table_id)
+        uid = person.user_id
+        if uid not in live.row.seats:
+            raise Refusal("err.not_seated")
+        if live.in_deal and uid in live.deal_seats:
+            raise Refusal("err.leave_mid_deal")
+        seats = list(live.row.seats)
+        index = seats.index(uid)
+        seats.remove(uid)
+        dealer = live.row.dealer
+        if dealer is not None and seats:
+            dealer = (dealer - 1) % len(seats) if index <= dealer else dealer
+        live.row = replace(live.row, seats=tuple(seats), dealer=dealer)
+        chat = await self.storage.chat(chat_id)
+        if live.row.status == "playing" and len(seats) < MIN_PLAYERS:
+            await self._close(live, chat, "table.closed_too_few")
+            return live
+        await self.storage.save_table(live.row)
+        if live.row.status == "lobby":
+            self._show_lobby(live, chat)
+        return live
+
+    async def start(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
+    ) -> None:
+        """Start play: only the table's creator or a chat admin, with 2–12 players."""
+        live = self._table(chat_id, table_id)
+        if live.row.status != "lobby":
+            raise Refusal("err.already_started")
+        if person.user_id != live.row.creator_id and not is_admin:
+            raise Refusal("err.only_creator")
+        if len(live.row.seats) < MIN_PLAYERS:
+            raise Refusal("err.need_players", n=MIN_PLAYERS)
+        chat = await self.storage.chat(chat_id)
+        rules = FrapRules.from_dict(chat.rules)
+        if rules.deck_size_for(len(live.row.seats)) < 4 * len(live.row.seats) + 1:
+            raise Refusal("err.deck_too_small")
+        live.row = replace(live.row, status="playing")
+        self._show_lobby(live, chat, closed="lobby.started")
+        await self._new_deal(live, chat, dealer=self.rng.randrange(len(live.row.seats)))  # F2
+
+    async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
+        """Stop the chat's table: a deal in play is voided and every chip of it returned."""
+        live = self._table(chat_id, None)
+        if person.user_id != live.row.creator_id and not is_admin:
+            raise Refusal("err.only_creator_stop")
+        chat = await self.storage.chat(chat_id)
+        await self._close(live, chat, "table.stopped")
+
+    async def _close(self, live: Live, chat: ChatRow, reason: str) -> None:
+        self._cancel_timer(live.row.table_id)
+        live.row = replace(live.row, status="closed", deadline=None)
+        voided = live.in_deal and live.deal_id is not None
+        if voided:
+            assert live.deal_id is not None
+            await self.storage.void_deal(live.row, live.deal_id)
+        else:
+            await self.storage.save_table(live.row)
+        del self._live[live.row.table_id]
+        if live.deal is None:
+            self._show_lobby(live, chat, closed="lobby.closed")
+        else:
+            self._show_deal(live, chat, closing=True)
+        text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
+        await self.presenter.post(chat.chat_id, render.Rendered(text))
+
+    def _table(self, chat_id: int, table_id: int | None) -> Live:
+        live = self._live.get(table_id) if table_id is not None else None
+        if live is None and table_id is None:
+            live = next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
+        if live is None or live.row.chat_id != chat_id:
+            raise Refusal("err.no_table" if table_id is None else "err.stale")
+        return live
+
+    # ---- deals ----------------------------------------------------------------------------------
+
+    async def _new_deal(
+        self, live: Live, chat: ChatRow, dealer: int, *, redeal: bool = False
+    ) -> None:
+        """Deal: shuffle (the only chance), antes (F3), four cards each and the turn-up (F4)."""
+        rules = FrapRules.from_dict(chat.rules)
+        seats = live.row.seats
+        live.users.update(await self.storage.users(seats))
+        names = [live.users[uid].name for uid in seats]
+        deck = shuffled(make_deck(rules.deck_size_for(len(seats))), self.rng)
+        deal, events = FrapDeal.new(
+            rules,
+            names,
+            dealer,
+            chat.ante,
+            chat.pot,
+            deck,
+            pot_has_penalty=chat.pot_has_penalty,
+            redeal=redeal,
+        )
+        live.row = replace(
+            live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
+        )
+        live.deal, live.deal_seats, live.selection, live.note = deal, seats, {}, None
+        live.deal_id = await self.storage.start_deal(
+            live.row, deal.to_record(), self._movements(live, events)
+        )
+        self._show_deal(live, chat)
+        self._arm_timer(live)
+
+    async def act(self, user_id: int, press: callbacks.Press) -> None:
+        """A player pressed an action button in the private chat."""
+        live = self._live.get(press.table_id)
+        if live is None:
+            raise Refusal("err.stale")
+        async with self.lock(live.row.chat_id):
+            if self._live.get(press.table_id) is not live:
+                raise Refusal("err.stale")
+            deal = self._current(live, press)
+            if user_id not in live.deal_seats:
+                raise Refusal("err.not_player")
+            seat = live.deal_seats.index(user_id)
+            action = callbacks.parse_action(seat, press.code)
+            await self._apply(live, deal, action)
+
+    async def toggle(self, user_id: int, press: callbacks.Press) -> None:
+        """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
+        live = self._live.get(press.table_id)
+        if live is None:
+            raise Refusal("err.stale")
+        async with self.lock(live.row.chat_id):
+            deal = self._current(live, press)
+            if user_id not in live.deal_seats:
+                raise Refusal("err.not_player")
+            seat = live.deal_seats.index(user_id)
+            if deal.phase is not Phase.BUYING or deal.to_act != seat:
+                raise Refusal("err.not_your_turn")
+            chosen = callbacks.parse_cards_code(press.code)
+            if any(card not in deal.hands[seat] for card in chosen):
+                raise Refusal("err.stale")
+            live.selection[seat] = chosen
+            chat = await self.storage.chat(live.row.chat_id)
+            self._show_hand(live, chat, seat)
+
+    def _current(self, live: Live, press: callbacks.Press) -> FrapDeal:
+        deal = live.deal
+        if (
+            deal is None
+            or deal.finished
+            or press.deal_no != live.row.deal_no
+            or press.step != live.step
+        ):
+            raise Refusal("err.stale")
+        return deal
+
+    async def _apply(
+        self, live: Live, deal: FrapDeal, action: Action, *, note: str | None = None
+    ) -> None:
+        try:
+            new, events = deal.apply(action)
+        except IllegalAction as exc:
+            raise Refusal("err.illegal", rule=exc.rule) from exc
+        chat = await self.storage.chat(live.row.chat_id)
+        if action.do is not Do.LOOK:
+            live.row = replace(live.row, deadline=None if new.finished else self._deadline(chat))
+        assert live.deal_id is not None
+        await self.storage.save_step(
+            live.row,
+            live.deal_id,
+            new.to_record(),
+            self._movements(live, events),
+            finished=new.finished,
+            pot_has_penalty=new.pot_has_penalty if new.finished else None,
+        )
+        live.deal = new
+        live.selection.pop(action.seat, None)
+        if action.do is not Do.LOOK:
+            live.note = note
+        if action.do is Do.LOOK:
+            self._show_hand(live, chat, action.seat)
+            return
+        self._arm_timer(live)
+        chat = await self.storage.chat(live.row.chat_id)
+        self._show_deal(live, chat)
+        if new.finished:
+            await self._deal_over(live, chat)
+
+    async def _deal_over(self, live: Live, chat: ChatRow) -> None:
+        deal = live.deal
+        assert deal is not None
+        if deal.needs_redeal:  # F8: the same dealer redeals at once, no ante
+            await self._post_result(live, chat, offer_next=False)
+            await self._new_deal(live, chat, deal.dealer, redeal=True)
+            return
+        await self._post_result(live, chat, offer_next=True)
+
+    async def next_deal(self, chat_id: int, user_id: int, press: callbacks.Press) -> None:
+        """Deal the next hand (the next dealer, F2) when a player at the table asks."""
+        async with self.lock(chat_id):
+            live = self._table(chat_id, press.table_id)
+            if live.deal is None or not live.deal.finished or press.deal_no != live.row.deal_no:
+                raise Refusal("err.stale")
+            if user_id not in live.row.seats:
+                raise Refusal("err.not_player")
+            chat = await self.storage.chat(chat_id)
+            self.presenter.show(
+                f"result:{live.row.table_id}:{live.row.deal_no}",
+                chat_id,
+                await self._result(live, chat, offer_next=False),
+            )
+            previous = live.deal_seats[live.deal.dealer]
+            seats = live.row.seats
+            dealer = (
+                (seats.index(previous) + 1) % len(seats)
+                if previous in seats
+                else ((live.row.dealer or 0) % len(seats))
+            )
+            await self._new_deal(live, chat, dealer)
+
+    def _movements(self, live: Live, events: Sequence[Event]) -> list[Movement]:
+        return [
+            Movement(live.deal_seats[e.seat], e.amount, e.reason.value)
+            for e in events
+            if isinstance(e, ChipsMoved) and e.amount
+        ]
+
+    # ---- timers ---------------------------------------------------------------------------------
+
+    def _deadline(self, chat: ChatRow) -> float | None:
+        return self.clock() + chat.turn_timeout if chat.turn_timeout > 0 else None
+
+    def _arm_timer(self, live: Live) -> None:
+        table_id = live.row.table_id
+        self._cancel_timer(table_id)
+        if live.row.deadline is None or not live.in_deal:
+            return
+        delay = max(0.0, live.row.deadline - self.clock())
+        step, deal_no = live.step, live.row.deal_no
+        loop = asyncio.get_running_loop()
+        self._timers[table_id] = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self._time_out(table_id, deal_no, step))
+        )
+
+    def _cancel_timer(self, table_id: int) -> None:
+        timer = self._timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _time_out(self, table_id: int, deal_no: int, step: int) -> None:
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        async with self.lock(live.row.chat_id):
+            if live.deal is None or live.row.deal_no != deal_no or live.step != step:
+                return
+            action = default_action(live.deal)
+            if action is None:
+                return
+            who = live.users[live.deal_seats[action.seat]].name
+            try:
+                await self._apply(live, live.deal, action, note=f"timeout:{who}")
+            except Refusal:
+                log.exception("table %s: default action refused", table_id)
+
+    # ---- what the messages show -----------------------------------------------------------------
+
+    def _names(self, live: Live) -> list[str]:
+        return [live.users[uid].name for uid in live.deal_seats]
+
+    def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
+        names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
+        creator = live.users.get(live.row.creator_id)
+        content = render.lobby(
+            chat.lang,
+            live.row.table_id,
+            live.row.game,
+            names,
+            creator.name if creator else "?",
+            chat.ante,
+            self.bot_username,
+            closed=closed,
+        )
+        self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
+
+    def _show_deal(self, live: Live, chat: ChatRow, *, closing: bool = False) -> None:
+        deal = live.deal
+        assert deal is not None
+        content = render.table_message(
+            chat.lang,
+            table_view(deal),
+            self._names(live),
+            live.row.deal_no,
+            deal.redeal,
+            self.bot_username,
+            note=self._note(chat.lang, live),
+            closed=closing,
+        )
+        self.presenter.show(self._table_slot(live), chat.chat_id, content)
+        for seat in range(deal.n):
+            self._show_hand(live, chat, seat, closing=closing)
+
+    def _note(self, lang: str, live: Live) -> str | None:
+        if live.note and live.note.startswith("timeout:"):
+            return t(lang, "table.timed_out", name=render.name(live.note.split(":", 1)[1]))
+        return None
+
+    def _table_slot(self, live: Live) -> str:
+        return f"table:{live.row.table_id}:{live.row.deal_no}"
+
+    def _show_hand(self, live: Live, chat: ChatRow, seat: int, *, closing: bool = False) -> None:
+        deal = live.deal
+        assert deal is not None
+        user = live.users[live.deal_seats[seat]]
+        if user.blocked:
+            return
+        lang = pick_language(user.lang)
+        view = seat_view(deal, seat)
+        if closing:
+            view = replace(view, legal=())
+        content = render.hand_message(
+            lang,
+            view,
+            self._names(live),
+            live.row.table_id,
+            live.row.deal_no,
+            live.step,
+            chat.title,
+            live.selection.get(seat, ()),
+            closed=closing,
+        )
+        self.presenter.show(
+            f"hand:{live.row.table_id}:{live.row.deal_no}:{user.user_id}", user.user_id, content
+        )
+
+    async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> render.Rendered:
+        deal = live.deal
+        assert deal is not None
+        balances = {
+            uid: bal
+            for user, bal in await self.storage.balances(chat.chat_id)
+            for uid in [user.user_id]
+        }
+        by_seat = {seat: balances.get(uid, 0) for seat, uid in enumerate(live.deal_seats)}
+        return render.result_message(
+            chat.lang,
+            table_view(deal),
+            self._names(live),
+            live.row.deal_no,
+            by_seat,
+            live.row.table_id,
+            pot_has_penalty=deal.pot_has_penalty,
+            offer_next=offer_next,
+        )
+
+    async def _post_result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
+        self.presenter.show(
+            f"result:{live.row.table_id}:{live.row.deal_no}",
+            chat.chat_id,
+            await self._result(live, chat, offer_next=offer_next),
+        )
+
+    async def _refresh(self, live: Live) -> None:
+        chat = await self.storage.chat(live.row.chat_id)
+        if live.row.status == "lobby":
+            self._show_lobby(live, chat)
+        elif live.deal is not None:
+            self._show_deal(live, chat)
+
+    async def reshow_hand(self, user_id: int) -> bool:
+        """Post the user's control message again at the bottom of the private chat."""
+        for live in self._live.values():
+            if live.in_deal and user_id in live.deal_seats:
+                slot = f"hand:{live.row.table_id}:{live.row.deal_no}:{user_id}"
+                await self.presenter.forget(slot)
+                chat = await self.storage.chat(live.row.chat_id)
+                self._show_hand(live, chat, live.deal_seats.index(user_id))
+                return True
+        return False
+
+    async def _dm_forbidden(self, user_id: int) -> None:
+        """A player blocked the bot (or never started it): tell the group, keep the deal moving."""
+        await self.storage.set_user(user_id, blocked=1)
+        for live in list(self._live.values()):
+            if user_id in live.users:
+                user = replace(live.users[user_id], blocked=True)
+                live.users[user_id] = user
+                chat = await self.storage.chat(live.row.chat_id)
+                link = render.deep_link(self.bot_username, "hand")
+                await self.presenter.post(
+                    chat.chat_id,
+                    render.Rendered(
+                        t(chat.lang, "table.dm_blocked", name=render.name(user.name), link=link)
+                    ),
+                )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
@@ -40,8 +41,11 @@ GROUP_COMMANDS = (
 PRIVATE_COMMANDS = ("start", "help", "language")
 
 
-def build(settings: Settings) -> Application:  # type: ignore[type-arg]
-    """The python-telegram-bot Application for these settings (not yet started)."""
+def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
+    """The python-telegram-bot Application for these settings (not yet started).
+
+    `rng` shuffles the decks (tests pass a seeded one; by default the system's randomness).
+    """
     limiter = AIORateLimiter(
         overall_max_rate=30,
         overall_time_period=1,
@@ -56,14 +60,14 @@ def build(settings: Settings) -> Application:  # type: ignore[type-arg]
         .base_file_url(settings.file_api_url)
         .rate_limiter(limiter)
         .concurrent_updates(True)
-        .post_init(_post_init(settings))
+        .post_init(_post_init(settings, rng))
         .post_shutdown(_post_shutdown)
         .build()
     )
     return app
 
 
-def _post_init(settings: Settings):  # type: ignore[no-untyped-def]
+def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[no-untyped-def]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(
             settings.db_path,
@@ -74,7 +78,7 @@ def _post_init(settings: Settings):  # type: ignore[no-untyped-def]
         for problem in await storage.check():
             log.error("storage check failed (chat %s): %s", problem.chat_id, problem.what)
         presenter = Presenter(app.bot, storage)
-        service = GameService(storage, presenter, app.bot.username)
+        service = GameService(storage, presenter, app.bot.username, rng)
         app.bot_data["service"] = service
         register(app, Handlers(service))
         resumed = await service.resume()
@@ -111,6 +115,15 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     ):
         app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
     app.add_handler(CallbackQueryHandler(handlers.button))
+    app.add_error_handler(_on_error)
+
+
+async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log a handler's unexpected exception (and count it, so tests can insist on none)."""
+    log.error(
+        "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
+    )
+    context.bot_data["errors"] = context.bot_data.get("errors", 0) + 1
 
 
 async def _set_commands(app: Application) -> None:  # type: ignore[type-arg]

@@ -259,6 +259,8 @@ def hand_message(
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     if closed:
         lines.append(t(lang, "table.stopped_short"))
+    elif table.to_act == view.seat and not turn:
+        lines.append(t(lang, "ask.look_first"))  # F7: the dark declarer opens to discard
     elif turn:
         lines.append(t(lang, f"ask.{table.phase.value}"))
     else:
@@ -275,10 +277,9 @@ def hand_message(
     if table.phase is Phase.BUYING and turn:
         rows += _buying_rows(lang, view, selection, button)
     else:
+        with_card = sorted((a for a in turn if a.card is not None), key=_action_order)
         card_buttons = [
-            button(_action_label(lang, a, table), callbacks.action_code(a))
-            for a in sorted(turn, key=_action_order)
-            if a.card is not None
+            button(_action_label(lang, a, table), callbacks.action_code(a)) for a in with_card
         ]
         other = [
             button(_action_label(lang, a, table), callbacks.action_code(a))

@@ -7,6 +7,7 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -168,6 +169,7 @@ class Storage:
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
         self._defaults = defaults
+        self._lock = asyncio.Lock()  # one connection: one transaction or query at a time
 
     @classmethod
     async def open(
@@ -199,20 +201,21 @@ class Storage:
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._db.execute(sql, args) as cursor:
+        async with self._lock, self._db.execute(sql, args) as cursor:
             return await cursor.fetchone()
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._db.execute(sql, args) as cursor:
+        async with self._lock, self._db.execute(sql, args) as cursor:
             return list(await cursor.fetchall())
 
     # ---- users and chats ------------------------------------------------------------------------

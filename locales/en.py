@@ -85,6 +85,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "ask.buying": "<b>Buying.</b> Mark the cards to discard, then confirm.",
     "ask.cutting": "<b>Cut in?</b> A cutter must take a trick.",
     "ask.cut_discard": "<b>Cutting in.</b> Choose a card to discard.",
+    "ask.look_first": "<b>Your turn.</b> Look at your cards to choose the discard.",
     "ask.play": "<b>Your turn.</b> Choose a card.",
     # the private control message
     "hand.title": "🃏 <b>Frap</b> · {title} · deal #{deal_no}",

@@ -89,6 +89,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "ask.buying": "<b>Прикуп.</b> Отметьте карты в снос и подтвердите.",
     "ask.cutting": "<b>Подрезать?</b> Подрезавший должен взять взятку.",
     "ask.cut_discard": "<b>Подрезка.</b> Выберите карту в снос.",
+    "ask.look_first": "<b>Ваш ход.</b> Откройте карты, чтобы выбрать снос.",
     "ask.play": "<b>Ваш ход.</b> Выберите карту.",
     # the private control message
     "hand.title": "🃏 <b>Фрап</b> · {title} · сдача №{deal_no}",

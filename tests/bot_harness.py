@@ -1,0 +1,95 @@
+"""Runs the real bot (python-telegram-bot Application) against the fake Bot API for tests."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.app import build
+from bot.config import Settings
+from bot.service import GameService
+from tests.fakebot import FakeTelegram, FakeUser
+from tests.fakebot.models import FakeChat, StoredMessage
+
+
+@dataclass
+class RunningBot:
+    """A started bot and what tests need of it."""
+
+    app: Any
+    tg: FakeTelegram
+
+    @property
+    def service(self) -> GameService:
+        """The game service inside the running bot."""
+        service: GameService = self.app.bot_data["service"]
+        return service
+
+    async def idle(self) -> None:
+        """Wait until the bot has handled everything and every message shows its latest state."""
+        await self.tg.wait_idle(timeout=10)
+        await self.service.presenter.flush()
+        await self.tg.wait_idle(timeout=10)
+
+
+@asynccontextmanager
+async def running_bot(
+    tg: FakeTelegram, db_path: Path, *, seed: int = 1, **overrides: Any
+) -> AsyncIterator[RunningBot]:
+    """Start the bot on the fake server with a seeded deck shuffle; stop it cleanly after."""
+    values: dict[str, Any] = {
+        "bot_token": tg.token,
+        "bot_api_url": tg.base_url,
+        "bot_file_api_url": tg.base_file_url,
+        "db_path": str(db_path),
+        "turn_timeout": 0,
+        "group_messages_per_minute": 10_000,
+        "poll_timeout": 1,
+    }
+    values.update(overrides)
+    settings = Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    app = build(settings, rng=random.Random(seed))
+    await app.initialize()
+    assert app.post_init is not None
+    await app.post_init(app)
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0, timeout=1)
+    tg.attach(app)
+    running = RunningBot(app, tg)
+    try:
+        yield running
+        assert app.bot_data.get("errors", 0) == 0, "a handler raised (see the log)"
+    finally:
+        await app.updater.stop()
+        await app.stop()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+        await app.shutdown()
+
+
+def bot_messages(tg: FakeTelegram, chat: FakeChat | FakeUser) -> list[StoredMessage]:
+    """The bot's messages in a chat (for a user: their private chat), oldest first."""
+    target = chat.dm if isinstance(chat, FakeUser) else chat
+    return [m for m in tg.messages(target) if m.from_bot]
+
+
+def control_message(tg: FakeTelegram, user: FakeUser) -> StoredMessage | None:
+    """The user's latest private control message (the one with the hand)."""
+    for message in reversed(bot_messages(tg, user)):
+        if "🃏" in message.text:
+            return message
+    return None
+
+
+def action_buttons(message: StoredMessage) -> list[tuple[str, str]]:
+    """The deal-action buttons (callback data starting with a: or t:) on a message."""
+    return [(text, data) for text, data in message.buttons if data and data[:2] in ("a:", "t:")]
+
+
+_CHIPS = re.compile(r"([+−-]\d+)")

@@ -12,6 +12,7 @@ from telegram.ext import (
     ApplicationBuilder,
     CallbackQueryHandler,
     CommandHandler,
+    ContextTypes,
 )
 
 from locales import LANGUAGES, t

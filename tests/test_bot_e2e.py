@@ -41,17 +41,9 @@ async def open_table(bot: RunningBot, group: FakeChat, users: list[FakeUser]) ->
     for user in users[1:]:
         await user.press(lobby, data=next(d for _, d in lobby.buttons if d and d.startswith("j:")))
         await bot.idle()
-    lobby = bot.tg.messages(group)[lobby_index(bot, group)]
+    lobby = bot_messages(bot.tg, group)[0]
     await users[0].press(lobby, data=next(d for _, d in lobby.buttons if d and d.startswith("s:")))
     await bot.idle()
-
-
-def lobby_index(bot: RunningBot, group: FakeChat) -> int:
-    return next(
-        i
-        for i, m in enumerate(bot.tg.messages(group))
-        if m.from_bot and "🪑" in str(m.buttons) or "Игра началась" in m.text
-    )
 
 
 async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) -> int:

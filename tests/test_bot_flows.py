@@ -1,0 +1,217 @@
+"""The bot's flows through the fake Telegram: joining by deep link, rights, stale presses,
+languages, commands, settings, restarts (issue 3)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from tests.bot_harness import action_buttons, bot_messages, control_message, running_bot
+from tests.fakebot import FakeTelegram
+from tests.test_bot_e2e import GROUP_ID, make_players, open_table, play_deal, tg  # noqa: F401
+
+
+def _data(message, prefix: str) -> str:  # type: ignore[no-untyped-def]
+    return next(d for _, d in message.buttons if d and d.startswith(prefix))
+
+
+async def test_join_needs_the_private_chat_and_a_deep_link_completes_it(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, (alice, bob) = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        await alice.start()
+        await alice.send(group, "/newgame")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[0]
+        assert "Alice" in lobby.text
+        query = await bob.press(lobby, data=_data(lobby, "j:"))
+        await bot.idle()
+        answer = tg.callback_answer(query)
+        assert answer is not None and answer["url"] == "https://t.me/frapbot?start=j1"
+        assert "Bob" not in bot_messages(tg, group)[0].text
+        await bob.start("j1")  # the deep link opens the private chat with /start j1
+        await bot.idle()
+        assert "Bob" in bot_messages(tg, group)[0].text
+        assert "Friends" in bot_messages(tg, bob)[-1].text
+    assert tg.errors == []
+
+
+async def test_only_creator_or_admin_starts_and_strangers_cannot_press_moves(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    stranger = tg.user(2000, "Mallory")
+    group.add(stranger)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        for user in [*users, stranger]:
+            await user.start()
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[0]
+        await users[1].press(lobby, data=_data(lobby, "j:"))
+        await bot.idle()
+        query = await users[1].press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        answer = tg.callback_answer(query)
+        assert answer is not None and answer["show_alert"] and "создатель" in answer["text"]
+        await users[0].send(group, "/startgame@frapbot")
+        await bot.idle()
+        assert "Игра началась" in bot_messages(tg, group)[0].text
+        # the mover's button pressed twice before the bot answers: applied once
+        mover, message = next(
+            (u, m) for u in users[:2] if (m := control_message(tg, u)) and "Ваше слово" in m.text
+        )
+        pass_button = next(d for _, d in action_buttons(message) if d.endswith(":P"))
+        first = await mover.press(message, data=pass_button)
+        second = await mover.press(message, data=pass_button)
+        await bot.idle()
+        answers = [tg.callback_answer(first), tg.callback_answer(second)]
+        assert [bool(a and a["show_alert"]) for a in answers] == [False, True]
+        deal = bot.service.find(1).deal  # type: ignore[union-attr]
+        assert deal is not None and len([a for a in deal.actions if a.do == "pass"]) == 1
+    assert tg.errors == []
+    assert tg.unanswered_callbacks() == []
+
+
+async def test_english_chat_and_english_players(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 4, lang="en")
+    async with running_bot(tg, tmp_path / "db.sqlite3", default_language="en") as bot:
+        await open_table(bot, group, users)
+        assert "Trump" in bot_messages(tg, group)[1].text
+        message = control_message(tg, users[0])
+        assert message is not None and "Your cards" in message.text
+        await play_deal(bot, users, random.Random(5))
+        result = bot_messages(tg, group)[-1]
+        assert "result" in result.text and "Pot:" in result.text
+        await users[0].send(group, "/pot")
+        await users[0].send(group, "/rules")
+        await bot.idle()
+        assert "The pot holds" in bot_messages(tg, group)[-2].text
+        assert "This chat's rules" in bot_messages(tg, group)[-1].text
+    assert tg.errors == []
+
+
+async def test_settings_menu_changes_house_rules_for_admins_only(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, (alice, bob) = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        await bob.send(group, "/settings")
+        await bot.idle()
+        assert "администратор" in bot_messages(tg, group)[-1].text
+        await alice.send(group, "/settings")
+        await bot.idle()
+        menu = bot_messages(tg, group)[-1]
+        await alice.press(menu, data="c:pen")
+        await bot.idle()
+        query = await bob.press(bot_messages(tg, group)[-1], data="c:lang")
+        await bot.idle()
+        assert tg.callback_answer(query)["show_alert"]  # type: ignore[index]
+        chat = await bot.service.storage.chat(GROUP_ID)
+        assert chat.rules == {"preset": "classic", "penalties": "flat"} and chat.lang == "ru"
+        await alice.press(bot_messages(tg, group)[-1], data="c:lang")
+        await bot.idle()
+        assert "Settings" in bot_messages(tg, group)[-1].text
+    assert tg.errors == []
+
+
+async def test_a_restart_mid_deal_loses_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 4)
+    db = tmp_path / "db.sqlite3"
+    rng = random.Random(11)
+    async with running_bot(tg, db, seed=11) as bot:
+        await open_table(bot, group, users)
+        for _ in range(3):  # a few moves, then the bot goes down
+            mover = next(
+                u
+                for u in users
+                if [b for b in action_buttons(control_message(tg, u)) if not b[1].endswith(":L")]
+            )  # type: ignore[arg-type]
+            message = control_message(tg, mover)
+            assert message is not None
+            await mover.press(
+                message,
+                data=rng.choice([d for _, d in action_buttons(message) if not d.endswith(":L")]),
+            )
+            await bot.idle()
+    posted = len(tg.calls("sendMessage"))
+    async with running_bot(tg, db, seed=12) as bot:
+        await bot.idle()
+        assert len(tg.calls("sendMessage")) == posted  # nothing re-posted: the old buttons work
+        await play_deal(bot, users, rng)
+        assert "Итог сдачи" in bot_messages(tg, group)[-1].text
+        assert await bot.service.storage.check() == []
+    assert tg.errors == []
+
+
+async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 4)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
+        await open_table(bot, group, users)
+        await play_deal(bot, users, random.Random(3))
+        storage = bot.service.storage
+        chat = await storage.chat(GROUP_ID)
+        ledger = await storage.ledger_rows(GROUP_ID)
+        assert sum(amount for _, _, amount, _ in ledger) + chat.pot == 0
+        await users[1].send(group, "/pot")
+        await bot.idle()
+        assert f"В банке: {chat.pot}" in bot_messages(tg, group)[-1].text
+        await users[1].send(group, "/balance")
+        await bot.idle()
+        text = bot_messages(tg, group)[-1].text
+        for user, balance in await storage.balances(GROUP_ID):
+            assert f"{user.name}: {balance:+d}" in text
+        await users[2].reply(bot_messages(tg, group)[-1], "/balance")
+        await users[2].send(group, "/balance Dave")
+        await bot.idle()
+        assert (
+            bot_messages(tg, group)[-1].text.startswith("💼")
+            and "Dave" in bot_messages(tg, group)[-1].text
+        )
+        await users[1].send(group, "/history")
+        await bot.idle()
+        assert "#1" in bot_messages(tg, group)[-1].text
+        await users[1].send(group, "/history 1")
+        await bot.idle()
+        document = tg.documents(group)[-1]
+        record = json.loads(document.content)
+        assert record["format"] == "frap-hand/1" and record["players"] == [
+            "Alice",
+            "Bob",
+            "Carol",
+            "Dave",
+        ]
+        await users[1].send(group, "/history abc")
+        await bot.idle()
+        assert "/history" in bot_messages(tg, group)[-1].text
+    assert tg.errors == []
+
+
+async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=8) as bot:
+        await open_table(bot, group, users)
+        await play_deal(bot, users, random.Random(8))
+        storage = bot.service.storage
+        pot_after_first = (await storage.chat(GROUP_ID)).pot
+        balances_after_first = dict((u.user_id, b) for u, b in await storage.balances(GROUP_ID))
+        result = bot_messages(tg, group)[-1]
+        await users[2].press(result, data=_data(result, "n:"))
+        await bot.idle()
+        assert "сдача №2" in bot_messages(tg, group)[-1].text
+        await users[1].send(group, "/stopgame")
+        await bot.idle()
+        assert "создатель" in bot_messages(tg, group)[-1].text
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        assert "отменена" in bot_messages(tg, group)[-1].text
+        assert (await storage.chat(GROUP_ID)).pot == pot_after_first
+        assert (
+            dict((u.user_id, b) for u, b in await storage.balances(GROUP_ID))
+            == balances_after_first
+        )
+        assert await storage.check() == []
+        assert all(not action_buttons(control_message(tg, u)) for u in users)  # type: ignore[arg-type]
+    assert tg.errors == []

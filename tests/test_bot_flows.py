@@ -7,9 +7,17 @@ import json
 import random
 from pathlib import Path
 
-from tests.bot_harness import action_buttons, bot_messages, control_message, running_bot
+from tests.bot_harness import (
+    GROUP_ID,
+    action_buttons,
+    bot_messages,
+    control_message,
+    make_players,
+    open_table,
+    play_deal,
+    running_bot,
+)
 from tests.fakebot import FakeTelegram
-from tests.test_bot_e2e import GROUP_ID, make_players, open_table, play_deal, tg  # noqa: F401
 
 
 def _data(message, prefix: str) -> str:  # type: ignore[no-untyped-def]

@@ -1,0 +1,19 @@
+# The Frap bot: `docker build -t frapbot . && docker run -e BOT_TOKEN=... -v frapdata:/data frapbot`
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DB_PATH=/data/frap.sqlite3
+
+RUN useradd --create-home --uid 10001 frap && mkdir /data && chown frap /data
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY locales ./locales
+RUN pip install .
+
+USER frap
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,111 @@
+"""Unit checks of the bot's pieces: settings, locales, callback data."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from bot import callbacks
+from engine.actions import Action, Do
+from engine.cards import make_deck
+from locales import LANGUAGES, en, plural_form, ru, t
+from tests.bot_harness import bot_messages, make_players, open_table, running_bot
+from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run_bot(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_missing_token_is_one_clear_line() -> None:
+    result = _run_bot({})
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["configuration error: BOT_TOKEN: Field required"]
+
+
+def test_malformed_token_is_refused_without_printing_it() -> None:
+    result = _run_bot({"BOT_TOKEN": "secret-value-that-is-wrong"})
+    assert result.returncode == 2
+    assert "BOT_TOKEN" in result.stderr and "secret-value-that-is-wrong" not in result.stderr
+
+
+def test_both_languages_have_the_same_keys_and_placeholders() -> None:
+    assert set(ru.STRINGS) == set(en.STRINGS)
+    field = re.compile(r"{(\w+)}")
+    for key in ru.STRINGS:
+        forms = [ru.STRINGS[key], en.STRINGS[key]]
+        names = [
+            {
+                n
+                for text in (f.values() if isinstance(f, dict) else [f])
+                for n in field.findall(text)
+            }
+            for f in forms
+        ]
+        assert names[0] == names[1], key
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [(1, "one"), (2, "few"), (4, "few"), (5, "many"), (11, "many"), (12, "many"), (21, "one"),
+     (22, "few"), (25, "many"), (111, "many"), (101, "one"), (0, "many")],
+)  # fmt: skip
+def test_russian_plural_forms(n: int, form: str) -> None:
+    assert plural_form("ru", n) == form
+
+
+def test_plural_strings_read_right() -> None:
+    assert t("ru", "table.tricks", n=1) == "1 взятка"
+    assert t("ru", "table.tricks", n=3) == "3 взятки"
+    assert t("ru", "table.tricks", n=0) == "0 взяток"
+    assert t("en", "table.tricks", n=1) == "1 trick"
+    assert t("en", "table.tricks", n=2) == "2 tricks"
+    assert all(lang in ("ru", "en") for lang in LANGUAGES)
+
+
+def test_every_action_code_fits_callback_data_and_round_trips() -> None:
+    deck = make_deck(52)
+    actions = [
+        Action(3, do) for do in (Do.LOOK, Do.FRAP, Do.DARK_FRAP, Do.WHIST, Do.PASS, Do.NO_CUT)
+    ]
+    actions += [Action(3, Do.CUT, turnup=flag) for flag in (True, False)]
+    actions += [
+        Action(3, do, card=c) for c in deck for do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD)
+    ]
+    actions += [Action(3, Do.DISCARD, cards=combo) for combo in combinations(deck[-8:], 4)]
+    for action in actions:
+        data = callbacks.encode("a", 999_999_999, 99_999, 99_999, callbacks.action_code(action))
+        assert len(data.encode()) <= callbacks.MAX_BYTES
+        press = callbacks.decode(data)
+        assert callbacks.parse_action(3, press.code) == action
+
+
+@pytest.mark.parametrize(
+    "data", ["", "x", "a:1:2:3", "a:x:1:1:P", "j:", "zz:1", "a:1:1:1:p9Z", "b" * 65]
+)
+def test_garbage_callback_data_is_refused(data: str) -> None:
+    with pytest.raises(callbacks.BadCallback):
+        press = callbacks.decode(data)
+        callbacks.parse_action(0, press.code)
+
+
+async def test_turn_timer_moves_for_a_player_who_does_not(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", turn_timeout=1) as bot:
+        await open_table(bot, group, users)
+        await asyncio.sleep(1.3)
+        await bot.idle()
+        table = bot_messages(tg, group)[1]
+        assert "⏰" in table.text and "пас" in table.text
+    assert tg.errors == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
@@ -30,7 +30,6 @@ class _Slot:
     shown: str | None = None  # digest of what the message shows
     wanted: Rendered | None = None
     task: asyncio.Task[None] | None = None
-    done: list[asyncio.Future[None]] = field(default_factory=list)
 
 
 class Presenter:

@@ -47,7 +47,7 @@ def card_label(card: Card) -> str:
     return card.label
 
 
-def sorted_hand(cards: Sequence[Card], trump: object = None) -> list[Card]:
+def sorted_hand(cards: Sequence[Card]) -> list[Card]:
     """A hand sorted by suit, then rank, for showing."""
     return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
 
@@ -244,6 +244,8 @@ def hand_message(
         table.phase is Phase.PLAY or table.finished
     ):
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
+    if table.finished:
+        lines.append(t(lang, "hand.result", delta=f"{table.delta[view.seat]:+d}"))
     if table.trick:
         lines.append(
             t(

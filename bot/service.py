@@ -74,11 +74,6 @@ class Live:
         return self.deal is not None and not self.deal.finished
 
 
-def step_of(deal: FrapDeal) -> int:
-    """The deal's step counter (see Live.step)."""
-    return sum(a.do is not Do.LOOK for a in deal.actions)
-
-
 class GameService:
     """Everything a chat can do to its table; every method runs under the chat's lock."""
 
@@ -374,7 +369,6 @@ class GameService:
             self._show_hand(live, chat, action.seat)
             return
         self._arm_timer(live)
-        chat = await self.storage.chat(live.row.chat_id)
         self._show_deal(live, chat)
         if new.finished:
             await self._deal_over(live, chat)

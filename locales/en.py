@@ -99,6 +99,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
         "one": "You have {n} trick.",
         "other": "You have {n} tricks.",
     },
+    "hand.result": "Your result this deal: <b>{delta}</b>",
     # the result message
     "result.title": "🧾 <b>Deal #{deal_no} result</b>",
     "result.redeal": "Everyone passed three rounds running — redeal.",

@@ -105,6 +105,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
         "few": "У вас {n} взятки.",
         "many": "У вас {n} взяток.",
     },
+    "hand.result": "Ваш итог сдачи: <b>{delta}</b>",
     # the result message
     "result.title": "🧾 <b>Итог сдачи №{deal_no}</b>",
     "result.redeal": "Три круга подряд все спасовали — пересдача.",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.fakebot import FakeTelegram
+
+# python-telegram-bot: RetryAfter.retry_after as a timedelta, without a deprecation warning.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 
 @pytest.fixture

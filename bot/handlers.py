@@ -173,7 +173,11 @@ class Handlers:
         user = update.effective_user
         assert user is not None
         async with self.service.lock(message.chat_id):
-            await self.service.join(message.chat_id, person(user))
+            live = await self.service.join(message.chat_id, person(user))
+        if live.row.status == "playing":  # the lobby message is gone: say it in words
+            await self._reply(
+                message, t(lang, "joined_next_deal", name=render.name(user.full_name))
+            )
 
     async def leave(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/leave: stand up from the chat's table."""

@@ -154,6 +154,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "start.welcome": "Hello! Now I can send you your cards.",
     "start.joined": "You took a seat in “{title}”. Your cards come here when a deal starts.",
     "language.set": "Private messages are now in English.",
+    "joined_next_deal": "{name} takes a seat and plays from the next deal.",
     "left": "{name} leaves the table.",
     "usage.newgame": "Usage: /newgame (game: frap).",
     "usage.history": "Usage: /history or /history &lt;deal number&gt;.",

@@ -161,6 +161,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "start.welcome": "Привет! Теперь я могу присылать вам карты.",
     "start.joined": "Вы сели за стол в «{title}». Карты придут сюда, когда начнётся сдача.",
     "language.set": "Язык личных сообщений: русский.",
+    "joined_next_deal": "{name} садится за стол и играет со следующей сдачи.",
     "left": "{name} встаёт из-за стола.",
     "usage.newgame": "Использование: /newgame (игра: frap).",
     "usage.history": "Использование: /history или /history &lt;номер сдачи&gt;.",

@@ -205,10 +205,18 @@ async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_pa
         storage = bot.service.storage
         pot_after_first = (await storage.chat(GROUP_ID)).pot
         balances_after_first = dict((u.user_id, b) for u, b in await storage.balances(GROUP_ID))
-        result = bot_messages(tg, group)[-1]
+        latecomer = tg.user(3000, "Zoe")
+        group.add(latecomer)
+        await latecomer.start()
+        await latecomer.send(group, "/join")
+        await bot.idle()
+        assert "со следующей сдачи" in bot_messages(tg, group)[-1].text
+        result = bot_messages(tg, group)[-2]
         await users[2].press(result, data=_data(result, "n:"))
         await bot.idle()
         assert "сдача №2" in bot_messages(tg, group)[-1].text
+        assert "Zoe" in bot_messages(tg, group)[-1].text
+        assert control_message(tg, latecomer) is not None
         await users[1].send(group, "/stopgame")
         await bot.idle()
         assert "создатель" in bot_messages(tg, group)[-1].text
@@ -216,10 +224,8 @@ async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_pa
         await bot.idle()
         assert "отменена" in bot_messages(tg, group)[-1].text
         assert (await storage.chat(GROUP_ID)).pot == pot_after_first
-        assert (
-            dict((u.user_id, b) for u, b in await storage.balances(GROUP_ID))
-            == balances_after_first
-        )
+        after_stop = {u.user_id: b for u, b in await storage.balances(GROUP_ID)}
+        assert after_stop == {**balances_after_first, latecomer.id: 0}  # her ante came back
         assert await storage.check() == []
         assert all(not action_buttons(control_message(tg, u)) for u in users)  # type: ignore[arg-type]
     assert tg.errors == []

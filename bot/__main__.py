@@ -25,7 +25,10 @@ def main() -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log lines carry the token in URLs
     app = build(settings)
-    app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.poll_timeout)
+    app.run_polling(
+        allowed_updates=["message", "callback_query", "my_chat_member"],
+        timeout=settings.poll_timeout,
+    )
     return 0
 
 

@@ -11,6 +11,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
 )
@@ -79,7 +80,14 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         for problem in await storage.check():
             log.error("storage check failed (chat %s): %s", problem.chat_id, problem.what)
         presenter = Presenter(app.bot, storage)
-        service = GameService(storage, presenter, app.bot.username, rng)
+        service = GameService(
+            storage,
+            presenter,
+            app.bot.username,
+            rng,
+            lobby_timeout=settings.lobby_timeout,
+            away_delay=settings.away_delay,
+        )
         app.bot_data["service"] = service
         register(app, Handlers(service))
         resumed = await service.resume()
@@ -116,6 +124,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     ):
         app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
     app.add_handler(CallbackQueryHandler(handlers.button))
+    app.add_handler(ChatMemberHandler(handlers.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(_on_error)
 
 

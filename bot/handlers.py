@@ -151,6 +151,17 @@ class Handlers:
         await self.service.touch(person(user))
         await self._reply(message, t(new, "language.set"))
 
+    async def my_member(self, update: Update, context: Context) -> None:
+        """A user blocked (or unblocked) the bot in their private chat."""
+        change = update.my_chat_member
+        if change is None or change.chat.type != ChatType.PRIVATE:
+            return
+        status = change.new_chat_member.status
+        if status == ChatMemberStatus.BANNED:
+            await self.service.dm_forbidden(change.from_user.id)
+        elif status == ChatMemberStatus.MEMBER:
+            await self.service.touch(person(change.from_user), started=True)
+
     # ---- the table ------------------------------------------------------------------------------
 
     async def newgame(self, update: Update, context: Context, message: Message, lang: str) -> None:

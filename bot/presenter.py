@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
@@ -74,19 +75,24 @@ class Presenter:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def post(self, chat_id: int, content: Rendered) -> Message | None:
-        """Post a one-off message; None if it could not be delivered."""
-        try:
-            return await self.bot.send_message(
-                chat_id,
-                content.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=content.markup,
-                disable_web_page_preview=True,
-            )
-        except Forbidden:
-            await self._forbidden(chat_id)
-        except (BadRequest, NetworkError) as exc:
-            log.warning("could not post to %s: %s", chat_id, exc)
+        """Post a one-off message (retrying network trouble); None if it could not be delivered."""
+        for attempt in range(1, _NETWORK_RETRIES + 2):
+            try:
+                return await self.bot.send_message(
+                    chat_id, content.text, parse_mode=ParseMode.HTML,
+                    reply_markup=content.markup, disable_web_page_preview=True,
+                )  # fmt: skip
+            except Forbidden:
+                await self._forbidden(chat_id)
+                return None
+            except BadRequest as exc:
+                log.warning("could not post to %s: %s", chat_id, exc)
+                return None
+            except (TimedOut, NetworkError, RetryAfter) as exc:
+                if attempt > _NETWORK_RETRIES:
+                    log.error("could not post to %s: %s", chat_id, exc)
+                    return None
+                await asyncio.sleep(_pause(exc, attempt))
         return None
 
     async def _run(self, slot: _Slot) -> None:
@@ -113,10 +119,7 @@ class Presenter:
                 if failures > _NETWORK_RETRIES:
                     log.error("slot %s: giving up after %s", slot.name, exc)
                     return
-                delay = exc.retry_after if isinstance(exc, RetryAfter) else 0.5 * 2**failures
-                await asyncio.sleep(
-                    delay.total_seconds() if hasattr(delay, "total_seconds") else delay
-                )
+                await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         if slot.message_id is None:
@@ -145,3 +148,11 @@ class Presenter:
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
             await self.on_forbidden(chat_id)
+
+
+def _pause(exc: Exception, attempt: int) -> float:
+    """How long to wait before trying again: Telegram's retry_after, else exponential backoff."""
+    if isinstance(exc, RetryAfter):
+        wait = exc.retry_after
+        return float(wait.total_seconds() if isinstance(wait, timedelta) else wait)
+    return 0.5 * 2.0 ** (attempt - 1)

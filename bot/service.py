@@ -29,6 +29,7 @@ from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 log = logging.getLogger(__name__)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
+AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
 
 
 class Refusal(Exception):
@@ -61,7 +62,7 @@ class Live:
     deal_id: int | None = None
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    note: str | None = None  # a line for the table message (e.g. a timed-out move)
+    note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
 
     @property
     def step(self) -> int:
@@ -84,16 +85,21 @@ class GameService:
         bot_username: str,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
+        *,
+        lobby_timeout: float = 1800,
+        away_delay: float = 2.0,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
         self.bot_username = bot_username
         self.rng = rng or random.SystemRandom()
         self.clock = clock
+        self.lobby_timeout = lobby_timeout
+        self.away_delay = away_delay
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}  # by table id
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        presenter.on_forbidden = self._dm_forbidden
+        presenter.on_forbidden = self.dm_forbidden
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         """The lock that serialises one chat's actions."""
@@ -161,9 +167,14 @@ class GameService:
             raise Refusal("err.table_exists")
         live = Live(row, {})
         self._live[row.table_id] = live
+        if self.lobby_timeout > 0:  # a lobby nobody starts closes itself (issue 4)
+            live.row = replace(row, deadline=self.clock() + self.lobby_timeout)
         if user.started:
-            await self._seat(live, user)
+            await self._seat(live, user)  # saves the row
+        else:
+            await self.storage.save_table(live.row)
         self._show_lobby(live, chat)
+        self._arm_timer(live)
         return live
 
     async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
@@ -241,7 +252,9 @@ class GameService:
         chat = await self.storage.chat(chat_id)
         await self._close(live, chat, "table.stopped")
 
-    async def _close(self, live: Live, chat: ChatRow, reason: str) -> None:
+    async def _close(
+        self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
+    ) -> None:
         self._cancel_timer(live.row.table_id)
         live.row = replace(live.row, status="closed", deadline=None)
         voided = live.in_deal and live.deal_id is not None
@@ -252,9 +265,11 @@ class GameService:
             await self.storage.save_table(live.row)
         del self._live[live.row.table_id]
         if live.deal is None:
-            self._show_lobby(live, chat, closed="lobby.closed")
+            self._show_lobby(live, chat, closed=reason if not announce else "lobby.closed")
         else:
             self._show_deal(live, chat, closing=True)
+        if not announce:
+            return
         text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 
@@ -328,6 +343,8 @@ class GameService:
             if any(card not in deal.hands[seat] for card in chosen):
                 raise Refusal("err.stale")
             live.selection[seat] = chosen
+            self._back(live, user_id)
+            self._arm_timer(live)
             chat = await self.storage.chat(live.row.chat_id)
             self._show_hand(live, chat, seat)
 
@@ -343,13 +360,21 @@ class GameService:
         return deal
 
     async def _apply(
-        self, live: Live, deal: FrapDeal, action: Action, *, note: str | None = None
+        self,
+        live: Live,
+        deal: FrapDeal,
+        action: Action,
+        *,
+        note: tuple[str, str] | None = None,
+        by_player: bool = True,
     ) -> None:
         try:
             new, events = deal.apply(action)
         except IllegalAction as exc:
             raise Refusal("err.illegal", rule=exc.rule) from exc
         chat = await self.storage.chat(live.row.chat_id)
+        if by_player:
+            self._back(live, live.deal_seats[action.seat])
         if action.do is not Do.LOOK:
             live.row = replace(live.row, deadline=None if new.finished else self._deadline(chat))
         assert live.deal_id is not None
@@ -367,6 +392,7 @@ class GameService:
             live.note = note
         if action.do is Do.LOOK:
             self._show_hand(live, chat, action.seat)
+            self._arm_timer(live)
             return
         self._arm_timer(live)
         self._show_deal(live, chat)
@@ -418,37 +444,63 @@ class GameService:
         return self.clock() + chat.turn_timeout if chat.turn_timeout > 0 else None
 
     def _arm_timer(self, live: Live) -> None:
+        """One timer per table: the lobby's expiry, or the current move (issue 4)."""
         table_id = live.row.table_id
         self._cancel_timer(table_id)
-        if live.row.deadline is None or not live.in_deal:
+        delay: float | None = None
+        if live.row.status == "lobby":
+            if live.row.deadline is not None:
+                delay = live.row.deadline - self.clock()
+        elif live.deal is not None and live.deal.to_act is not None:
+            if self._plays_itself(live, live.deal_seats[live.deal.to_act]):
+                delay = self.away_delay
+            elif live.row.deadline is not None:
+                delay = live.row.deadline - self.clock()
+        if delay is None:
             return
-        delay = max(0.0, live.row.deadline - self.clock())
-        step, deal_no = live.step, live.row.deal_no
-        loop = asyncio.get_running_loop()
-        self._timers[table_id] = loop.call_later(
-            delay, lambda: asyncio.ensure_future(self._time_out(table_id, deal_no, step))
+        key = (live.row.deal_no, live.step)
+        self._timers[table_id] = asyncio.get_running_loop().call_later(
+            max(0.0, delay), lambda: asyncio.ensure_future(self._timer_fired(table_id, key))
         )
+
+    def _plays_itself(self, live: Live, user_id: int) -> bool:
+        """Away players and players the bot cannot reach move automatically, without waiting."""
+        return user_id in live.row.away or live.users[user_id].blocked
 
     def _cancel_timer(self, table_id: int) -> None:
         timer = self._timers.pop(table_id, None)
         if timer is not None:
             timer.cancel()
 
-    async def _time_out(self, table_id: int, deal_no: int, step: int) -> None:
+    async def _timer_fired(self, table_id: int, key: tuple[int, int]) -> None:
         live = self._live.get(table_id)
         if live is None:
             return
         async with self.lock(live.row.chat_id):
-            if live.deal is None or live.row.deal_no != deal_no or live.step != step:
+            if self._live.get(table_id) is not live:
                 return
-            action = default_action(live.deal)
+            if live.row.status == "lobby":
+                chat = await self.storage.chat(live.row.chat_id)
+                await self._close(live, chat, "lobby.expired", announce=False)
+                return
+            deal = live.deal
+            if deal is None or (live.row.deal_no, live.step) != key:
+                return
+            action = default_action(deal)
             if action is None:
                 return
-            who = live.users[live.deal_seats[action.seat]].name
-            try:
-                await self._apply(live, live.deal, action, note=f"timeout:{who}")
-            except Refusal:
-                log.exception("table %s: default action refused", table_id)
+            user_id = live.deal_seats[action.seat]
+            note = None
+            if not self._plays_itself(live, user_id):  # a real time-out: count it
+                strikes = dict(live.row.strikes)
+                strikes[user_id] = strikes.get(user_id, 0) + 1
+                away = live.row.away
+                if strikes[user_id] >= AWAY_AFTER and user_id not in away:
+                    away = (*away, user_id)
+                live.row = replace(live.row, strikes=tuple(strikes.items()), away=away)
+                key_word = "table.now_away" if user_id in away else "table.timed_out"
+                note = (key_word, live.users[user_id].name)
+            await self._apply(live, deal, action, note=note, by_player=False)
 
     # ---- what the messages show -----------------------------------------------------------------
 
@@ -488,9 +540,19 @@ class GameService:
             self._show_hand(live, chat, seat, closing=closing)
 
     def _note(self, lang: str, live: Live) -> str | None:
-        if live.note and live.note.startswith("timeout:"):
-            return t(lang, "table.timed_out", name=render.name(live.note.split(":", 1)[1]))
-        return None
+        if live.note is None:
+            return None
+        key, who = live.note
+        return t(lang, key, name=render.name(who))
+
+    def _back(self, live: Live, user_id: int) -> None:
+        """A player pressed a button: no longer away, no time-outs counted."""
+        if user_id in live.row.away or any(uid == user_id for uid, _ in live.row.strikes):
+            live.row = replace(
+                live.row,
+                away=tuple(uid for uid in live.row.away if uid != user_id),
+                strikes=tuple((uid, n) for uid, n in live.row.strikes if uid != user_id),
+            )
 
     def _table_slot(self, live: Live) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
@@ -565,13 +627,17 @@ class GameService:
                 return True
         return False
 
-    async def _dm_forbidden(self, user_id: int) -> None:
+    async def dm_forbidden(self, user_id: int) -> None:
         """A player blocked the bot (or never started it): tell the group, keep the deal moving."""
+        user = await self.storage.user(user_id)
+        if user is None or user.blocked:
+            return  # told once
         await self.storage.set_user(user_id, blocked=1)
         for live in list(self._live.values()):
             if user_id in live.users:
                 user = replace(live.users[user_id], blocked=True)
                 live.users[user_id] = user
+                self._arm_timer(live)  # if it is their move, the bot makes it
                 chat = await self.storage.chat(live.row.chat_id)
                 link = render.deep_link(self.bot_username, "hand")
                 await self.presenter.post(

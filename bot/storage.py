@@ -87,6 +87,11 @@ MIGRATIONS: tuple[str, ...] = (
         content_hash TEXT NOT NULL
     );
     """,
+    # 2: players who timed out twice are "away" and play automatically (issue 4)
+    """
+    ALTER TABLE tables ADD COLUMN away TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN strikes TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 
@@ -129,7 +134,9 @@ class TableRow:
     seats: tuple[int, ...]
     dealer: int | None
     deal_no: int
-    deadline: float | None
+    deadline: float | None  # the lobby's expiry, or the current move's
+    away: tuple[int, ...] = ()  # players who play automatically until they press a button
+    strikes: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,14 +542,16 @@ async def _book(
 
 async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
     await db.execute(
-        "UPDATE tables SET status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ? "
-        "WHERE table_id = ?",
+        "UPDATE tables SET status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
+        "away = ?, strikes = ? WHERE table_id = ?",
         (
             table.status,
             json.dumps(list(table.seats)),
             table.dealer,
             table.deal_no,
             table.deadline,
+            json.dumps(list(table.away)),
+            json.dumps(dict(table.strikes)),
             table.table_id,
         ),
     )
@@ -584,6 +593,8 @@ def _table(row: aiosqlite.Row) -> TableRow:
         row["dealer"],
         row["deal_no"],
         row["deadline"],
+        tuple(json.loads(row["away"])),
+        tuple((int(user), count) for user, count in json.loads(row["strikes"]).items()),
     )
 
 

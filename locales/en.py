@@ -65,6 +65,8 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "table.over": "The deal is over.",
     "table.stopped_short": "The game was stopped.",
     "table.timed_out": "⏰ {name} ran out of time — the move was made automatically.",
+    "table.now_away": "💤 {name} ran out of time twice — the bot now moves for them until they press a button.",
+    "lobby.expired": "The table was closed: the game was never started.",
     "table.closed_too_few": "Fewer than two players left — the table is closed.",
     "table.stopped": "The game was stopped.",
     "table.voided": "The deal in play was voided and every chip of it returned.",

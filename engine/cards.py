@@ -56,7 +56,7 @@ class Rank(IntEnum):
     @property
     def code(self) -> str:
         """The one-character code of hand records (T for the ten)."""
-        return _RANK_CODES[self.value - 2]
+        return _RANK_CODES[self - 2]
 
     @classmethod
     def parse(cls, text: str) -> Rank:
@@ -79,7 +79,12 @@ class Card:
     suit: Suit
 
     def __str__(self) -> str:
-        return self.rank.code + self.suit.value
+        return _RANK_CODES[self.rank - 2] + _SUIT_LETTERS[self.suit]
+
+    def __hash__(self) -> int:
+        # Equal cards have equal rank and suit, so this agrees with the dataclass __eq__; it avoids
+        # hashing a tuple of enums, as cards are hashed and printed very often (decks, records).
+        return self.rank * 4 + _SUIT_ORDER[self.suit]
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -101,6 +106,7 @@ class Card:
 
 # Suits are ordered S C D H only so that a fresh deck has a fixed order; suits have no rank in Frap.
 _SUIT_ORDER = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
+_SUIT_LETTERS = {suit: suit.value for suit in Suit}
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 _BY_CODE: dict[str, Card] = {str(card): card for card in ALL_CARDS}
 

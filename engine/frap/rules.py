@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from ..cards import DECK_SIZES
@@ -70,8 +70,10 @@ class FrapRules:
 
 
 def _overrides(base: FrapRules, rules: FrapRules) -> dict[str, Any]:
-    ours, theirs = asdict(rules), asdict(base)
-    return {key: value for key, value in ours.items() if theirs[key] != value}
+    names = [f.name for f in fields(FrapRules)]
+    return {
+        name: getattr(rules, name) for name in names if getattr(base, name) != getattr(rules, name)
+    }
 
 
 PRESETS: dict[str, FrapRules] = {

@@ -8,7 +8,7 @@ action list, so the record *is* the serialised state (`to_record` / `from_record
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
@@ -274,10 +274,8 @@ class FrapDeal:
         return new
 
     def _apply_in_place(self, action: Action) -> list[Event]:
+        action = self._normalised(action)
         self._check_turn(action)
-        if action.cards is not None and type(action.cards) is not tuple:
-            # A tuple, as in a replayed record, so that live and replayed deals compare equal.
-            action = Action(action.seat, action.do, action.card, tuple(action.cards), action.turnup)
         events: list[Event] = []
         seat = action.seat
         if action.do is Do.LOOK:
@@ -290,6 +288,18 @@ class FrapDeal:
         _HANDLERS[self.phase](self, action, events)
         self.actions.append(action)
         return events
+
+    def _normalised(self, action: Action) -> Action:
+        """`do` as a Do and `cards` as a tuple, as in a replayed record, so that a plain string
+        cannot pass for another action and live and replayed deals compare equal."""
+        do, cards = action.do, action.cards
+        if type(do) is Do and (cards is None or type(cards) is tuple):
+            return action
+        try:
+            do = Do(do)
+        except ValueError:
+            raise IllegalAction(_PHASE_RULE[self.phase], f"no such action {do!r}") from None
+        return replace(action, do=do, cards=None if cards is None else tuple(cards))
 
     def _check_turn(self, action: Action) -> None:
         if self.phase is Phase.FINISHED:
@@ -479,9 +489,8 @@ class FrapDeal:
             raise IllegalAction("F12", "say which card is played")
         hand = self.hands[seat]
         led = self.trick[0].card.suit if self.trick else None
-        reason = why_illegal(card, hand, led, self.trump)
-        if reason is not None:
-            raise IllegalAction("F12", reason)
+        if card not in legal_plays(hand, led, self.trump):
+            raise IllegalAction("F12", why_illegal(card, hand, led, self.trump) or "")
         at = hand.index(card)
         self.hands[seat] = hand[:at] + hand[at + 1 :]
         self.trick.append(Play(seat, card))

@@ -1,0 +1,198 @@
+"""Helpers for the engine tests: rigged decks, compact action scripts and card accounting."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from engine.actions import Action, Do
+from engine.cards import Card, make_deck, shuffled
+from engine.events import ChipsMoved, Event
+from engine.frap import PRESETS, FrapDeal, FrapRules
+
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
+
+Hands = Mapping[int, str | Sequence[str]]
+
+
+def cards(codes: str | Iterable[str]) -> tuple[Card, ...]:
+    """Cards from codes: 'AS KS 7H' or ['AS', 'KS']."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    return tuple(Card.parse(code) for code in codes)
+
+
+def rig_deck(
+    n: int,
+    dealer: int,
+    hands: Hands,
+    turnup: str,
+    stock: str | Sequence[str] = (),
+    *,
+    size: int | None = None,
+) -> tuple[Card, ...]:
+    """A top-first deck that deals `hands[seat]` to each named seat (F4: one card at a time from
+    the dealer's left), then turns `turnup`, then has `stock` on top of the stock.
+
+    Seats not named get the lowest unused cards; the rest of the deck follows `stock`.
+    """
+    size = size or FrapRules().deck_size_for(n)
+    wanted = {seat: list(cards(hand)) for seat, hand in hands.items()}
+    top = list(cards(stock))
+    used = [card for hand in wanted.values() for card in hand] + [*cards(turnup), *top]
+    assert len(used) == len(set(used)), f"a card is wanted twice: {Counter(used).most_common(1)}"
+    assert all(len(hand) == 4 for hand in wanted.values()), "a hand is 4 cards"
+    spare = [card for card in make_deck(size) if card not in used]
+    for seat in range(n):
+        if seat not in wanted:
+            wanted[seat], spare = spare[:4], spare[4:]
+    dealt = [wanted[(dealer + 1 + i) % n][i // n] for i in range(4 * n)]
+    deck = (*dealt, *cards(turnup), *top, *spare)
+    assert sorted(deck, key=str) == sorted(make_deck(size), key=str)
+    return deck
+
+
+def new_deal(
+    n: int = 4,
+    *,
+    dealer: int | None = None,
+    hands: Hands | None = None,
+    turnup: str = "7H",
+    stock: str | Sequence[str] = (),
+    rules: FrapRules | None = None,
+    ante: int = 10,
+    pot: int = 0,
+    pot_has_penalty: bool = False,
+    redeal: bool = False,
+    players: Sequence[str] | None = None,
+) -> FrapDeal:
+    """A fresh deal on a rigged deck; by default seat 0 is left of the dealer and bids first."""
+    rules = rules or FrapRules()
+    dealer = n - 1 if dealer is None else dealer
+    deck = rig_deck(n, dealer, hands or {}, turnup, stock, size=rules.deck_size_for(n))
+    deal, _ = FrapDeal.new(
+        rules,
+        players or NAMES[:n],
+        dealer,
+        ante,
+        pot,
+        deck,
+        pot_has_penalty=pot_has_penalty,
+        redeal=redeal,
+    )
+    return deal
+
+
+def act(step: str) -> Action:
+    """An action from compact text: '0 frap', '1 discard 7S 8S', '2 cut turnup', '2 cut stock',
+    '2 cut_discard 9C', '0 play AH', '0 dark_discard 7H', '3 no_cut'."""
+    seat_text, do_text, *rest = step.split()
+    seat, do = int(seat_text), Do(do_text)
+    if do is Do.DISCARD:
+        return Action(seat, do, cards=cards(rest))
+    if do is Do.CUT:
+        assert rest in (["turnup"], ["stock"]), step
+        return Action(seat, do, turnup=rest == ["turnup"])
+    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD):
+        (code,) = rest
+        return Action(seat, do, card=Card.parse(code))
+    assert not rest, step
+    return Action(seat, do)
+
+
+def run(deal: FrapDeal, script: str) -> tuple[FrapDeal, list[Event]]:
+    """Apply the ';'-separated steps of `script`; returns the deal and every event."""
+    events: list[Event] = []
+    for step in script.split(";"):
+        if step.strip():
+            deal, new_events = deal.apply(act(step))
+            events += new_events
+    return deal, events
+
+
+def play_tricks(deal: FrapDeal, plan: Sequence[Mapping[int, str]]) -> tuple[FrapDeal, list[Event]]:
+    """Play the tricks of `plan` (one {seat: card} per trick) in whatever order the deal asks."""
+    events: list[Event] = []
+    for trick in plan:
+        for _ in trick:
+            seat = deal.to_act
+            assert seat is not None and seat in trick, (seat, trick)
+            deal, new_events = deal.apply(Action(seat, Do.PLAY, card=Card.parse(trick[seat])))
+            events += new_events
+    return deal, events
+
+
+def trick_plan(
+    winners: Sequence[int], seats: Sequence[int], suits: str = "SCDS"
+) -> tuple[dict[int, list[str]], list[dict[int, str]]]:
+    """Hands and a card plan in which trick k is won by `winners[k]` (F12).
+
+    Trick k is played in suit `suits[k]` (never the trump, hearts): each of `seats` holds one card
+    of it and follows suit; the winner holds the highest. Returns {seat: 4 codes} and the plan.
+    """
+    left = {suit: list("AKQJT987") for suit in set(suits)}
+    hands: dict[int, list[str]] = {seat: [] for seat in seats}
+    plan: list[dict[int, str]] = []
+    for winner, suit in zip(winners, suits, strict=True):
+        order = [winner, *(seat for seat in seats if seat != winner)]
+        trick = {seat: left[suit].pop(0) + suit for seat in order}
+        for seat, code in trick.items():
+            hands[seat].append(code)
+        plan.append(trick)
+    return hands, plan
+
+
+def accounted(deal: FrapDeal) -> list[Card]:
+    """Every card the deal knows of: hands, stock, discards, dead turn-ups, turn-up and tricks."""
+    found = [card for hand in deal.hands for card in hand]
+    found += [*deal.stock, *deal.discards, *deal.dead_turnups]
+    found += [deal.turnup] if deal.turnup is not None else []
+    found += [play.card for trick in deal.tricks_played for play in trick]
+    found += [play.card for play in deal.trick]
+    return found
+
+
+def chip_moves(events: Iterable[Event]) -> list[ChipsMoved]:
+    """The chip movements among `events`."""
+    return [event for event in events if isinstance(event, ChipsMoved)]
+
+
+def random_rules(rng: random.Random, n: int) -> FrapRules:
+    """A preset with random option overrides, sometimes a fixed deck that fits N players (F1)."""
+    base = PRESETS[rng.choice(sorted(PRESETS))]
+    fitting = [size for size in (32, 36, 52) if size >= 4 * n + 1]
+    return FrapRules(
+        deck_size=rng.choice(fitting) if rng.random() < 0.25 else None,
+        penalties=rng.choice(["graded", "flat"]) if rng.random() < 0.5 else base.penalties,
+        failed_declarer_collects=rng.random() < 0.5,
+        ante=rng.choice(["penalty_carries", "every_deal"]),
+        cut_when_uncontested=rng.random() < 0.5,
+        cutting_in=rng.random() < 0.8,
+        lead=rng.choice(["last_cutter", "first_cutter"]),
+    )
+
+
+def random_deal(rng: random.Random, n: int, rules: FrapRules) -> tuple[FrapDeal, list[Event]]:
+    """A shuffled deal with a random dealer, ante, pot and penalty flag, and its opening events."""
+    deck = shuffled(make_deck(rules.deck_size_for(n)), rng)
+    return FrapDeal.new(
+        rules,
+        NAMES[:n],
+        rng.randrange(n),
+        rng.choice([0, 1, 5, 10, 7]),
+        rng.choice([0, 0, 13, 130]),
+        deck,
+        pot_has_penalty=rng.random() < 0.3,
+        redeal=rng.random() < 0.1,
+    )
+
+
+def random_action(deal: FrapDeal, rng: random.Random) -> Action:
+    """A random legal action of the seat to act (opening the hand only half the time)."""
+    seat = deal.to_act
+    assert seat is not None
+    legal = deal.legal_actions(seat)
+    if len(legal) > 1 and legal[0].do is Do.LOOK and rng.random() < 0.5:
+        legal = legal[1:]
+    return rng.choice(legal)

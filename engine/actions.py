@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, parse_cards
+from .cards import Card, Suit, parse_cards
 
 
 class Do(StrEnum):
@@ -23,17 +23,29 @@ class Do(StrEnum):
     NO_CUT = "no_cut"
     CUT_DISCARD = "cut_discard"
     PLAY = "play"
+    # Khrap (K2): the same calls as Frap under their own names
+    KHRAP = "khrap"
+    DARK_KHRAP = "dark_khrap"
+    # Student Khrap (SK4–SK9)
+    POMOGU = "pomogu"
+    BERU_PYAT = "beru_pyat"
+    VESELYU = "veselyu"
+    ZAVORACHIVAYU = "zavorachivayu"
+    CALL_DISCARD = "call_discard"
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A seat's decision. `card`, `cards` and `turnup` are set only where `do` needs them."""
+    """A seat's decision. The optional fields are set only where `do` needs them: `joker` says
+    how the 7♠ is played in Student Khrap (SK2), `suit` the suit a led joker names."""
 
     seat: int
     do: Do
     card: Card | None = None
     cards: tuple[Card, ...] | None = None
     turnup: bool | None = None
+    joker: bool | None = None
+    suit: Suit | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The action as a hand-record entry."""
@@ -44,6 +56,10 @@ class Action:
             entry["cards"] = [str(card) for card in self.cards]
         if self.turnup is not None:
             entry["turnup"] = self.turnup
+        if self.joker is not None:
+            entry["joker"] = self.joker
+        if self.suit is not None:
+            entry["suit"] = self.suit.value
         return entry
 
     @staticmethod
@@ -69,7 +85,9 @@ class Action:
             if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
                 raise ValueError(f"malformed cards in {entry!r}")
             cards = parse_cards(codes)
-        turnup = entry.get("turnup")
-        if turnup is not None and not isinstance(turnup, bool):
-            raise ValueError(f"malformed turnup in {entry!r}")
-        return Action(seat, do, card, cards, turnup)
+        turnup, joker = entry.get("turnup"), entry.get("joker")
+        for flag in (turnup, joker):
+            if flag is not None and not isinstance(flag, bool):
+                raise ValueError(f"malformed flag in {entry!r}")
+        suit = Suit.parse(entry["suit"]) if "suit" in entry else None
+        return Action(seat, do, card, cards, turnup, joker, suit)

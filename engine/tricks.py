@@ -37,10 +37,11 @@ def deal_round_robin(
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One card put on a trick by a seat."""
+    """One card put on a trick by a seat; `joker`: Student Khrap's 7♠ played as the joker (SK2)."""
 
     seat: int
     card: Card
+    joker: bool = False
 
 
 def legal_plays(
@@ -82,7 +83,11 @@ def why_illegal(
 
 
 def trick_winner(plays: Sequence[Play], trump: Suit | None) -> int:
-    """The seat that wins: the highest trump, else the highest card of the suit led (F12)."""
+    """The seat that wins: the joker (SK2), else the highest trump, else the highest card of the
+    suit led (F12)."""
+    for play in plays:
+        if play.joker:
+            return play.seat
     led = plays[0].card.suit
 
     def strength(play: Play) -> tuple[int, int]:

@@ -1,0 +1,6 @@
+"""Student Khrap (студенческий храп): RULES.md SK1–SK13."""
+
+from .rules import PRESETS, StudentRules
+from .state import JOKER, Phase, StudentDeal
+
+__all__ = ["JOKER", "PRESETS", "Phase", "StudentDeal", "StudentRules"]

@@ -1,0 +1,372 @@
+"""One deal of Student Khrap (студенческий храп, RULES.md SK1–SK13) as a state machine.
+
+36 cards, 3–4 players, 4 cards each; the 7♠ is the joker. Bidding: khrap (≥ 2 tricks) or pass;
+after a khrap the later players help ("pomogu", ≥ 1), take five ("beru pyat'", ≥ 1) or pass;
+"veselyu" and "zavorachivayu" take over the declaration. Then exchanges and four tricks; the bank
+pays a quarter per trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ..actions import Action, Do
+from ..cards import Card, Rank, Suit, make_deck, parse_cards
+from ..deal import TrickDeal
+from ..errors import IllegalAction
+from ..events import BidMade, CardPlayed, ChipsMoved, Event, Exchanged, Reason, TrickWon
+from ..tricks import Play, clockwise, in_order, legal_plays, trick_winner
+from .rules import StudentRules
+
+HAND_SIZE = 4  # SK1
+TRICKS = 4
+MAX_TURNUPS = 3  # SK5
+MIN_PLAYERS, MAX_PLAYERS = 3, 4  # SK1
+DECK_SIZE = 36  # SK1
+JOKER = Card(Rank.SEVEN, Suit.SPADES)  # SK2
+DECLARER_NEEDS, HELPER_NEEDS = 2, 1  # SK4, SK7
+
+
+class Phase(StrEnum):
+    """The stage a Student Khrap deal is in."""
+
+    BIDDING = "bidding"  # SK4, SK5, SK7–SK10
+    CALL_DISCARD = "call_discard"  # SK7–SK9: the caller discards one of five cards
+    EXCHANGE = "exchange"  # SK6
+    PLAY = "play"  # SK2, SK11
+    FINISHED = "finished"  # SK12
+
+
+_PHASE_RULE = {
+    Phase.BIDDING: "SK4",
+    Phase.CALL_DISCARD: "SK7",
+    Phase.EXCHANGE: "SK6",
+    Phase.PLAY: "SK11",
+    Phase.FINISHED: "SK12",
+}
+_PHASE_ACTIONS = {
+    Phase.BIDDING: {Do.KHRAP, Do.PASS, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU},
+    Phase.CALL_DISCARD: {Do.CALL_DISCARD},
+    Phase.EXCHANGE: {Do.DISCARD},
+    Phase.PLAY: {Do.PLAY},
+    Phase.FINISHED: set(),
+}
+# What each call draws from the stock before its discard (SK7–SK9).
+_DRAWS = {Do.BERU_PYAT: 5, Do.VESELYU: 4, Do.ZAVORACHIVAYU: 4}
+
+
+@dataclass
+class StudentDeal(TrickDeal):
+    """The whole state of one Student Khrap deal. Use `new`, `apply`, `from_record`."""
+
+    game = "student_khrap"
+
+    rules: StudentRules = field(default_factory=StudentRules)
+    phase: Phase = Phase.BIDDING
+    helpers: list[int] = field(default_factory=list)  # pomogu, and a declarer taken over (SK10)
+    takers: list[int] = field(default_factory=list)  # beru pyat' callers (SK7)
+    led_suit: Suit | None = None  # the suit a led joker named (SK2 option)
+
+    # ---- creation -------------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: StudentRules,
+        players: Sequence[str],
+        dealer: int,
+        ante: int,
+        pot: int,
+        deck: Sequence[Card],
+        *,
+        redeal: bool = False,
+    ) -> tuple[StudentDeal, list[Event]]:
+        """Start a deal; SK12: antes only when the bank is empty (and not at a redeal)."""
+        n = len(players)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"SK1: Student Khrap is for {MIN_PLAYERS}–{MAX_PLAYERS} players")
+        if len(deck) != DECK_SIZE or set(deck) != set(make_deck(DECK_SIZE)):
+            raise ValueError("SK1: the deck must be the 36-card deck, each card once")
+        if not 0 <= dealer < n:
+            raise ValueError(f"SK3: no seat {dealer} to deal")
+        if ante < 0 or pot < 0:
+            raise ValueError("SK12: the ante and the bank cannot be negative")
+        deal = cls(
+            players=tuple(players),
+            dealer=dealer,
+            ante=ante,
+            start_pot=pot,
+            pot_had_penalty=False,
+            redeal=redeal,
+            deck=tuple(deck),
+            rules=rules,
+        )
+        events: list[Event] = []
+        deal._start(HAND_SIZE, ante=pot == 0 and not redeal, events=events)
+        return deal, events
+
+    @classmethod
+    def start_from_record(cls, record: dict[str, Any]) -> StudentDeal:
+        """The deal a record starts with, before any of its actions."""
+        deal, _ = cls.new(
+            StudentRules.from_dict(record.get("rules", {"preset": "classic"})),
+            record["players"],
+            record["dealer"],
+            record["ante"],
+            record["pot"],
+            parse_cards(record["deck"]),
+            redeal=bool(record.get("redeal", False)),
+        )
+        return deal
+
+    def rules_record(self) -> dict[str, Any]:
+        """The record's `rules` object."""
+        return self.rules.to_dict()
+
+    # ---- questions ------------------------------------------------------------------------------
+
+    @property
+    def participants(self) -> list[int]:
+        """Declarer, helpers and takers: the seats that play tricks."""
+        if self.declarer is None:
+            return []
+        return sorted([self.declarer, *self.helpers, *self.takers])
+
+    @property
+    def next_dealer(self) -> int:
+        """SK3: the last khrap declarer deals next; after an all-pass redeal, the same dealer."""
+        return self.dealer if self.declarer is None else self.declarer
+
+    def role(self, seat: int) -> str | None:
+        """ "declarer", "helper", "taker", "out" (passed), or None (not yet spoken)."""
+        if seat == self.declarer:
+            return "declarer"
+        if seat in self.helpers:
+            return "helper"
+        if seat in self.takers:
+            return "taker"
+        return "out" if self.bids[seat] is Do.PASS and self.declarer is not None else None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now."""
+        if self.finished or not 0 <= seat < self.n or seat != self.queue[0]:
+            return []
+        hand = self.hands[seat]
+        match self.phase:
+            case Phase.BIDDING:
+                return [Action(seat, do) for do in self._calls(seat)]
+            case Phase.CALL_DISCARD:
+                return [Action(seat, Do.CALL_DISCARD, card=card) for card in hand]
+            case Phase.EXCHANGE:
+                return self._exchange_options(seat, HAND_SIZE)
+            case Phase.PLAY:
+                return self._plays(seat)
+        return []
+
+    def _calls(self, seat: int) -> list[Do]:
+        stock = len(self.stock)
+        calls = [Do.POMOGU] if self.declarer is not None else [Do.KHRAP]
+        if self.declarer is not None and stock >= _DRAWS[Do.BERU_PYAT]:
+            calls.append(Do.BERU_PYAT)  # SK7
+        if Card(Rank.ACE, self.trump) in self.hands[seat] and stock >= _DRAWS[Do.VESELYU]:
+            calls.append(Do.VESELYU)  # SK8
+        if (
+            seat == self.dealer
+            and self.turnup is not None
+            and self.turnup.rank is Rank.ACE
+            and stock >= _DRAWS[Do.ZAVORACHIVAYU]
+        ):
+            calls.append(Do.ZAVORACHIVAYU)  # SK9
+        calls.append(Do.PASS)
+        return calls
+
+    def _led(self) -> tuple[Suit | None, bool]:
+        """The suit the others must follow now, and whether a led joker asks for trumps (SK2)."""
+        if not self.trick:
+            return None, False
+        first = self.trick[0]
+        if not first.joker:
+            return first.card.suit, False
+        if self.led_suit is not None:
+            return self.led_suit, False
+        return self.trump, True
+
+    def _plays(self, seat: int) -> list[Action]:
+        """SK2, F12: follow suit, else trump, else anything; the joker whenever its owner likes."""
+        hand = self.hands[seat]
+        rest = [card for card in hand if card != JOKER]
+        led, _ = self._led()
+        actions = [Action(seat, Do.PLAY, card=card) for card in legal_plays(rest, led, self.trump)]
+        if JOKER in hand:
+            if not self.trick and self.rules.joker_lead == "named_suit":
+                actions += [Action(seat, Do.PLAY, card=JOKER, joker=True, suit=s) for s in Suit]
+            else:
+                actions.append(Action(seat, Do.PLAY, card=JOKER, joker=True))
+            if JOKER in legal_plays([*rest, JOKER], led, self.trump):
+                actions.append(Action(seat, Do.PLAY, card=JOKER, joker=False))
+        return actions
+
+    # ---- applying -------------------------------------------------------------------------------
+
+    def _apply_in_place(self, action: Action) -> list[Event]:
+        rule = _PHASE_RULE[self.phase]
+        if self.finished:
+            raise IllegalAction("SK12", "the deal is over")
+        if not 0 <= action.seat < self.n:
+            raise IllegalAction("SK1", f"there is no seat {action.seat}")
+        if action.do not in _PHASE_ACTIONS[self.phase]:
+            raise IllegalAction(rule, f"cannot {action.do} now ({self.phase.value})")
+        if action.seat != self.queue[0]:
+            raise IllegalAction(
+                rule, f"it is seat {self.queue[0]}'s turn, not seat {action.seat}'s"
+            )
+        events: list[Event] = []
+        if self.phase is Phase.BIDDING:
+            self._bid(action, events)
+        elif self.phase is Phase.CALL_DISCARD:
+            self._discard_one(action, "SK7", events)
+            self.phase = Phase.BIDDING
+            self._next_bidder(events)
+        elif self.phase is Phase.EXCHANGE:
+            self._exchange(action, "SK6", HAND_SIZE, events)
+            self.queue.pop(0)
+            if not self.queue:
+                self._start_play()
+        else:
+            self._play(action, events)
+        self.actions.append(action)
+        return events
+
+    def _bid(self, action: Action, events: list[Event]) -> None:
+        seat, do = action.seat, action.do
+        if do not in self._calls(seat):
+            raise IllegalAction(_CALL_RULE.get(do, "SK4"), f"{do} is not possible now")
+        self.bids[seat] = do
+        events.append(BidMade(seat, do))
+        if do is Do.KHRAP:
+            self.declarer = seat
+        elif do is Do.POMOGU:
+            self.helpers.append(seat)
+        elif do in _DRAWS:
+            self._call(seat, do, events)
+            return
+        self._next_bidder(events)
+
+    def _call(self, seat: int, do: Do, events: list[Event]) -> None:
+        """SK7–SK10: draw, then discard one; veselyu and zavorachivayu take the declaration."""
+        if do is Do.BERU_PYAT:
+            self.takers.append(seat)
+            self._drop_hand(seat)
+        else:
+            if self.declarer is not None:
+                self.helpers.append(self.declarer)  # SK10: the former declarer helps
+            self.declarer = seat
+            if do is Do.VESELYU:
+                self._drop_hand(seat, keep=[Card(Rank.ACE, self.trump)])
+            else:
+                self._drop_hand(seat)
+                self._take_turnup(seat, events)
+        drawn = _DRAWS[do]
+        self.hands[seat] += self._draw(drawn)
+        events.append(Exchanged(seat, HAND_SIZE - (do is Do.VESELYU), drawn))
+        self.phase = Phase.CALL_DISCARD
+
+    def _next_bidder(self, events: list[Event]) -> None:
+        self.queue.pop(0)
+        if self.queue:
+            return
+        if self.declarer is None:
+            self._all_passed(events)
+        elif not self.helpers and not self.takers:
+            self._declarer_takes_pot(events)  # nobody plays against the declarer
+        else:
+            self.phase = Phase.EXCHANGE  # SK6: the declarer first, then in order
+            exchangers = [self._declarer, *self.helpers]
+            self.queue = in_order(exchangers, self._declarer, self.n)
+
+    def _all_passed(self, events: list[Event]) -> None:
+        """SK5: a new trump over the old one, at most three; then everyone antes and redeals."""
+        dead = self.turnup
+        assert dead is not None
+        if self.round == MAX_TURNUPS or not self.stock:
+            self._everyone_pays(Reason.ALL_PASS_ANTE, events)
+            self.dead_turnups.append(dead)
+            self.turnup = None
+            self.needs_redeal = True
+            self._finish(events)
+            return
+        self.dead_turnups.append(dead)
+        self.round += 1
+        self._turn_up_next()
+        self.bids = [None] * self.n
+        self.queue = clockwise(self.left_of_dealer, self.n)
+
+    def _start_play(self) -> None:
+        """SK11: the taker nearest the declarer's left leads; otherwise the declarer."""
+        takers = in_order(self.takers, (self._declarer + 1) % self.n, self.n)
+        self.leader = takers[0] if takers else self._declarer
+        self.phase = Phase.PLAY
+        self.p0 = self.pot
+        self.queue = in_order(self.participants, self.leader, self.n)
+
+    def _play(self, action: Action, events: list[Event]) -> None:
+        seat, card = action.seat, action.card
+        if card is None:
+            raise IllegalAction("SK2", "say which card is played")
+        if card == JOKER and action.joker is None:
+            raise IllegalAction("SK2", "say whether the 7♠ is played as the joker")
+        wanted = Action(
+            seat,
+            Do.PLAY,
+            card=card,
+            joker=action.joker if card == JOKER else None,
+            suit=action.suit,
+        )
+        if wanted not in self._plays(seat):
+            raise IllegalAction("SK2" if card == JOKER else "F12", f"{card} cannot be played now")
+        hand = self.hands[seat]
+        at = hand.index(card)
+        self.hands[seat] = hand[:at] + hand[at + 1 :]
+        if not self.trick:
+            self.led_suit = action.suit
+        self.trick.append(Play(seat, card, joker=bool(action.joker)))
+        events.append(CardPlayed(seat, card))
+        self.queue.pop(0)
+        if self.queue:
+            return
+        winner = trick_winner(self.trick, self.trump)
+        self.tricks_won[winner] += 1
+        self.tricks_played.append(tuple(self.trick))
+        events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in self.trick)))
+        self.trick = []
+        self.led_suit = None
+        if len(self.tricks_played) == TRICKS:
+            self._settle(events)
+        else:
+            self.leader = winner
+            self.queue = in_order(self.participants, winner, self.n)
+
+    def _settle(self, events: list[Event]) -> None:
+        """SK12: a quarter of the bank per trick; a short declarer pays 2×, a helper with 0 1×."""
+        q = self.p0 // TRICKS
+        for seat in self.participants:
+            if self.tricks_won[seat]:
+                self._move(ChipsMoved(seat, q * self.tricks_won[seat], Reason.TRICKS), events)
+        if self.tricks_won[self._declarer] < DECLARER_NEEDS:
+            self._move(ChipsMoved(self._declarer, -2 * self.p0, Reason.PENALTY), events)
+        for seat in sorted([*self.helpers, *self.takers]):
+            if self.tricks_won[seat] < HELPER_NEEDS:
+                self._move(ChipsMoved(seat, -self.p0, Reason.PENALTY), events)
+        self._finish(events)
+
+
+_CALL_RULE = {
+    Do.KHRAP: "SK4",
+    Do.POMOGU: "SK4",
+    Do.BERU_PYAT: "SK7",
+    Do.VESELYU: "SK8",
+    Do.ZAVORACHIVAYU: "SK9",
+}

@@ -7,18 +7,27 @@ phases and rules; the mechanics here are written once.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar, Self
 
 from .actions import Action, Do
-from .cards import Card, Suit
+from .cards import Card, Suit, make_deck, parse_cards
 from .errors import IllegalAction
-from .events import ChipsMoved, DealSettled, Event, Exchanged, Reason, TurnupTaken
-from .tricks import Play, clockwise
+from .events import (
+    CardPlayed,
+    ChipsMoved,
+    DealSettled,
+    Event,
+    Exchanged,
+    Reason,
+    TrickWon,
+    TurnupTaken,
+)
+from .tricks import Play, clockwise, deal_round_robin, in_order, trick_winner
 
 FORMAT = "frap-hand/1"
 
@@ -32,6 +41,10 @@ class TrickDeal:
     """The state all games of the family share. Subclasses set `game` and add their own fields."""
 
     game: ClassVar[str]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+    MAX_ROUNDS: ClassVar[int] = 3  # bidding rounds before the redeal (F8, K3, SK5)
+    FINISHED: ClassVar[StrEnum]  # the game's Phase.FINISHED
 
     players: tuple[str, ...]
     dealer: int
@@ -84,14 +97,29 @@ class TrickDeal:
         return self.deck[self.next_card :]
 
     @property
+    def stock_size(self) -> int:
+        """How many cards the stock holds."""
+        return len(self.deck) - self.next_card
+
+    @property
     def finished(self) -> bool:
         """Whether the deal is over."""
-        return self.phase == "finished"
+        return self.phase is self.FINISHED
 
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is, or None when the deal is over."""
         return None if self.finished else self.queue[0]
+
+    @property
+    def participants(self) -> list[int]:
+        """The seats that play tricks."""
+        raise NotImplementedError
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next deal (F2: the next seat; F8: the same dealer for a redeal)."""
+        return self.dealer if self.needs_redeal else (self.dealer + 1) % self.n
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now."""
@@ -101,25 +129,84 @@ class TrickDeal:
         """What the seat is in this deal, for the table: "declarer", "whister", … or None."""
         raise NotImplementedError
 
+    def hand_hidden(self, seat: int) -> bool:
+        """Whether the seat's own hand is still face down (F7)."""
+        return False
+
     # ---- applying -------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> tuple[Self, list[Event]]:
         """The state after `action` and what happened; raises IllegalAction and changes nothing."""
         new = self.copy()
-        events = new._apply_in_place(action)
+        events = new._apply_in_place(self._normalised(action))
         return new, events
 
     def copy(self) -> Self:
         """An independent copy (cards and hands are immutable; only the lists are copied)."""
-        new = copy.copy(self)
+        state = self.__dict__.copy()
         for name in _list_fields(type(self)):
-            setattr(new, name, list(getattr(self, name)))
+            state[name] = state[name].copy()
+        new = object.__new__(type(self))
+        new.__dict__.update(state)
         return new
 
     def _apply_in_place(self, action: Action) -> list[Event]:
         raise NotImplementedError
 
+    def _normalised(self, action: Action) -> Action:
+        """`do` as a Do and `cards` as a tuple, as in a replayed record, so that a plain string
+        cannot pass for another action and live and replayed deals compare equal."""
+        do, cards = action.do, action.cards
+        if type(do) is Do and (cards is None or type(cards) is tuple):
+            return action
+        try:
+            do = Do(do)
+        except ValueError:
+            raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
+        return replace(action, do=do, cards=None if cards is None else tuple(cards))
+
+    def _phase_rule(self) -> str:
+        """The rule point that governs the current phase (named in refusals)."""
+        raise NotImplementedError
+
+    def _check_seat_and_turn(
+        self, action: Action, allowed: set[Do] | frozenset[Do], finished_rule: str
+    ) -> None:
+        if self.finished:
+            raise IllegalAction(finished_rule, "the deal is over")
+        if not 0 <= action.seat < self.n:
+            raise IllegalAction("F2", f"there is no seat {action.seat}")
+        if action.do not in allowed:
+            raise IllegalAction(self._phase_rule(), f"cannot {action.do.value} now ({self.phase})")
+        if action.seat != self.queue[0]:
+            raise IllegalAction(
+                self._phase_rule(), f"it is seat {self.queue[0]}'s turn, not seat {action.seat}'s"
+            )
+
     # ---- shared mechanics -----------------------------------------------------------------------
+
+    @classmethod
+    def _check_header(
+        cls, players: Sequence[str], dealer: int, ante: int, pot: int, deck: Sequence[Card],
+        deck_size: int, hand_size: int,
+    ) -> None:  # fmt: skip
+        """F1–F3 for any game: seat count, distinct names, the whole deck, sane numbers."""
+        n = len(players)
+        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
+            raise ValueError(
+                f"F1: {cls.game} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {n}"
+            )
+        if not all(isinstance(name, str) for name in players) or len(set(players)) != n:
+            # HAND_FORMAT: names label the seats in a record's outcome, so they must differ.
+            raise ValueError("F2: the players must be distinct names")
+        if deck_size < hand_size * n + 1:
+            raise ValueError(f"F1: a deck of {deck_size} cards is too small for {n} players")
+        if len(deck) != deck_size or frozenset(deck) != _full_deck(deck_size):
+            raise ValueError(f"F1: the deck must be the {deck_size}-card deck, each card once")
+        if not _is_int(dealer) or not 0 <= dealer < n:
+            raise ValueError(f"F2: no seat {dealer!r} to deal")
+        if not (_is_int(ante) and _is_int(pot)) or ante < 0 or pot < 0:
+            raise ValueError("F3: the ante and the pot are whole numbers of chips, not negative")
 
     def _start(self, hand_size: int, *, ante: bool, events: list[Event]) -> None:
         """Antes if due, `hand_size` cards to each seat one at a time, the turn-up (F3, F4)."""
@@ -129,11 +216,9 @@ class TrickDeal:
         self.delta = [0] * n
         if ante:
             self._everyone_pays(Reason.ANTE, events)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(n * hand_size):
-            hands[(self.left_of_dealer + i) % n].append(self.deck[i])
+        hands, taken = deal_round_robin(self.deck, self.left_of_dealer, n, hand_size)
         self.hands = [tuple(hand) for hand in hands]
-        self.next_card = n * hand_size
+        self.next_card = taken
         self._turn_up_next()
         self.queue = clockwise(self.left_of_dealer, n)
 
@@ -187,14 +272,14 @@ class TrickDeal:
     def _exchange_options(self, seat: int, most: int) -> list[Action]:
         """DISCARD actions for every set of up to `most` cards the stock can replace (F9, SK6)."""
         hand = self.hands[seat]
-        limit = min(most, len(self.stock))
+        limit = min(most, self.stock_size)
         return [
             Action(seat, Do.DISCARD, cards=combo)
             for k in range(limit + 1)
             for combo in combinations(hand, k)
         ]
 
-    def _exchange(self, action: Action, rule: str, most: int, events: list[Event]) -> None:
+    def _exchange(self, action: Action, rule: str, events: list[Event]) -> None:
         """Discard the named cards face down and draw as many from the stock (F9, SK6)."""
         seat, cards = action.seat, action.cards
         if cards is None:
@@ -205,14 +290,38 @@ class TrickDeal:
         for card in cards:
             if card not in hand:
                 raise IllegalAction(rule, f"{card} is not in the hand")
-        if len(cards) > most:
-            raise IllegalAction(rule, f"at most {most} cards can be exchanged")
-        if len(cards) > len(self.stock):
-            raise IllegalAction(rule, f"the stock holds only {len(self.stock)} cards")
+        if len(cards) > self.stock_size:
+            raise IllegalAction(rule, f"the stock holds only {self.stock_size} cards")
         kept = tuple(card for card in hand if card not in cards)
         self.discards.extend(cards)
         self.hands[seat] = kept + self._draw(len(cards))
         events.append(Exchanged(seat, len(cards), len(cards)))
+
+    def _lay(self, play: Play, tricks_in_deal: int, events: list[Event]) -> None:
+        """Put a card on the trick; when everyone has played, the trick is won and the next led,
+        or after the last trick the deal is settled (F12)."""
+        seat, card = play.seat, play.card
+        hand = self.hands[seat]
+        at = hand.index(card)
+        self.hands[seat] = hand[:at] + hand[at + 1 :]
+        self.trick.append(play)
+        events.append(CardPlayed(seat, card))
+        self.queue.pop(0)
+        if self.queue:
+            return
+        winner = trick_winner(self.trick, self.trump)
+        self.tricks_won[winner] += 1
+        self.tricks_played.append(tuple(self.trick))
+        events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in self.trick)))
+        self.trick = []
+        if len(self.tricks_played) == tricks_in_deal:
+            self._settle(events)
+        else:
+            self.leader = winner
+            self.queue = in_order(self.participants, winner, self.n)
+
+    def _settle(self, events: list[Event]) -> None:
+        raise NotImplementedError
 
     def _declarer_takes_pot(self, events: list[Event]) -> None:
         """Nobody stands against the declarer: the whole pot is his, no play (F6, SK4)."""
@@ -221,17 +330,14 @@ class TrickDeal:
         self._finish(events)
 
     def _finish(self, events: list[Event]) -> None:
-        self.phase = type(self.phase)("finished")
+        self.phase = self.FINISHED
         self.queue = []
         events.append(
             DealSettled(
-                tuple(self.delta),
-                tuple(self.tricks_won),
-                self.pot,
-                self.pot_has_penalty,
+                tuple(self.delta), tuple(self.tricks_won), self.pot, self.pot_has_penalty,
                 self.needs_redeal,
             )
-        )
+        )  # fmt: skip
 
     # ---- records --------------------------------------------------------------------------------
 
@@ -256,6 +362,57 @@ class TrickDeal:
         if self.redeal:
             record["redeal"] = True
         return record
+
+    @classmethod
+    def start_from_record(cls, record: dict[str, Any]) -> Self:
+        """The deal a record starts with, before any of its actions; ValueError if malformed."""
+        rules = record.get("rules", {"preset": "classic"})
+        players, deck = record["players"], record["deck"]
+        if not isinstance(rules, dict):
+            raise ValueError("rules must be an object")
+        if not isinstance(players, list):
+            raise ValueError("players must be a list of names")
+        if not isinstance(deck, list) or not all(isinstance(code, str) for code in deck):
+            raise ValueError("deck must be a list of card codes")
+        flags = {name: record.get(name, False) for name in ("pot_has_penalty", "redeal")}
+        for name, value in flags.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false")
+        deal, _ = cls.create(
+            rules, players, record["dealer"], record["ante"], record["pot"], parse_cards(deck),
+            pot_has_penalty=flags["pot_has_penalty"], redeal=flags["redeal"],
+        )  # fmt: skip
+        return deal
+
+    @classmethod
+    def create(
+        cls, rules: dict[str, Any], players: Sequence[str], dealer: int, ante: int, pot: int,
+        deck: Sequence[Card], *, pot_has_penalty: bool = False, redeal: bool = False,
+    ) -> tuple[Self, list[Event]]:  # fmt: skip
+        """Start a deal from a record-style `rules` object (the same for every game)."""
+        raise NotImplementedError
+
+    @classmethod
+    def deck_size_for(cls, rules: dict[str, Any], n_players: int) -> int:
+        """The deck a deal of `n_players` is played with under these rules."""
+        raise NotImplementedError
+
+
+@cache
+def shared_action(
+    seat: int, do: Do, card: Card | None = None, turnup: bool | None = None
+) -> Action:
+    """A shared Action (immutable): `legal_actions` offers the same few again and again."""
+    return Action(seat, do, card=card, turnup=turnup)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@cache
+def _full_deck(size: int) -> frozenset[Card]:
+    return frozenset(make_deck(size))
 
 
 _LIST_FIELDS: dict[type, tuple[str, ...]] = {}

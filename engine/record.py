@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action
+from .deal import FORMAT, TrickDeal
 from .errors import IllegalAction
-from .frap.state import FrapDeal
-
-FORMAT = "frap-hand/1"
+from .games import GAMES
 
 
 class ReplayError(ValueError):
@@ -22,20 +21,20 @@ class ReplayError(ValueError):
         self.index = index
 
 
-def start(record: dict[str, Any]) -> FrapDeal:
+def start(record: dict[str, Any]) -> TrickDeal:
     """The deal described by a record's header, before its actions."""
     if record.get("format") != FORMAT:
         raise ReplayError(None, f"format must be {FORMAT!r}")
     game = record.get("game", "frap")
-    if game != "frap":
+    if not isinstance(game, str) or game not in GAMES:
         raise ReplayError(None, f"unknown game {game!r}")
     try:
-        return FrapDeal.start_from_record(record)
+        return GAMES[game].start_from_record(record)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(None, str(exc)) from exc
 
 
-def replay(record: dict[str, Any]) -> FrapDeal:
+def replay(record: dict[str, Any]) -> TrickDeal:
     """The deal after every action of the record; raises ReplayError naming the bad action."""
     deal = start(record)
     actions = record.get("actions", [])
@@ -53,7 +52,7 @@ def replay(record: dict[str, Any]) -> FrapDeal:
     return deal
 
 
-def outcome(deal: FrapDeal) -> dict[str, Any]:
+def outcome(deal: TrickDeal) -> dict[str, Any]:
     """What `engine replay` prints: finished, the pot, each player's change and tricks."""
     return {
         "finished": deal.finished,

@@ -1,4 +1,4 @@
-"""The action taken for a player whose turn timer ran out (engine/frap/defaults.py)."""
+"""The action taken for a player whose turn timer ran out (engine/defaults.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 from engine.actions import Action, Do
 from engine.cards import Card
-from engine.frap.defaults import default_action
+from engine.defaults import default_action
 from tests.engine_helpers import new_deal, random_action, random_deal, random_rules, run
 
 

@@ -1,13 +1,15 @@
-"""Frap (французская стуколка): RULES.md F1–F16."""
+"""Frap (французская стуколка, RULES.md F1–F16) and Khrap (храп, K1–K6)."""
 
+from ..views import SeatInfo, SeatView, TableView, seat_view, table_view
+from .khrap import KhrapDeal
 from .rules import PRESETS, FrapRules
 from .state import FrapDeal, Phase
-from .views import SeatInfo, SeatView, TableView, seat_view, table_view
 
 __all__ = [
     "PRESETS",
     "FrapDeal",
     "FrapRules",
+    "KhrapDeal",
     "Phase",
     "SeatInfo",
     "SeatView",

@@ -11,20 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from ..actions import Action, Do
-from ..cards import Card, Rank, Suit, make_deck, parse_cards
+from ..cards import Card, Rank, Suit
 from ..deal import TrickDeal
 from ..errors import IllegalAction
-from ..events import BidMade, CardPlayed, ChipsMoved, Event, Exchanged, Reason, TrickWon
-from ..tricks import Play, clockwise, in_order, legal_plays, trick_winner
+from ..events import BidMade, ChipsMoved, Event, Exchanged, Reason
+from ..tricks import Play, clockwise, in_order, legal_plays
 from .rules import StudentRules
 
 HAND_SIZE = 4  # SK1
-TRICKS = 4
-MAX_TURNUPS = 3  # SK5
-MIN_PLAYERS, MAX_PLAYERS = 3, 4  # SK1
 DECK_SIZE = 36  # SK1
 JOKER = Card(Rank.SEVEN, Suit.SPADES)  # SK2
 DECLARER_NEEDS, HELPER_NEEDS = 2, 1  # SK4, SK7
@@ -62,7 +59,11 @@ _DRAWS = {Do.BERU_PYAT: 5, Do.VESELYU: 4, Do.ZAVORACHIVAYU: 4}
 class StudentDeal(TrickDeal):
     """The whole state of one Student Khrap deal. Use `new`, `apply`, `from_record`."""
 
-    game = "student_khrap"
+    game: ClassVar[str] = "student_khrap"
+    MIN_PLAYERS: ClassVar[int] = 3  # SK1
+    MAX_PLAYERS: ClassVar[int] = 4
+    MAX_ROUNDS: ClassVar[int] = 3  # SK5: at most three turn-ups
+    FINISHED: ClassVar[StrEnum] = Phase.FINISHED
 
     rules: StudentRules = field(default_factory=StudentRules)
     phase: Phase = Phase.BIDDING
@@ -85,42 +86,29 @@ class StudentDeal(TrickDeal):
         redeal: bool = False,
     ) -> tuple[StudentDeal, list[Event]]:
         """Start a deal; SK12: antes only when the bank is empty (and not at a redeal)."""
-        n = len(players)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(f"SK1: Student Khrap is for {MIN_PLAYERS}–{MAX_PLAYERS} players")
-        if len(deck) != DECK_SIZE or set(deck) != set(make_deck(DECK_SIZE)):
-            raise ValueError("SK1: the deck must be the 36-card deck, each card once")
-        if not 0 <= dealer < n:
-            raise ValueError(f"SK3: no seat {dealer} to deal")
-        if ante < 0 or pot < 0:
-            raise ValueError("SK12: the ante and the bank cannot be negative")
+        cls._check_header(players, dealer, ante, pot, deck, DECK_SIZE, HAND_SIZE)
         deal = cls(
-            players=tuple(players),
-            dealer=dealer,
-            ante=ante,
-            start_pot=pot,
-            pot_had_penalty=False,
-            redeal=redeal,
-            deck=tuple(deck),
-            rules=rules,
-        )
+            players=tuple(players), dealer=dealer, ante=ante, start_pot=pot,
+            pot_had_penalty=False, redeal=redeal, deck=tuple(deck), rules=rules,
+        )  # fmt: skip
         events: list[Event] = []
         deal._start(HAND_SIZE, ante=pot == 0 and not redeal, events=events)
         return deal, events
 
     @classmethod
-    def start_from_record(cls, record: dict[str, Any]) -> StudentDeal:
-        """The deal a record starts with, before any of its actions."""
-        deal, _ = cls.new(
-            StudentRules.from_dict(record.get("rules", {"preset": "classic"})),
-            record["players"],
-            record["dealer"],
-            record["ante"],
-            record["pot"],
-            parse_cards(record["deck"]),
-            redeal=bool(record.get("redeal", False)),
+    def create(
+        cls, rules: dict[str, Any], players: Sequence[str], dealer: int, ante: int, pot: int,
+        deck: Sequence[Card], *, pot_has_penalty: bool = False, redeal: bool = False,
+    ) -> tuple[StudentDeal, list[Event]]:  # fmt: skip
+        """Start a deal from a record-style `rules` object (SK has no penalty carry-over)."""
+        return cls.new(
+            StudentRules.from_dict(rules), players, dealer, ante, pot, deck, redeal=redeal
         )
-        return deal
+
+    @classmethod
+    def deck_size_for(cls, rules: dict[str, Any], n_players: int) -> int:
+        """SK1: always the 36-card deck."""
+        return DECK_SIZE
 
     def rules_record(self) -> dict[str, Any]:
         """The record's `rules` object."""
@@ -167,7 +155,7 @@ class StudentDeal(TrickDeal):
         return []
 
     def _calls(self, seat: int) -> list[Do]:
-        stock = len(self.stock)
+        stock = self.stock_size
         calls = [Do.POMOGU] if self.declarer is not None else [Do.KHRAP]
         if self.declarer is not None and stock >= _DRAWS[Do.BERU_PYAT]:
             calls.append(Do.BERU_PYAT)  # SK7
@@ -211,18 +199,11 @@ class StudentDeal(TrickDeal):
 
     # ---- applying -------------------------------------------------------------------------------
 
+    def _phase_rule(self) -> str:
+        return _PHASE_RULE[self.phase]
+
     def _apply_in_place(self, action: Action) -> list[Event]:
-        rule = _PHASE_RULE[self.phase]
-        if self.finished:
-            raise IllegalAction("SK12", "the deal is over")
-        if not 0 <= action.seat < self.n:
-            raise IllegalAction("SK1", f"there is no seat {action.seat}")
-        if action.do not in _PHASE_ACTIONS[self.phase]:
-            raise IllegalAction(rule, f"cannot {action.do} now ({self.phase.value})")
-        if action.seat != self.queue[0]:
-            raise IllegalAction(
-                rule, f"it is seat {self.queue[0]}'s turn, not seat {action.seat}'s"
-            )
+        self._check_seat_and_turn(action, _PHASE_ACTIONS[self.phase], "SK12")
         events: list[Event] = []
         if self.phase is Phase.BIDDING:
             self._bid(action, events)
@@ -231,7 +212,7 @@ class StudentDeal(TrickDeal):
             self.phase = Phase.BIDDING
             self._next_bidder(events)
         elif self.phase is Phase.EXCHANGE:
-            self._exchange(action, "SK6", HAND_SIZE, events)
+            self._exchange(action, "SK6", events)
             self.queue.pop(0)
             if not self.queue:
                 self._start_play()
@@ -291,7 +272,7 @@ class StudentDeal(TrickDeal):
         """SK5: a new trump over the old one, at most three; then everyone antes and redeals."""
         dead = self.turnup
         assert dead is not None
-        if self.round == MAX_TURNUPS or not self.stock:
+        if self.round == self.MAX_ROUNDS or not self.stock_size:
             self._everyone_pays(Reason.ALL_PASS_ANTE, events)
             self.dead_turnups.append(dead)
             self.turnup = None
@@ -327,31 +308,15 @@ class StudentDeal(TrickDeal):
         )
         if wanted not in self._plays(seat):
             raise IllegalAction("SK2" if card == JOKER else "F12", f"{card} cannot be played now")
-        hand = self.hands[seat]
-        at = hand.index(card)
-        self.hands[seat] = hand[:at] + hand[at + 1 :]
         if not self.trick:
             self.led_suit = action.suit
-        self.trick.append(Play(seat, card, joker=bool(action.joker)))
-        events.append(CardPlayed(seat, card))
-        self.queue.pop(0)
-        if self.queue:
-            return
-        winner = trick_winner(self.trick, self.trump)
-        self.tricks_won[winner] += 1
-        self.tricks_played.append(tuple(self.trick))
-        events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in self.trick)))
-        self.trick = []
-        self.led_suit = None
-        if len(self.tricks_played) == TRICKS:
-            self._settle(events)
-        else:
-            self.leader = winner
-            self.queue = in_order(self.participants, winner, self.n)
+        self._lay(Play(seat, card, joker=bool(action.joker)), HAND_SIZE, events)
+        if not self.trick:
+            self.led_suit = None
 
     def _settle(self, events: list[Event]) -> None:
         """SK12: a quarter of the bank per trick; a short declarer pays 2×, a helper with 0 1×."""
-        q = self.p0 // TRICKS
+        q = self.p0 // HAND_SIZE
         for seat in self.participants:
             if self.tricks_won[seat]:
                 self._move(ChipsMoved(seat, q * self.tricks_won[seat], Reason.TRICKS), events)

@@ -1,13 +1,17 @@
-"""What each player may see of a deal (F7: an unopened hand stays hidden even from its owner)."""
+"""What each player may see of a deal, in any game of the family (F7: an unopened hand stays
+hidden even from its owner)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from ..actions import Action, Do
-from ..cards import Card, Suit
-from ..tricks import Play
-from .state import FrapDeal, Phase
+from .actions import Action, Do
+from .cards import Card, Suit
+from .deal import TrickDeal
+from .tricks import Play
+
+_DARK = (Do.DARK_FRAP, Do.DARK_KHRAP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +20,7 @@ class SeatInfo:
 
     seat: int
     name: str
-    role: str | None  # "declarer", "whister", "cutter", "out" (passed after a frap), None
+    role: str | None  # "declarer", "whister", "cutter", "helper", "taker", "out", None
     bid: Do | None  # the seat's latest word
     cards: int
     tricks: int
@@ -27,8 +31,10 @@ class SeatInfo:
 class TableView:
     """What the whole table sees: the group's view of the deal."""
 
-    phase: Phase
+    game: str
+    phase: StrEnum
     round: int
+    max_rounds: int
     dealer: int
     to_act: int | None
     trump: Suit
@@ -38,6 +44,7 @@ class TableView:
     stock: int
     seats: tuple[SeatInfo, ...]
     declarer: int | None
+    contract: Do | None  # the declarer's word: frap, dark frap, khrap, veselyu, …
     dark: bool
     trick: tuple[Play, ...]
     last_trick: tuple[Play, ...]
@@ -57,47 +64,37 @@ class SeatView:
     legal: tuple[Action, ...]
 
 
-def _role(deal: FrapDeal, seat: int) -> str | None:
-    if seat == deal.declarer:
-        return "declarer"
-    if seat in deal.cutters:
-        return "cutter"
-    if seat in deal.whisters:
-        return "whister"
-    if deal.declarer is None:
-        return None
-    if deal.phase is Phase.WHIST and deal.bids[seat] is not Do.PASS:
-        return None  # not yet answered the frap (F6)
-    return "out"
-
-
-def table_view(deal: FrapDeal) -> TableView:
+def table_view(deal: TrickDeal) -> TableView:
     """The public view of the deal."""
     seats = tuple(
         SeatInfo(
             seat=seat,
             name=deal.players[seat],
-            role=_role(deal, seat),
+            role=deal.role(seat),
             bid=deal.bids[seat],
             cards=len(deal.hands[seat]),
             tricks=deal.tricks_won[seat],
-            looked=deal.looked[seat],
+            looked=not deal.hand_hidden(seat),
         )
         for seat in range(deal.n)
     )
+    contract = deal.bids[deal.declarer] if deal.declarer is not None else None
     return TableView(
+        game=deal.game,
         phase=deal.phase,
         round=deal.round,
+        max_rounds=deal.MAX_ROUNDS,
         dealer=deal.dealer,
         to_act=deal.to_act,
         trump=deal.trump,
         turnup=deal.turnup,
         dead_turnups=tuple(deal.dead_turnups),
         pot=deal.pot,
-        stock=len(deal.stock),
+        stock=deal.stock_size,
         seats=seats,
         declarer=deal.declarer,
-        dark=deal.dark,
+        contract=contract,
+        dark=contract in _DARK,
         trick=tuple(deal.trick),
         last_trick=deal.tricks_played[-1] if deal.tricks_played else (),
         tricks_played=len(deal.tricks_played),
@@ -107,14 +104,14 @@ def table_view(deal: FrapDeal) -> TableView:
     )
 
 
-def seat_view(deal: FrapDeal, seat: int) -> SeatView:
+def seat_view(deal: TrickDeal, seat: int) -> SeatView:
     """One seat's private view: its hand only once opened (F7), and what it may do now.
 
     While the hand is unopened, actions that name one of its cards (the dark declarer's discard)
     are left out so the view cannot reveal the hand: the seat must `look` first.
     """
     legal = deal.legal_actions(seat)
-    if deal.looked[seat]:
+    if not deal.hand_hidden(seat):
         return SeatView(table_view(deal), seat, deal.hands[seat], tuple(legal))
     hidden = tuple(action for action in legal if action.card is None and not action.cards)
     return SeatView(table_view(deal), seat, None, hidden)

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, Do
 from engine.cards import Card, make_deck, shuffled
+from engine.deal import TrickDeal
+from engine.defaults import default_action
 from engine.errors import IllegalAction
 from engine.events import ChipsMoved, Event
 from engine.frap import FrapDeal, FrapRules, Phase, seat_view, table_view
-from engine.frap.defaults import default_action
 from engine.record import ReplayError, replay
 from locales import pick_language, t
 
@@ -58,7 +59,7 @@ class Live:
 
     row: TableRow
     users: dict[int, UserRow]
-    deal: FrapDeal | None = None
+    deal: TrickDeal | None = None
     deal_id: int | None = None
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
@@ -348,7 +349,7 @@ class GameService:
             chat = await self.storage.chat(live.row.chat_id)
             self._show_hand(live, chat, seat)
 
-    def _current(self, live: Live, press: callbacks.Press) -> FrapDeal:
+    def _current(self, live: Live, press: callbacks.Press) -> TrickDeal:
         deal = live.deal
         if (
             deal is None
@@ -362,7 +363,7 @@ class GameService:
     async def _apply(
         self,
         live: Live,
-        deal: FrapDeal,
+        deal: TrickDeal,
         action: Action,
         *,
         note: tuple[str, str] | None = None,

@@ -11,9 +11,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.actions import Action, Do
 from engine.cards import Card, suit_order
-from engine.frap import Phase, SeatView, TableView, table_view
 from engine.record import ReplayError, replay
+from engine.student import JOKER
 from engine.tricks import Play
+from engine.views import SeatView, TableView, table_view
 from locales import t
 
 from . import callbacks
@@ -124,12 +125,24 @@ def _word(lang: str, table: TableView, seat: int) -> str:
     return t(lang, f"word.{info.bid.value}")
 
 
+PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker")
+
+
 def _trick_line(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
-    return " · ".join(f"{card_label(p.card)} {name(names[p.seat])}" for p in plays)
+    def card(play: Play) -> str:
+        joker = f" ({t(lang, 'word.joker')})" if play.joker else ""
+        return card_label(play.card) + joker
+
+    return " · ".join(f"{card(p)} {name(names[p.seat])}" for p in plays)
+
+
+def _game(lang: str, table: TableView) -> str:
+    return t(lang, f"game.{table.game}")
 
 
 def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str]:
-    lines = [t(lang, "table.title", deal_no=deal_no) + (t(lang, "table.redeal") if redeal else "")]
+    title = t(lang, "table.title", game=_game(lang, table), deal_no=deal_no)
+    lines = [title + (t(lang, "table.redeal") if redeal else "")]
     if table.turnup is not None:
         trump = t(
             lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup)
@@ -139,8 +152,8 @@ def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str
     lines.append(
         f"{trump} · {t(lang, 'table.pot', pot=table.pot)} · {t(lang, 'table.stock', n=table.stock)}"
     )
-    if table.phase is Phase.BIDDING:
-        lines.append(t(lang, "table.round", round=table.round))
+    if table.phase == "bidding":
+        lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
     return lines
 
 
@@ -172,8 +185,8 @@ def table_message(
         parts = [f"{marker}<b>{name(names[info.seat])}</b>{dealer}"]
         if word:
             parts.append(word)
-        playing = table.phase is Phase.PLAY or table.tricks_played
-        if playing and info.role in ("declarer", "whister", "cutter"):
+        playing = table.phase == "play" or table.tricks_played
+        if playing and info.role in PLAYING_ROLES:
             parts.append(t(lang, "table.tricks", n=info.tricks))
         lines.append(" — ".join(parts))
     if table.trick:
@@ -202,8 +215,13 @@ def table_message(
 
 
 def _action_label(lang: str, action: Action, table: TableView) -> str:
-    if action.do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD):
-        assert action.card is not None
+    if action.card == JOKER and action.do is Do.PLAY and action.joker is not None:
+        if not action.joker:
+            return t(lang, "btn.plain_seven", card=card_label(JOKER))
+        if action.suit is not None:
+            return t(lang, "btn.joker_suit", card=card_label(JOKER), suit=action.suit.symbol)
+        return t(lang, "btn.joker", card=card_label(JOKER))
+    if action.card is not None:
         return card_label(action.card)
     if action.do is Do.CUT:
         if action.turnup:
@@ -227,7 +245,9 @@ def hand_message(
 ) -> Rendered:
     """A player's private control message: the hand, trump, pot, trick and the legal actions."""
     table = view.table
-    lines = [t(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
+    lines = [
+        t(lang, "hand.title", game=_game(lang, table), title=escape(chat_title), deal_no=deal_no)
+    ]
     lines += _header(lang, table, deal_no, False)[1:]
     if view.hand is None:
         lines.append(t(lang, "hand.closed", n=table.seats[view.seat].cards))
@@ -240,9 +260,7 @@ def hand_message(
     else:
         lines.append(t(lang, "hand.empty"))
     info = table.seats[view.seat]
-    if info.role in ("declarer", "whister", "cutter") and (
-        table.phase is Phase.PLAY or table.finished
-    ):
+    if info.role in PLAYING_ROLES and (table.phase == "play" or table.finished):
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
     if table.finished:
         lines.append(t(lang, "hand.result", delta=f"{table.delta[view.seat]:+d}"))
@@ -264,7 +282,7 @@ def hand_message(
     elif table.to_act == view.seat and not turn:
         lines.append(t(lang, "ask.look_first"))  # F7: the dark declarer opens to discard
     elif turn:
-        lines.append(t(lang, f"ask.{table.phase.value}"))
+        lines.append(t(lang, _ask_key(table)))
     else:
         lines.append(_prompt(lang, table, names))
     rows: list[list[InlineKeyboardButton]] = []
@@ -276,12 +294,19 @@ def hand_message(
 
     if any(a.do is Do.LOOK for a in view.legal):
         rows.append([button(t(lang, "btn.look"), "L")])
-    if table.phase is Phase.BUYING and turn:
+    if any(a.do is Do.DISCARD for a in turn):
         rows += _buying_rows(lang, view, selection, button)
     else:
-        with_card = sorted((a for a in turn if a.card is not None), key=_action_order)
+        plain = sorted(
+            (a for a in turn if a.card is not None and a.joker is None), key=_action_order
+        )
         card_buttons = [
-            button(_action_label(lang, a, table), callbacks.action_code(a)) for a in with_card
+            button(_action_label(lang, a, table), callbacks.action_code(a)) for a in plain
+        ]
+        jokers = [
+            button(_action_label(lang, a, table), callbacks.action_code(a))
+            for a in turn
+            if a.joker is not None
         ]
         other = [
             button(_action_label(lang, a, table), callbacks.action_code(a))
@@ -289,8 +314,19 @@ def hand_message(
             if a.card is None
         ]
         rows += [card_buttons[i : i + 5] for i in range(0, len(card_buttons), 5)]
+        rows += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
         rows += [other[i : i + 2] for i in range(0, len(other), 2)]
     return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _ask_key(table: TableView) -> str:
+    """What the player to act is asked; Khrap and Student Khrap say "khrap" and ask more."""
+    phase = str(table.phase)
+    if table.game == "student_khrap" and phase == "bidding":
+        return "ask.student_answer" if table.declarer is not None else "ask.student_bidding"
+    if table.game == "khrap" and phase in ("bidding", "whist"):
+        return f"ask.khrap_{phase}"
+    return f"ask.{phase}"
 
 
 def _action_order(action: Action) -> tuple[int, int]:
@@ -343,16 +379,16 @@ def result_message(
         lines.append(t(lang, "result.redeal"))
     elif declarer is not None and not table.tricks_played:
         lines.append(t(lang, "result.uncontested", name=name(names[declarer])))
-    elif declarer is not None:
-        made = table.seats[declarer].tricks >= 2
+    elif declarer is not None and table.contract is not None:
+        made = table.seats[declarer].tricks >= table.declarer_needs
         word = "result.made" if made else "result.failed"
-        contract = t(lang, "word.dark_frap" if table.dark else "word.frap")
+        contract = t(lang, f"word.{table.contract.value}")
         lines.append(t(lang, word, name=name(names[declarer]), contract=contract))
     lines.append("")
     for info in table.seats:
         delta = table.delta[info.seat]
         parts = [f"<b>{name(names[info.seat])}</b>"]
-        if info.role in ("declarer", "whister", "cutter") and table.tricks_played:
+        if info.role in PLAYING_ROLES and table.tricks_played:
             parts.append(t(lang, "table.tricks", n=info.tricks))
         parts.append(f"{delta:+d}")
         total = balances.get(info.seat)
@@ -387,10 +423,10 @@ def history_line(lang: str, deal: DealRow) -> str:
     names = played.players
     if view.needs_redeal:
         what = t(lang, "result.redeal")
-    elif view.declarer is None:
+    elif view.declarer is None or view.contract is None:
         what = ""
     else:
-        contract = t(lang, "word.dark_frap" if view.dark else "word.frap")
+        contract = t(lang, f"word.{view.contract.value}")
         what = f"{name(names[view.declarer])}: {contract}"
     changes = ", ".join(f"{name(n)} {d:+d}" for n, d in zip(names, view.delta, strict=True))
     return t(

@@ -44,6 +44,7 @@ class TrickDeal:
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     MAX_ROUNDS: ClassVar[int] = 3  # bidding rounds before the redeal (F8, K3, SK5)
+    DECLARER_NEEDS: ClassVar[int] = 2  # tricks the declarer promises (F5, K2, SK4)
     FINISHED: ClassVar[StrEnum]  # the game's Phase.FINISHED
 
     players: tuple[str, ...]

@@ -45,6 +45,7 @@ class TableView:
     seats: tuple[SeatInfo, ...]
     declarer: int | None
     contract: Do | None  # the declarer's word: frap, dark frap, khrap, veselyu, …
+    declarer_needs: int  # tricks the contract promises
     dark: bool
     trick: tuple[Play, ...]
     last_trick: tuple[Play, ...]
@@ -94,6 +95,7 @@ def table_view(deal: TrickDeal) -> TableView:
         seats=seats,
         declarer=deal.declarer,
         contract=contract,
+        declarer_needs=deal.DECLARER_NEEDS,
         dark=contract in _DARK,
         trick=tuple(deal.trick),
         last_trick=deal.tricks_played[-1] if deal.tricks_played else (),

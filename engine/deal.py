@@ -46,6 +46,15 @@ class TrickDeal:
     MAX_ROUNDS: ClassVar[int] = 3  # bidding rounds before the redeal (F8, K3, SK5)
     DECLARER_NEEDS: ClassVar[int] = 2  # tricks the declarer promises (F5, K2, SK4)
     FINISHED: ClassVar[StrEnum]  # the game's Phase.FINISHED
+    # The fields each word carries besides `seat` and `do` (HAND_FORMAT); any other is refused.
+    ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {
+        Do.PLAY: frozenset({"card"}),
+        Do.DARK_DISCARD: frozenset({"card"}),
+        Do.CUT_DISCARD: frozenset({"card"}),
+        Do.CALL_DISCARD: frozenset({"card"}),
+        Do.DISCARD: frozenset({"cards"}),
+        Do.CUT: frozenset({"turnup"}),
+    }
 
     players: tuple[str, ...]
     dealer: int
@@ -156,15 +165,20 @@ class TrickDeal:
 
     def _normalised(self, action: Action) -> Action:
         """`do` as a Do and `cards` as a tuple, as in a replayed record, so that a plain string
-        cannot pass for another action and live and replayed deals compare equal."""
+        cannot pass for another action and live and replayed deals compare equal; a field the
+        word does not take (a card on a pass, a joker flag in Frap) is refused, not recorded."""
         do, cards = action.do, action.cards
-        if type(do) is Do and (cards is None or type(cards) is tuple):
-            return action
-        try:
-            do = Do(do)
-        except ValueError:
-            raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
-        return replace(action, do=do, cards=None if cards is None else tuple(cards))
+        if type(do) is not Do or not (cards is None or type(cards) is tuple):
+            try:
+                do = Do(do)
+            except ValueError:
+                raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
+            action = replace(action, do=do, cards=None if cards is None else tuple(cards))
+        takes = self.ACTION_FIELDS.get(do, frozenset())
+        for name in _OPTIONAL_FIELDS:
+            if getattr(action, name) is not None and name not in takes:
+                raise IllegalAction(self._phase_rule(), f"{do.value} takes no {name}")
+        return action
 
     def _phase_rule(self) -> str:
         """The rule point that governs the current phase (named in refusals)."""
@@ -397,6 +411,9 @@ class TrickDeal:
     def deck_size_for(cls, rules: dict[str, Any], n_players: int) -> int:
         """The deck a deal of `n_players` is played with under these rules."""
         raise NotImplementedError
+
+
+_OPTIONAL_FIELDS = ("card", "cards", "turnup", "joker", "suit")
 
 
 @cache

@@ -216,9 +216,9 @@ class FrapDeal(TrickDeal):
             return
         if action.do not in allowed:
             if action.do is Do.WHIST and self.phase is Phase.BIDDING:
-                raise IllegalAction("F5", "whist is illegal before a frap")
+                raise IllegalAction("F5", f"whist is illegal before a {self.BID.value}")
             if action.do in (self.BID, self.DARK_BID):
-                raise IllegalAction("F5", "only one frap per deal")
+                raise IllegalAction("F5", f"only one {self.BID.value} per deal")
         self._check_seat_and_turn(action, allowed, "F15")
 
     def _allowed(self) -> frozenset[Do]:
@@ -250,7 +250,7 @@ class FrapDeal(TrickDeal):
     def _bid(self, action: Action, events: list[Event]) -> None:
         seat = action.seat
         if action.do is self.DARK_BID and self.looked[seat]:
-            raise IllegalAction("F7", "dark frap needs a hand not yet looked at")
+            raise IllegalAction("F7", f"dark {self.BID.value} needs a hand not yet looked at")
         self.bids[seat] = action.do
         events.append(BidMade(seat, action.do))
         if action.do is Do.PASS:

@@ -17,14 +17,14 @@ from ..actions import Action, Do
 from ..cards import Card, Rank, Suit
 from ..deal import TrickDeal
 from ..errors import IllegalAction
-from ..events import BidMade, ChipsMoved, Event, Exchanged, Reason
-from ..tricks import Play, clockwise, in_order, legal_plays
+from ..events import AllPassed, BidMade, ChipsMoved, Event, Exchanged, Reason
+from ..tricks import Play, clockwise, in_order, legal_plays, why_illegal
 from .rules import StudentRules
 
 HAND_SIZE = 4  # SK1
 DECK_SIZE = 36  # SK1
 JOKER = Card(Rank.SEVEN, Suit.SPADES)  # SK2
-DECLARER_NEEDS, HELPER_NEEDS = 2, 1  # SK4, SK7
+DECLARER_NEEDS, HELPER_NEEDS = 2, 1  # SK4, SK7, SK10
 
 
 class Phase(StrEnum):
@@ -39,7 +39,7 @@ class Phase(StrEnum):
 
 _PHASE_RULE = {
     Phase.BIDDING: "SK4",
-    Phase.CALL_DISCARD: "SK7",
+    Phase.CALL_DISCARD: "SK7",  # or SK8, SK9: the rule of the call being completed
     Phase.EXCHANGE: "SK6",
     Phase.PLAY: "SK11",
     Phase.FINISHED: "SK12",
@@ -63,7 +63,13 @@ class StudentDeal(TrickDeal):
     MIN_PLAYERS: ClassVar[int] = 3  # SK1
     MAX_PLAYERS: ClassVar[int] = 4
     MAX_ROUNDS: ClassVar[int] = 3  # SK5: at most three turn-ups
+    DECLARER_NEEDS: ClassVar[int] = DECLARER_NEEDS  # SK4
     FINISHED: ClassVar[StrEnum] = Phase.FINISHED
+    # SK2: the 7♠ is played with `joker` said, and a led joker may name a suit (option).
+    ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {
+        **TrickDeal.ACTION_FIELDS,
+        Do.PLAY: frozenset({"card", "joker", "suit"}),
+    }
 
     rules: StudentRules = field(default_factory=StudentRules)
     phase: Phase = Phase.BIDDING
@@ -155,21 +161,33 @@ class StudentDeal(TrickDeal):
         return []
 
     def _calls(self, seat: int) -> list[Do]:
-        stock = self.stock_size
-        calls = [Do.POMOGU] if self.declarer is not None else [Do.KHRAP]
-        if self.declarer is not None and stock >= _DRAWS[Do.BERU_PYAT]:
-            calls.append(Do.BERU_PYAT)  # SK7
-        if Card(Rank.ACE, self.trump) in self.hands[seat] and stock >= _DRAWS[Do.VESELYU]:
-            calls.append(Do.VESELYU)  # SK8
-        if (
-            seat == self.dealer
-            and self.turnup is not None
-            and self.turnup.rank is Rank.ACE
-            and stock >= _DRAWS[Do.ZAVORACHIVAYU]
-        ):
-            calls.append(Do.ZAVORACHIVAYU)  # SK9
-        calls.append(Do.PASS)
-        return calls
+        return [do for do in _CALL_ORDER if self._why_not(seat, do) is None]
+
+    def _why_not(self, seat: int, do: Do) -> tuple[str, str] | None:
+        """Why `seat` may not say `do` in the bidding now (rule, reason), or None if it may."""
+        khrap_said = self.declarer is not None
+        trump_ace = Card(Rank.ACE, self.trump)
+        match do:
+            case Do.PASS:
+                return None
+            case Do.KHRAP:
+                # SK4: one declarer; after him the later players help, take five or pass.
+                return ("SK4", "only one khrap per deal: help or pass") if khrap_said else None
+            case Do.POMOGU:
+                return None if khrap_said else ("SK4", "pomogu answers a khrap; none is said")
+            case Do.BERU_PYAT if not khrap_said:
+                return ("SK7", "beru pyat' is said only after a khrap")
+            case Do.VESELYU if trump_ace not in self.hands[seat]:
+                return ("SK8", f"veselyu needs the trump ace {trump_ace.label} in the hand")
+            case Do.ZAVORACHIVAYU if seat != self.dealer:
+                return ("SK9", "only the dealer may say zavorachivayu")
+            case Do.ZAVORACHIVAYU if self.turnup is None or self.turnup.rank is not Rank.ACE:
+                return ("SK9", "zavorachivayu needs an ace turned up")
+        if do in _DRAWS:
+            if self.stock_size < _DRAWS[do]:
+                return (_CALL_RULE[do], f"the stock holds only {self.stock_size} cards")
+            return None
+        return ("SK4", f"{do.value} is not a call of Student Khrap")
 
     def _led(self) -> tuple[Suit | None, bool]:
         """The suit the others must follow now, and whether a led joker asks for trumps (SK2)."""
@@ -200,6 +218,10 @@ class StudentDeal(TrickDeal):
     # ---- applying -------------------------------------------------------------------------------
 
     def _phase_rule(self) -> str:
+        if self.phase is Phase.CALL_DISCARD:
+            call = self.bids[self.queue[0]]
+            assert call is not None
+            return _CALL_RULE[call]  # SK7, SK8 or SK9: the call being completed
         return _PHASE_RULE[self.phase]
 
     def _apply_in_place(self, action: Action) -> list[Event]:
@@ -208,7 +230,7 @@ class StudentDeal(TrickDeal):
         if self.phase is Phase.BIDDING:
             self._bid(action, events)
         elif self.phase is Phase.CALL_DISCARD:
-            self._discard_one(action, "SK7", events)
+            self._discard_one(action, self._phase_rule(), events)
             self.phase = Phase.BIDDING
             self._next_bidder(events)
         elif self.phase is Phase.EXCHANGE:
@@ -223,8 +245,9 @@ class StudentDeal(TrickDeal):
 
     def _bid(self, action: Action, events: list[Event]) -> None:
         seat, do = action.seat, action.do
-        if do not in self._calls(seat):
-            raise IllegalAction(_CALL_RULE.get(do, "SK4"), f"{do} is not possible now")
+        why = self._why_not(seat, do)
+        if why is not None:
+            raise IllegalAction(*why)
         self.bids[seat] = do
         events.append(BidMade(seat, do))
         if do is Do.KHRAP:
@@ -269,19 +292,22 @@ class StudentDeal(TrickDeal):
             self.queue = in_order(exchangers, self._declarer, self.n)
 
     def _all_passed(self, events: list[Event]) -> None:
-        """SK5: a new trump over the old one, at most three; then everyone antes and redeals."""
+        """SK5: a new trump over the old one, at most three turn-ups and no ante between them;
+        after the third all-pass round everyone antes once more and the same dealer redeals."""
         dead = self.turnup
-        assert dead is not None
+        assert dead is not None  # all passed, so nobody took it (zavorachivayu declares)
+        self.dead_turnups.append(dead)
+        self.turnup = None
+        # With 36 cards the stock always holds a new turn-up; the second test is only a guard.
         if self.round == self.MAX_ROUNDS or not self.stock_size:
+            events.append(AllPassed(self.round, dead, None))
             self._everyone_pays(Reason.ALL_PASS_ANTE, events)
-            self.dead_turnups.append(dead)
-            self.turnup = None
             self.needs_redeal = True
             self._finish(events)
             return
-        self.dead_turnups.append(dead)
         self.round += 1
         self._turn_up_next()
+        events.append(AllPassed(self.round - 1, dead, self.turnup))
         self.bids = [None] * self.n
         self.queue = clockwise(self.left_of_dealer, self.n)
 
@@ -294,37 +320,60 @@ class StudentDeal(TrickDeal):
         self.queue = in_order(self.participants, self.leader, self.n)
 
     def _play(self, action: Action, events: list[Event]) -> None:
+        self._check_play(action)
         seat, card = action.seat, action.card
-        if card is None:
-            raise IllegalAction("SK2", "say which card is played")
-        if card == JOKER and action.joker is None:
-            raise IllegalAction("SK2", "say whether the 7♠ is played as the joker")
-        wanted = Action(
-            seat,
-            Do.PLAY,
-            card=card,
-            joker=action.joker if card == JOKER else None,
-            suit=action.suit,
-        )
-        if wanted not in self._plays(seat):
-            raise IllegalAction("SK2" if card == JOKER else "F12", f"{card} cannot be played now")
+        assert card is not None
         if not self.trick:
             self.led_suit = action.suit
         self._lay(Play(seat, card, joker=bool(action.joker)), HAND_SIZE, events)
         if not self.trick:
             self.led_suit = None
 
+    def _check_play(self, action: Action) -> None:
+        """SK2 and F12: the card is in the hand and may go on the trick; the 7♠ says whether it
+        is the joker, and only a joker led under `joker_lead=named_suit` names a suit."""
+        seat, card = action.seat, action.card
+        hand = self.hands[seat]
+        if card is None:
+            raise IllegalAction("F12", "say which card is played")
+        if card not in hand:
+            raise IllegalAction("F12", f"{card} is not in the hand")
+        if card != JOKER and action.joker is not None:
+            raise IllegalAction("SK2", f"only the {JOKER.label} is the joker")
+        if card == JOKER and action.joker is None:
+            raise IllegalAction("SK2", f"say whether the {JOKER.label} is played as the joker")
+        names_suit = bool(action.joker) and not self.trick and self.rules.joker_lead == "named_suit"
+        if names_suit and action.suit is None:
+            raise IllegalAction("SK2", "name the suit the others must follow")
+        if not names_suit and action.suit is not None:
+            raise IllegalAction("SK2", "a suit is named only when leading the joker (named_suit)")
+        if action.joker:
+            return  # SK2: the joker may be played at any time
+        rest = [other for other in hand if other != JOKER]
+        led, asks_trumps = self._led()
+        allowed = [*rest, JOKER] if card == JOKER else rest  # the plain 7♠ is a spade (SK2)
+        if card in legal_plays(allowed, led, self.trump):
+            return
+        if asks_trumps:
+            raise IllegalAction("SK2", f"the joker was led: play a trump {self.trump.symbol}")
+        raise IllegalAction("F12", why_illegal(card, allowed, led, self.trump) or "")
+
     def _settle(self, events: list[Event]) -> None:
-        """SK12: a quarter of the bank per trick; a short declarer pays 2×, a helper with 0 1×."""
+        """SK12: a quarter of the bank per trick (SK13: a failed declarer too); the declarer short
+        of 2 tricks pays 2× the bank, a helper or taker with none 1×."""
         q = self.p0 // HAND_SIZE
         for seat in self.participants:
             if self.tricks_won[seat]:
                 self._move(ChipsMoved(seat, q * self.tricks_won[seat], Reason.TRICKS), events)
+        penalties = 0
         if self.tricks_won[self._declarer] < DECLARER_NEEDS:
             self._move(ChipsMoved(self._declarer, -2 * self.p0, Reason.PENALTY), events)
+            penalties += 2 * self.p0
         for seat in sorted([*self.helpers, *self.takers]):
             if self.tricks_won[seat] < HELPER_NEEDS:
                 self._move(ChipsMoved(seat, -self.p0, Reason.PENALTY), events)
+                penalties += self.p0
+        self.pot_has_penalty = penalties > 0
         self._finish(events)
 
 
@@ -335,3 +384,5 @@ _CALL_RULE = {
     Do.VESELYU: "SK8",
     Do.ZAVORACHIVAYU: "SK9",
 }
+# The order calls are offered in (legal_actions).
+_CALL_ORDER = (Do.KHRAP, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU, Do.PASS)

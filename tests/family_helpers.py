@@ -1,0 +1,413 @@
+"""Helpers for the Khrap and Student Khrap tests: rigged decks of any hand size, compact action
+scripts with the new words, trick plans, and the invariants a random playout keeps."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
+
+from engine.actions import Action, Do
+from engine.cards import Card, Suit, make_deck, shuffled
+from engine.deal import TrickDeal
+from engine.defaults import default_action
+from engine.errors import IllegalAction
+from engine.events import ChipsMoved, DealSettled, Event
+from engine.frap import FrapRules, KhrapDeal
+from engine.frap import Phase as FrapPhase
+from engine.record import dumps, outcome, replay
+from engine.student import Phase as StudentPhase
+from engine.student import StudentDeal, StudentRules
+from tests.engine_helpers import NAMES, cards
+
+D = TypeVar("D", bound=TrickDeal)
+Hands = Mapping[int, str | Sequence[str]]
+
+
+def rig(
+    n: int,
+    dealer: int,
+    hands: Hands,
+    turnup: str,
+    stock: str | Sequence[str] = (),
+    *,
+    size: int,
+    hand_size: int,
+) -> tuple[Card, ...]:
+    """A top-first deck that deals `hands[seat]` (`hand_size` cards each, one at a time from the
+    dealer's left, F4), then turns `turnup`, then has `stock` on top of the stock. Seats not named
+    get the lowest unused cards; the rest of the deck follows `stock`."""
+    wanted = {seat: list(cards(hand)) for seat, hand in hands.items()}
+    top = list(cards(stock))
+    used = [card for hand in wanted.values() for card in hand] + [*cards(turnup), *top]
+    assert len(used) == len(set(used)), f"a card is wanted twice: {Counter(used).most_common(1)}"
+    assert all(len(hand) == hand_size for hand in wanted.values()), f"a hand is {hand_size} cards"
+    spare = [card for card in make_deck(size) if card not in used]
+    for seat in range(n):
+        if seat not in wanted:
+            wanted[seat], spare = spare[:hand_size], spare[hand_size:]
+    dealt = [wanted[(dealer + 1 + i) % n][i // n] for i in range(hand_size * n)]
+    deck = (*dealt, *cards(turnup), *top, *spare)
+    assert sorted(deck, key=str) == sorted(make_deck(size), key=str)
+    return deck
+
+
+def khrap_deal(
+    n: int = 4,
+    *,
+    dealer: int | None = None,
+    hands: Hands | None = None,
+    turnup: str = "7H",
+    stock: str | Sequence[str] = (),
+    rules: FrapRules | None = None,
+    ante: int = 10,
+    pot: int = 0,
+    pot_has_penalty: bool = False,
+) -> KhrapDeal:
+    """A fresh Khrap deal on a rigged deck; by default seat 0 is left of the dealer."""
+    rules = rules or FrapRules()
+    dealer = n - 1 if dealer is None else dealer
+    size = rules.deck_size_for(n)
+    deck = rig(n, dealer, hands or {}, turnup, stock, size=size, hand_size=5)
+    deal, _ = KhrapDeal.new(
+        rules, NAMES[:n], dealer, ante, pot, deck, pot_has_penalty=pot_has_penalty
+    )
+    assert isinstance(deal, KhrapDeal)
+    return deal
+
+
+def student_deal(
+    n: int = 4,
+    *,
+    dealer: int | None = None,
+    hands: Hands | None = None,
+    turnup: str = "6H",
+    stock: str | Sequence[str] = (),
+    rules: StudentRules | None = None,
+    ante: int = 10,
+    pot: int = 0,
+    redeal: bool = False,
+) -> StudentDeal:
+    """A fresh Student Khrap deal on a rigged 36-card deck; by default seat 0 is left of the
+    dealer."""
+    dealer = n - 1 if dealer is None else dealer
+    deck = rig(n, dealer, hands or {}, turnup, stock, size=36, hand_size=4)
+    deal, _ = StudentDeal.new(
+        rules or StudentRules(), NAMES[:n], dealer, ante, pot, deck, redeal=redeal
+    )
+    return deal
+
+
+def act(step: str) -> Action:
+    """An action from compact text. Besides Frap's words ('1 discard 7S 8S', '2 cut turnup',
+    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', and the 7♠ as
+    '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play 7S
+    joker H'."""
+    seat_text, do_text, *rest = step.split()
+    seat, do = int(seat_text), Do(do_text)
+    if do is Do.DISCARD:
+        return Action(seat, do, cards=cards(rest))
+    if do is Do.CUT:
+        assert rest in (["turnup"], ["stock"]), step
+        return Action(seat, do, turnup=rest == ["turnup"])
+    if do is Do.PLAY and len(rest) > 1:
+        code, how, *suit = rest
+        assert how in ("joker", "plain") and len(suit) <= 1, step
+        named = Suit.parse(suit[0]) if suit else None
+        return Action(seat, do, card=Card.parse(code), joker=how == "joker", suit=named)
+    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
+        (code,) = rest
+        return Action(seat, do, card=Card.parse(code))
+    assert not rest, step
+    return Action(seat, do)
+
+
+def run(deal: D, script: str) -> tuple[D, list[Event]]:
+    """Apply the ';'-separated steps of `script`; returns the deal and every event."""
+    events: list[Event] = []
+    for step in script.split(";"):
+        if step.strip():
+            deal, new_events = deal.apply(act(step))
+            events += new_events
+    return deal, events
+
+
+def play_tricks(deal: D, plan: Sequence[Mapping[int, str]]) -> tuple[D, list[Event]]:
+    """Play the tricks of `plan` (one {seat: step text after the seat, e.g. 'AS' or '7S joker'}
+    per trick) in whatever order the deal asks."""
+    events: list[Event] = []
+    for trick in plan:
+        for _ in trick:
+            seat = deal.to_act
+            assert seat is not None and seat in trick, (seat, trick, deal.phase)
+            deal, new_events = deal.apply(act(f"{seat} play {trick[seat]}"))
+            events += new_events
+    return deal, events
+
+
+def trick_plan(
+    winners: Sequence[int], seats: Sequence[int], suits: str, ranks: str = "AKQJT987"
+) -> tuple[dict[int, list[str]], list[dict[int, str]]]:
+    """Hands and a card plan in which trick k is won by `winners[k]` (F12).
+
+    Trick k is played in suit `suits[k]` (never the trump): each of `seats` holds one card of it
+    and follows suit; the winner holds the highest. Returns {seat: codes} and the plan.
+    """
+    left = {suit: list(ranks) for suit in set(suits)}
+    hands: dict[int, list[str]] = {seat: [] for seat in seats}
+    plan: list[dict[int, str]] = []
+    for winner, suit in zip(winners, suits, strict=True):
+        order = [winner, *(seat for seat in seats if seat != winner)]
+        trick = {seat: left[suit].pop(0) + suit for seat in order}
+        for seat, code in trick.items():
+            hands[seat].append(code)
+        plan.append(trick)
+    return hands, plan
+
+
+def chip_moves(events: Iterable[Event]) -> list[ChipsMoved]:
+    """The chip movements among `events`."""
+    return [event for event in events if isinstance(event, ChipsMoved)]
+
+
+def accounted(deal: TrickDeal) -> list[Card]:
+    """Every card the deal knows of: hands, stock, discards, dead turn-ups, turn-up and tricks."""
+    found = [card for hand in deal.hands for card in hand]
+    found += [*deal.stock, *deal.discards, *deal.dead_turnups]
+    found += [deal.turnup] if deal.turnup is not None else []
+    found += [play.card for trick in deal.tricks_played for play in trick]
+    found += [play.card for play in deal.trick]
+    return found
+
+
+# ---- random deals ----------------------------------------------------------------------------
+
+
+def random_khrap_rules(rng: random.Random, n: int) -> FrapRules:
+    """Random options of a Khrap table, sometimes a fixed deck that holds 5N + 1 cards (K1)."""
+    fitting = [size for size in (32, 36, 52) if size >= 5 * n + 1]
+    return FrapRules(
+        deck_size=rng.choice(fitting) if rng.random() < 0.25 else None,
+        penalties=rng.choice(["graded", "flat"]),
+        failed_declarer_collects=rng.random() < 0.5,
+        ante=rng.choice(["penalty_carries", "every_deal"]),
+        cut_when_uncontested=rng.random() < 0.3,
+        cutting_in=rng.random() < 0.8,
+        lead=rng.choice(["last_cutter", "first_cutter"]),
+        must_whist=rng.random() < 0.3,
+    )
+
+
+def random_khrap(rng: random.Random, n: int, rules: FrapRules) -> tuple[KhrapDeal, list[Event]]:
+    """A shuffled Khrap deal with a random dealer, ante, pot and penalty flag."""
+    deck = shuffled(make_deck(rules.deck_size_for(n)), rng)
+    deal, events = KhrapDeal.new(
+        rules, NAMES[:n], rng.randrange(n), rng.choice([0, 1, 5, 10, 7]),
+        rng.choice([0, 0, 13, 130]), deck, pot_has_penalty=rng.random() < 0.3,
+        redeal=rng.random() < 0.1,
+    )  # fmt: skip
+    assert isinstance(deal, KhrapDeal)
+    return deal, events
+
+
+def random_student(
+    rng: random.Random, n: int, rules: StudentRules
+) -> tuple[StudentDeal, list[Event]]:
+    """A shuffled Student Khrap deal with a random dealer, ante and bank."""
+    deck = shuffled(make_deck(36), rng)
+    return StudentDeal.new(
+        rules, NAMES[:n], rng.randrange(n), rng.choice([0, 1, 5, 10, 7]),
+        rng.choice([0, 0, 40, 13]), deck, redeal=rng.random() < 0.1,
+    )  # fmt: skip
+
+
+def random_action(deal: TrickDeal, rng: random.Random, *, calls: float = 0.5) -> Action:
+    """A random legal action of the seat to act. Opening the hand is taken only half the time;
+    where a pass is legal it is said with probability 1 − `calls`, else another word."""
+    seat = deal.to_act
+    assert seat is not None
+    legal = deal.legal_actions(seat)
+    if len(legal) > 1 and legal[0].do is Do.LOOK and rng.random() < 0.5:
+        legal = legal[1:]
+    words = [a for a in legal if a.do is not Do.PASS]
+    if words and len(words) < len(legal):
+        legal = words if rng.random() < calls else [a for a in legal if a.do is Do.PASS]
+    return rng.choice(legal)
+
+
+# ---- invariants --------------------------------------------------------------------------------
+
+
+def expected_hand_size(deal: TrickDeal, seat: int) -> int | None:
+    """How many cards `seat` holds now (None: any, after the last trick)."""
+    size = 5 if isinstance(deal, KhrapDeal) else 4
+    if deal.finished:
+        return None if deal.tricks_played and seat in deal.participants else size
+    if deal.tricks_played or deal.trick:
+        if seat not in deal.participants:
+            return size
+        return size - len(deal.tricks_played) - any(p.seat == seat for p in deal.trick)
+    discarding = (FrapPhase.DARK_DISCARD, FrapPhase.CUT_DISCARD, StudentPhase.CALL_DISCARD)
+    if deal.phase in discarding and seat == deal.to_act:
+        return size + 1
+    return size
+
+
+class Checker:
+    """Follows one deal of either game and checks the invariants after every action."""
+
+    def __init__(self, deal: TrickDeal, events: list[Event], max_steps: int) -> None:
+        self.deck = Counter(deal.deck)
+        self.ledger = [0] * deal.n
+        self.settled: DealSettled | None = None
+        self.steps = 0
+        self.max_steps = max_steps
+        self.see(deal, events)
+
+    def see(self, deal: TrickDeal, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, ChipsMoved):
+                self.ledger[event.seat] += event.amount
+            elif isinstance(event, DealSettled):
+                assert self.settled is None, "settled twice"
+                self.settled = event
+        assert Counter(accounted(deal)) == self.deck  # F1, SK1: every card exactly once
+        # F15: chips are neither created nor lost, and match the events.
+        assert sum(deal.delta) + (deal.pot - deal.start_pot) == 0
+        assert deal.delta == self.ledger and deal.pot >= 0
+        for seat, hand in enumerate(deal.hands):
+            size = expected_hand_size(deal, seat)
+            assert size is None or len(hand) == size, (deal.phase, seat, hand)
+        if deal.finished:
+            assert deal.to_act is None and self.settled is not None
+            assert self.settled.delta == tuple(deal.delta) and self.settled.pot == deal.pot
+            assert all(deal.legal_actions(seat) == [] for seat in range(deal.n))
+            assert default_action(deal) is None
+            if deal.tricks_played:
+                tricks = 5 if isinstance(deal, KhrapDeal) else 4
+                assert sum(deal.tricks_won) == tricks == len(deal.tricks_played)
+        else:
+            actor = deal.to_act
+            assert actor is not None and self.settled is None
+            legal = deal.legal_actions(actor)
+            assert any(a.do is not Do.LOOK for a in legal)
+            default = default_action(deal)
+            assert default is not None and default in legal
+            for other in range(deal.n):
+                if other != actor:
+                    assert all(a.do is Do.LOOK for a in deal.legal_actions(other))
+        assert self.steps <= self.max_steps
+
+
+def check_all_legal_apply(deal: TrickDeal) -> None:
+    """Every action `legal_actions` lists applies and leaves `deal` unchanged."""
+    snapshot = deal.to_record()
+    for seat in range(deal.n):
+        for action in deal.legal_actions(seat):
+            new, _ = deal.apply(action)
+            assert new.actions[-1] == action and len(new.actions) == len(deal.actions) + 1
+    assert deal.to_record() == snapshot
+
+
+def check_replays(deal: TrickDeal) -> None:
+    """The record, directly and through JSON text, replays to an equal state (HAND_FORMAT)."""
+    record = deal.to_record()
+    assert replay(record) == deal
+    loaded = replay(json.loads(dumps(record)))
+    assert loaded == deal and loaded.to_record() == record
+    assert outcome(loaded) == outcome(deal)
+
+
+def play_out(
+    start: tuple[D, list[Event]],
+    rng: random.Random,
+    max_steps: int,
+    *,
+    every_legal: bool = False,
+    replays: bool = False,
+    calls: float = 0.5,
+) -> D:
+    """Play a deal to its end with random legal actions, checking every invariant; `calls` is
+    how often a bidder prefers a call to passing (see `random_action`)."""
+    deal, events = start
+    checker = Checker(deal, events, max_steps)
+    while not deal.finished:
+        if every_legal:
+            check_all_legal_apply(deal)
+        if replays:
+            check_replays(deal)
+        deal, events = deal.apply(random_action(deal, rng, calls=calls))
+        checker.steps += 1
+        checker.see(deal, events)
+    check_replays(deal)
+    return deal
+
+
+def refused(deal: TrickDeal, action: Action) -> IllegalAction:
+    """The refusal `action` meets; asserts that the deal is left exactly as it was."""
+    before = deal.to_record()
+    snapshot = copy.deepcopy(deal)
+    try:
+        deal.apply(action)
+    except IllegalAction as exc:
+        assert deal == snapshot and deal.to_record() == before
+        return exc
+    raise AssertionError(f"{action} was accepted")
+
+
+# ---- legal_actions is exactly what apply accepts ----------------------------------------------
+
+
+def candidates(deal: TrickDeal, seat: int, rng: random.Random) -> list[Action]:
+    """Plausible actions of every kind for `seat`, legal or not: every word bare, every
+    card-naming word with cards in and out of the hand, the 7♠ every way, stray fields."""
+    hand = deal.hands[seat] if 0 <= seat < deal.n else ()
+    outside = [card for card in deal.deck if card not in hand]
+    some: list[Card] = [*hand, rng.choice(outside)]
+    joker = Card.parse("7S")
+    actions = [Action(seat, do) for do in Do]
+    for do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
+        actions += [Action(seat, do, card=card) for card in some]
+    for card in {*some[:2], joker}:
+        actions += [Action(seat, Do.PLAY, card=card, joker=flag) for flag in (True, False)]
+        actions += [Action(seat, Do.PLAY, card=card, joker=True, suit=s) for s in Suit]
+    actions.append(Action(seat, Do.PLAY, card=some[0], joker=False, suit=Suit.HEARTS))
+    actions += [Action(seat, Do.CUT, turnup=flag) for flag in (True, False)]
+    actions += [
+        Action(seat, Do.DISCARD, cards=tuple(rng.sample(some, k))) for k in range(len(some))
+    ]
+    # Stray fields on words that take none, or take others.
+    actions += [
+        Action(seat, Do.PASS, card=some[0]),
+        Action(seat, Do.KHRAP, turnup=True),
+        Action(seat, Do.WHIST, cards=()),
+        Action(seat, Do.DISCARD, card=some[0], cards=()),
+        Action(seat, Do.CALL_DISCARD, card=some[0], joker=False),
+        Action(seat, Do.PLAY, card=some[0], cards=()),
+    ]
+    if hand:
+        actions.append(Action(seat, Do.DISCARD, cards=(hand[0], hand[0])))
+    return actions
+
+
+def accepted(deal: TrickDeal, action: Action) -> bool:
+    """Whether `deal` accepts `action`."""
+    try:
+        deal.apply(action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def is_listed(deal: TrickDeal, action: Action) -> bool:
+    """Whether `legal_actions` lists `action` (a discard names a set: any order)."""
+    legal = deal.legal_actions(action.seat) if 0 <= action.seat < deal.n else []
+    if action.do is Do.DISCARD and action.cards is not None and action.card is None:
+        return len(set(action.cards)) == len(action.cards) and any(
+            a.cards is not None and sorted(map(str, a.cards)) == sorted(map(str, action.cards))
+            for a in legal
+        )
+    return action in legal

@@ -1,0 +1,128 @@
+"""Random legal Khrap playouts (K1–K6 with every option, 2–10 players): every card exactly once,
+chips conserved, every deal ends, the record replays (also through JSON), the seat to act always
+has a legal action and each applies, the default action is legal, and `apply` accepts exactly
+what `legal_actions` lists."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.deal import TrickDeal
+from engine.frap import FrapRules, Phase
+from tests.family_helpers import (
+    Checker,
+    accepted,
+    candidates,
+    check_replays,
+    is_listed,
+    play_out,
+    random_action,
+    random_khrap,
+    random_khrap_rules,
+)
+
+
+def max_actions(n: int) -> int:
+    """Looks, two bidding rounds, the whist round, the dark discard, buying, cutting-in with its
+    discards, and five tricks (K1, K3)."""
+    return n + 2 * n + (n - 1) + 1 + n + 2 * n + 5 * n
+
+
+def ending(deal: TrickDeal) -> str:
+    """How a deal ended: redeal, pot (taken without play), made or failed (played)."""
+    if deal.needs_redeal:
+        return "redeal"
+    if not deal.tricks_played:
+        return "pot"
+    return "made" if deal.tricks_won[deal.declarer or 0] >= 3 else "failed"
+
+
+def test_random_khrap_playouts_keep_every_invariant() -> None:
+    rng = random.Random(2026)
+    endings: Counter[str] = Counter()
+    for i in range(700):
+        n = 2 + i % 9
+        rules = random_khrap_rules(rng, n) if i % 3 else FrapRules()
+        calls = rng.choice([0.0, 0.2, 0.5, 0.8])
+        start = random_khrap(rng, n, rules)
+        deal = play_out(start, rng, max_actions(n), every_legal=i % 5 == 0, calls=calls)
+        endings[ending(deal)] += 1
+        endings[f"{ending(deal)} in round {deal.round}"] += 1
+    assert set(endings) >= {"redeal", "pot", "made", "failed", "made in round 2"}, endings
+
+
+def test_random_khrap_playouts_replay_at_every_step() -> None:
+    rng = random.Random(77)
+    for i in range(60):
+        n = 2 + i % 9
+        play_out(
+            random_khrap(rng, n, random_khrap_rules(rng, n)), rng, max_actions(n), replays=True
+        )
+
+
+def test_random_khrap_playouts_reach_every_phase() -> None:
+    rng = random.Random(3)
+    phases: Counter[Phase] = Counter()
+    for _ in range(300):
+        n = rng.randint(2, 6)
+        deal, _ = random_khrap(rng, n, FrapRules())
+        while not deal.finished:
+            phases[deal.phase] += 1
+            deal, _ = deal.apply(random_action(deal, rng))
+    assert set(phases) == set(Phase) - {Phase.FINISHED}
+
+
+def test_apply_accepts_exactly_the_listed_khrap_actions() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for i in range(25):
+        n = 2 + i % 5
+        deal, _ = random_khrap(rng, n, random_khrap_rules(rng, n))
+        while not deal.finished:
+            for seat in range(-1, deal.n + 1):
+                for action in candidates(deal, seat, rng):
+                    assert accepted(deal, action) == is_listed(deal, action), action
+                    checked += 1
+            deal, _ = deal.apply(random_action(deal, rng))
+    assert checked > 10_000
+
+
+@st.composite
+def khrap_setup(draw: st.DrawFn) -> tuple[FrapRules, int]:
+    n = draw(st.integers(2, 10))
+    sizes = [None] + [size for size in (32, 36, 52) if size >= 5 * n + 1]
+    rules = FrapRules(
+        penalties=draw(st.sampled_from(["graded", "flat"])),
+        failed_declarer_collects=draw(st.booleans()),
+        ante=draw(st.sampled_from(["penalty_carries", "every_deal"])),
+        cut_when_uncontested=draw(st.booleans()),
+        cutting_in=draw(st.booleans()),
+        lead=draw(st.sampled_from(["last_cutter", "first_cutter"])),
+        deck_size=draw(st.sampled_from(sizes)),
+        must_whist=draw(st.booleans()),
+    )
+    return rules, n
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=khrap_setup(), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_hypothesis_khrap_playouts(
+    setup: tuple[FrapRules, int], seed: int, data: st.DataObject
+) -> None:
+    rules, n = setup
+    deal, events = random_khrap(random.Random(seed), n, rules)
+    checker = Checker(deal, events, max_actions(n))
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        action = data.draw(st.sampled_from(deal.legal_actions(seat)))
+        deal, events = deal.apply(action)
+        checker.steps += 1
+        checker.see(deal, events)
+        if checker.steps % 9 == 0:
+            check_replays(deal)
+    check_replays(deal)

@@ -1,0 +1,102 @@
+"""Khrap hand records (HAND_FORMAT, engine/RECORDS.md): made in round 1 (K4), made in round 2 with
+a cutter who takes nothing (K3, K4, F14), failed one short (K5); replayed in-process and by the
+CLI, exactly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.frap import FrapRules, KhrapDeal
+from engine.record import ReplayError, dumps, outcome, read, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = Path(__file__).resolve().parent / "records"
+
+# Each line is exactly what `python -m engine replay` prints (a = 10, 4 players).
+EXPECTED = {
+    # K4: P0 = 40, the khrap made in round 1 takes it all; the whisters made theirs: nothing.
+    "khrap_made_round1": '{"finished": true, "pot": 0, "delta": {"K": 30, "W1": -10, "W2": -10, '
+    '"P4": -10}, "tricks": {"K": 3, "W1": 1, "W2": 1, "P4": 0}}',
+    # K3, K4: round 1 all pass (pot 80); made in round 2: half, 40; the cutter with none pays 80.
+    "khrap_made_round2": '{"finished": true, "pot": 120, "delta": {"P1": -20, "K": 20, "W": -20, '
+    '"C": -100}, "tricks": {"P1": 0, "K": 3, "W": 2, "C": 0}}',
+    # K5: q = 40 // 5 = 8; the khrap two tricks of three is one short: ×1.
+    "khrap_failed": '{"finished": true, "pot": 40, "delta": {"K": -34, "W1": 6, "W2": -2, '
+    '"P4": -10}, "tricks": {"K": 2, "W1": 2, "W2": 1, "P4": 0}}',
+}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m engine ...` from the project root."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_khrap_record_replays_exactly(name: str) -> None:
+    deal = replay(read(RECORDS / f"{name}.json"))
+    assert isinstance(deal, KhrapDeal) and deal.finished
+    assert outcome(deal) == json.loads(EXPECTED[name])
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_khrap_record_through_the_cli(name: str) -> None:
+    done = cli("replay", str(RECORDS / f"{name}.json"))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == EXPECTED[name] + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_khrap_records_round_trip(name: str) -> None:
+    record = read(RECORDS / f"{name}.json")
+    assert replay(record).to_record() == record
+    assert replay(json.loads(dumps(record))) == replay(record)
+
+
+def test_K4_round_two_record_shows_the_round_and_the_cutter() -> None:
+    deal = replay(read(RECORDS / "khrap_made_round2.json"))
+    assert isinstance(deal, KhrapDeal)
+    assert (deal.round, deal.declarer, deal.whisters, deal.cutters) == (2, 1, [2], [3])
+    assert deal.p0 == 80 and deal.tricks_played[0][0].seat == 3 and deal.pot_has_penalty  # F11
+
+
+def test_khrap_record_may_stop_mid_deal() -> None:
+    record = read(RECORDS / "khrap_made_round1.json")
+    record["actions"] = record["actions"][:13]  # one card into the second trick
+    deal = replay(record)
+    assert not deal.finished and deal.to_act == 1 and deal.tricks_won == [1, 0, 0, 0]
+    assert outcome(deal)["pot"] == 40
+
+
+def test_K6_record_under_must_whist_is_refused_at_the_pass(tmp_path: Path) -> None:
+    record = read(RECORDS / "khrap_made_round1.json")
+    record["rules"] = {"preset": "classic", "must_whist": True}
+    with pytest.raises(ReplayError) as caught:
+        replay(record)
+    assert caught.value.index == 4 and "K6: after a khrap every other player must whist" in str(
+        caught.value
+    )
+    path = tmp_path / "must_whist.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert "action 4" in done.stderr and "K6" in done.stderr
+
+
+def test_khrap_rules_in_a_record_are_frap_rules() -> None:
+    record = read(RECORDS / "khrap_failed.json")
+    record["rules"] = {"preset": "s0"}  # flat penalties, a failed declarer does not collect
+    deal = replay(record)
+    assert isinstance(deal, KhrapDeal) and deal.rules == FrapRules.from_dict({"preset": "s0"})
+    assert outcome(deal)["delta"] == {"K": -90, "W1": 6, "W2": -2, "P4": -10}

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Action, Do
-from engine.cards import Card
+from engine.cards import Card, Suit
+from engine.student import JOKER
 
 MAX_BYTES = 64
 
@@ -21,9 +22,15 @@ _SIMPLE = {
     Do.WHIST: "W",
     Do.PASS: "P",
     Do.NO_CUT: "n",
+    Do.KHRAP: "K",
+    Do.DARK_KHRAP: "Q",
+    Do.POMOGU: "H",
+    Do.BERU_PYAT: "B",
+    Do.VESELYU: "V",
+    Do.ZAVORACHIVAYU: "Z",
 }
 _SIMPLE_BACK = {code: do for do, code in _SIMPLE.items()}
-_ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.PLAY: "p"}
+_ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.CALL_DISCARD: "z", Do.PLAY: "p"}
 _ONE_CARD_BACK = {code: do for do, code in _ONE_CARD.items()}
 
 
@@ -79,6 +86,9 @@ def decode(data: str | None) -> Press:
 
 def action_code(action: Action) -> str:
     """The short code of an engine action (its seat is implied by who presses)."""
+    if action.do is Do.PLAY and action.joker is not None:
+        # SK2: the 7♠ as the joker ("k1", naming a suit: "k1H") or as a plain seven ("k0")
+        return "k" + ("1" if action.joker else "0") + (action.suit.value if action.suit else "")
     if action.do in _SIMPLE:
         return _SIMPLE[action.do]
     if action.do in _ONE_CARD:
@@ -104,6 +114,9 @@ def parse_action(seat: int, code: str) -> Action:
             return Action(seat, Do.DISCARD, cards=parse_cards_code(tail))
         if code in ("c1", "c0"):
             return Action(seat, Do.CUT, turnup=code == "c1")
+        if head == "k" and tail[:1] in ("0", "1") and len(tail) <= 2:
+            suit = Suit.parse(tail[1:]) if tail[1:] else None
+            return Action(seat, Do.PLAY, card=JOKER, joker=tail[0] == "1", suit=suit)
     except ValueError as exc:
         raise BadCallback(code) from exc
     raise BadCallback(code)

@@ -13,7 +13,8 @@ import pytest
 
 from bot import callbacks
 from engine.actions import Action, Do
-from engine.cards import make_deck
+from engine.cards import Suit, make_deck
+from engine.student import JOKER
 from locales import LANGUAGES, en, plural_form, ru, t
 from tests.bot_harness import bot_messages, make_players, open_table, running_bot
 from tests.fakebot import FakeTelegram

@@ -77,13 +77,14 @@ def test_plural_strings_read_right() -> None:
 
 def test_every_action_code_fits_callback_data_and_round_trips() -> None:
     deck = make_deck(52)
-    actions = [
-        Action(3, do) for do in (Do.LOOK, Do.FRAP, Do.DARK_FRAP, Do.WHIST, Do.PASS, Do.NO_CUT)
-    ]
+    words = (Do.LOOK, Do.FRAP, Do.DARK_FRAP, Do.WHIST, Do.PASS, Do.NO_CUT, Do.KHRAP,
+             Do.DARK_KHRAP, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU)  # fmt: skip
+    actions = [Action(3, do) for do in words]
     actions += [Action(3, Do.CUT, turnup=flag) for flag in (True, False)]
-    actions += [
-        Action(3, do, card=c) for c in deck for do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD)
-    ]
+    one_card = (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
+    actions += [Action(3, do, card=c) for c in deck for do in one_card]
+    actions += [Action(3, Do.PLAY, card=JOKER, joker=flag) for flag in (True, False)]
+    actions += [Action(3, Do.PLAY, card=JOKER, joker=True, suit=suit) for suit in Suit]
     actions += [Action(3, Do.DISCARD, cards=combo) for combo in combinations(deck[-8:], 4)]
     for action in actions:
         data = callbacks.encode("a", 999_999_999, 99_999, 99_999, callbacks.action_code(action))

@@ -1,0 +1,782 @@
+# mypy: disable-error-code="method-assign,assignment,attr-defined"
+"""The bot process of the load bench: the real bot (or a bare echo bot), instrumented.
+
+Started by `bench/bot_load.py`; not meant to be run by hand. It builds the real Application with
+`bot.app.build` (or a bare python-telegram-bot echo bot with the same builder settings), points it
+at the fake Bot API server running in the bench's process, and answers commands on stdin with
+one JSON line each on stdout:
+
+- `snap`: cumulative CPU, RSS, counters, and the latency samples since the last `snap`;
+- `profile_start` / `profile_stop PATH`: cProfile (thread CPU time) of the event loop thread;
+- `quit`: stop like `python -m bot` does on SIGTERM (flush, close the database).
+
+Instrumentation is done from here, without touching `bot/`:
+
+- an update is "received" when the getUpdates response that carried it arrived
+  (`httpx.AsyncHTTPTransport.handle_async_request` is wrapped);
+- `Application.process_update` is wrapped to set a context variable while it runs;
+  `Presenter.show` is wrapped to collect the slot tasks it schedules (or that already run and
+  will pick up the new content) under that update. The update's latency ends when
+  `process_update` has returned and all those tasks are done;
+- every Bot API request is timed; the fake server stamps its own handler time into response
+  headers (`X-Fake-T0`/`X-Fake-T1`, CLOCK_MONOTONIC, shared by both processes), so per update
+  the union of the fake's handler intervals (and, as a bound, the union of whole request
+  round trips) can be subtracted from the latency.
+"""
+
+from __future__ import annotations
+
+import time
+
+T_PROCESS = time.monotonic()  # as early as possible: before the heavy imports
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import contextlib  # noqa: E402
+import contextvars  # noqa: E402
+import cProfile  # noqa: E402
+import inspect  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
+import sys  # noqa: E402
+import types  # noqa: E402
+import weakref  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Literal  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update  # noqa: E402
+from telegram._utils.defaultvalue import DefaultValue  # noqa: E402
+from telegram.error import NetworkError, TimedOut  # noqa: E402
+from telegram.ext import (  # noqa: E402
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+from telegram.request import BaseRequest, RequestData  # noqa: E402
+
+T_IMPORTED = time.monotonic()
+
+# Methods that create a new message: what Telegram's flood limits (and the fake's) count.
+SEND_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendDocument",
+        "sendPhoto",
+        "sendAudio",
+        "sendVideo",
+        "sendAnimation",
+        "sendVoice",
+        "sendVideoNote",
+        "sendMediaGroup",
+        "sendLocation",
+        "sendVenue",
+        "sendContact",
+        "sendPoll",
+        "sendDice",
+        "sendSticker",
+        "copyMessage",
+        "forwardMessage",
+    }
+)
+
+
+class MessagesOnlyLimiter(AIORateLimiter):
+    """AIORateLimiter that throttles only new messages; edits and answers go straight out.
+
+    Telegram's documented limits (and the fake's) count new messages only; the stock
+    AIORateLimiter counts every request that names a chat, edits included.
+    """
+
+    async def process_request(
+        self,
+        callback: Any,
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        if endpoint in SEND_METHODS:
+            return await super().process_request(
+                callback, args, kwargs, endpoint, data, rate_limit_args
+            )
+        return await callback(*args, **kwargs)
+
+
+# ---- instrumentation ----
+
+
+@dataclass(eq=False)
+class UpdateRecord:
+    """One update's timeline in the bot."""
+
+    kind: str
+    t_recv: float
+    t_start: float
+    own_task: asyncio.Task[Any] | None
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    t_handled: float = 0.0
+    pending: int = 0
+    finished: bool = False
+
+
+CURRENT: contextvars.ContextVar[UpdateRecord | None] = contextvars.ContextVar(
+    "bench_update", default=None
+)
+
+
+def _union(intervals: list[tuple[float, float]], lo: float, hi: float) -> float:
+    """Total length of the union of intervals clipped to [lo, hi]."""
+    total = 0.0
+    end = lo
+    for a, b in sorted(intervals):
+        a, b = max(a, end), min(b, hi)
+        if b > a:
+            total += b - a
+            end = b
+    return total
+
+
+class Instrument:
+    """Counters and latency samples of the bot process."""
+
+    def __init__(self) -> None:
+        self.last_poll_arrival = time.monotonic()
+        self.recv_at: dict[int, float] = {}
+        # per task: (client t0, client t1, fake t0, fake t1) for every Bot API request
+        self.intervals: weakref.WeakKeyDictionary[asyncio.Task[Any], list[tuple[float, ...]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.samples: list[tuple[str, float, float, float, float, float, float]] = []
+        self.open: set[UpdateRecord] = set()  # updates not finished yet
+        self.updates_started = 0
+        self.updates_done = 0
+        self.api_calls = 0
+        self.api_by_method: dict[str, int] = {}
+        self.deals_started = 0
+        self.deals_finished = 0
+        self.db_tx = 0  # write transactions (Storage._tx)
+        self.db_reads = 0  # single queries (Storage._one / _all)
+        self.db_lock_held = 0.0  # seconds the storage's one connection was busy (its lock held)
+        self.db_lock_wait = 0.0  # seconds spent waiting for it
+        self.db_calls: dict[str, int] = {}  # Storage's public methods called
+        self.resume: dict[str, float] = {}
+        self.check: dict[str, float] = {}
+
+    # -- requests --
+
+    def on_request(self, path: str, t0: float, t1: float, headers: Any) -> None:
+        method = path.rsplit("/", 1)[-1]
+        if method == "getUpdates":
+            self.last_poll_arrival = t1
+            return
+        self.api_calls += 1
+        self.api_by_method[method] = self.api_by_method.get(method, 0) + 1
+        task = asyncio.current_task()
+        if task is None:
+            return
+        try:
+            f0 = float(headers.get("x-fake-t0", "nan"))
+            f1 = float(headers.get("x-fake-t1", "nan"))
+        except ValueError:
+            f0 = f1 = float("nan")
+        self.intervals.setdefault(task, []).append((t0, t1, f0, f1))
+
+    # -- updates --
+
+    def begin(self, update: object) -> UpdateRecord:
+        now = time.monotonic()
+        update_id = getattr(update, "update_id", None)
+        t_recv = self.recv_at.pop(update_id, now) if update_id is not None else now
+        self.updates_started += 1
+        record = UpdateRecord(_kind(update), t_recv, now, asyncio.current_task())
+        self.open.add(record)
+        return record
+
+    def handled(self, record: UpdateRecord) -> None:
+        record.t_handled = time.monotonic()
+        pending = [task for task in record.tasks if not task.done()]
+        record.pending = len(pending)
+        if not pending:
+            self._finish(record)
+            return
+
+        def done(_: asyncio.Task[Any]) -> None:
+            record.pending -= 1
+            if record.pending == 0:
+                self._finish(record)
+
+        for task in pending:
+            task.add_done_callback(done)
+
+    def _finish(self, record: UpdateRecord) -> None:
+        record.finished = True
+        t_end = time.monotonic()
+        client: list[tuple[float, float]] = []
+        fake: list[tuple[float, float]] = []
+        tasks = [*record.tasks, *([record.own_task] if record.own_task else [])]
+        for task in tasks:
+            for c0, c1, f0, f1 in self.intervals.get(task, ()):
+                client.append((c0, c1))
+                if f0 == f0 and f1 == f1:  # not NaN
+                    fake.append((f0, f1))
+        total = t_end - record.t_recv
+        minus_fake = total - _union(fake, record.t_recv, t_end)
+        minus_http = total - _union(client, record.t_recv, t_end)
+        queued = record.t_start - record.t_recv
+        # to the response of the last request it caused (not the bookkeeping after it)
+        last = max((c1 for c0, c1 in client if record.t_recv <= c0 <= t_end), default=t_end)
+        to_reply = last - record.t_recv - _union(fake, record.t_recv, last)
+        sample = (record.kind, record.t_recv, total, minus_fake, minus_http, queued, to_reply)
+        self.samples.append(sample)
+        self.updates_done += 1
+        self.open.discard(record)
+        record.tasks.clear()
+
+
+INS = Instrument()
+
+
+def _kind(update: object) -> str:
+    if isinstance(update, Update):
+        if update.callback_query is not None:
+            data = update.callback_query.data or "?"
+            return "press:" + data.split(":", 1)[0]
+        if update.message is not None and update.message.text:
+            return "cmd:" + update.message.text.split()[0].lstrip("/").split("@")[0]
+        if update.my_chat_member is not None:
+            return "member"
+    return "other"
+
+
+def _deep_size(obj: Any, seen: set[int]) -> int:
+    """Bytes held by `obj` and what it references (not shared interned/small objects twice)."""
+    if id(obj) in seen or obj is None or isinstance(obj, (bool, int, float, type)):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        size += sum(_deep_size(item, seen) for item in obj)
+    elif isinstance(obj, (str, bytes)) or asyncio.isfuture(obj):
+        pass
+    else:
+        if hasattr(obj, "__dict__"):
+            size += _deep_size(vars(obj), seen)
+        for cls in type(obj).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if isinstance(name, str) and name != "__weakref__" and hasattr(obj, name):
+                    size += _deep_size(getattr(obj, name), seen)
+    return size
+
+
+def _slot_bytes(service: Any, sample: int = 60) -> float:
+    """Average bytes a presenter slot holds (its latest content), from the newest `sample`."""
+    slots = list(service.presenter._slots.values())[-sample:]
+    if not slots:
+        return 0.0
+    return sum(_deep_size(slot, set()) for slot in slots) / len(slots)
+
+
+def _proc_status() -> dict[str, int]:
+    """VmRSS and VmHWM (peak RSS) of this process, in KiB."""
+    found: dict[str, int] = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value = line.split(":", 1)
+                found[key] = int(value.split()[0])
+    return found
+
+
+def install_hooks() -> None:
+    """Wrap the library and bot functions the measurements need (class level, before build)."""
+    original_request = httpx.AsyncHTTPTransport.handle_async_request
+
+    async def handle_async_request(
+        self: httpx.AsyncHTTPTransport, request: httpx.Request
+    ) -> httpx.Response:
+        t0 = time.monotonic()
+        response = await original_request(self, request)
+        INS.on_request(request.url.path, t0, time.monotonic(), response.headers)
+        return response
+
+    httpx.AsyncHTTPTransport.handle_async_request = handle_async_request
+
+    original_process = Application.process_update
+
+    async def process_update(self: Application, update: object) -> None:  # type: ignore[type-arg]
+        record = INS.begin(update)
+        token = CURRENT.set(record)
+        try:
+            await original_process(self, update)
+        finally:
+            CURRENT.reset(token)
+            INS.handled(record)
+
+    Application.process_update = process_update
+
+
+class TimedLock(asyncio.Lock):
+    """asyncio.Lock that adds its waiting and holding time to the instrument."""
+
+    _since = 0.0
+
+    async def acquire(self) -> Literal[True]:
+        t0 = time.monotonic()
+        await super().acquire()
+        self._since = time.monotonic()
+        INS.db_lock_wait += self._since - t0
+        return True
+
+    def release(self) -> None:
+        INS.db_lock_held += time.monotonic() - self._since
+        super().release()
+
+
+def _counted(name: str, method: Any) -> Any:
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        INS.db_calls[name] = INS.db_calls.get(name, 0) + 1
+        return await method(*args, **kwargs)
+
+    return counted
+
+
+def install_bot_hooks() -> None:
+    """Hooks into the Frap bot: presenter slot tasks, deals started and finished, resume time."""
+    from bot.presenter import Presenter
+    from bot.service import GameService
+    from bot.storage import Storage
+
+    original_show = Presenter.show
+
+    def show(self: Presenter, name: str, chat_id: int, content: Any) -> None:
+        original_show(self, name, chat_id, content)
+        record = CURRENT.get()
+        if record is not None and not record.finished:
+            slot = self._slots.get(name)
+            if slot is not None and slot.task is not None and not slot.task.done():
+                record.tasks.add(slot.task)
+
+    Presenter.show = show
+
+    original_new_deal = GameService._new_deal
+
+    async def new_deal(self: GameService, *args: Any, **kwargs: Any) -> None:
+        INS.deals_started += 1
+        await original_new_deal(self, *args, **kwargs)
+
+    GameService._new_deal = new_deal
+
+    original_over = GameService._deal_over
+
+    async def deal_over(self: GameService, *args: Any, **kwargs: Any) -> None:
+        INS.deals_finished += 1
+        await original_over(self, *args, **kwargs)
+
+    GameService._deal_over = deal_over
+
+    original_resume = GameService.resume
+
+    async def resume(self: GameService) -> int:
+        INS.resume["t0"] = time.monotonic()
+        tables = await original_resume(self)
+        INS.resume["t1"] = time.monotonic()
+        INS.resume["tables"] = tables
+        return tables
+
+    GameService.resume = resume
+
+    original_init = Storage.__init__
+
+    def init(self: Storage, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        self._lock = TimedLock()
+
+    Storage.__init__ = init
+    original_tx = Storage._tx
+
+    @contextlib.asynccontextmanager
+    async def tx(self: Storage) -> Any:
+        INS.db_tx += 1
+        async with original_tx(self) as db:
+            yield db
+
+    Storage._tx = tx
+    original_one, original_all = Storage._one, Storage._all
+
+    async def one(self: Storage, *args: Any) -> Any:
+        INS.db_reads += 1
+        return await original_one(self, *args)
+
+    async def all_(self: Storage, *args: Any) -> Any:
+        INS.db_reads += 1
+        return await original_all(self, *args)
+
+    Storage._one = one
+    Storage._all = all_
+
+    for name, method in list(vars(Storage).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(Storage, name, _counted(name, method))
+
+    original_check = Storage.check
+
+    async def check(self: Storage) -> Any:
+        INS.check["t0"] = time.monotonic()
+        problems = await original_check(self)
+        INS.check["t1"] = time.monotonic()
+        return problems
+
+    Storage.check = check
+
+
+# ---- the two bots ----
+
+
+def apply_tweaks(tweaks: list[str]) -> None:
+    """What-if changes, off by default, to size a fix before making it in the project.
+
+    - `sniffio`: make `import sniffio` succeed (a stub module). httpcore calls
+      `current_async_library()`, which tries `import sniffio` on every request; the package is
+      not installed here, and a failed import is not cached, so each call searches sys.path.
+    - `pool=N`: the bot's connection pool size (python-telegram-bot's default is 256; httpcore's
+      pool bookkeeping is quadratic in the idle connections it keeps).
+    - `aiohttp`: python-telegram-bot's requests through a minimal aiohttp-based BaseRequest
+      (`AiohttpRequest`) instead of httpx.
+    """
+    for tweak in tweaks:
+        name, _, value = tweak.partition("=")
+        if name == "sniffio":
+            try:
+                import sniffio  # noqa: F401
+            except ImportError:
+                stub = types.ModuleType("sniffio")
+                stub.current_async_library = lambda: "asyncio"
+                sys.modules["sniffio"] = stub
+        elif name == "pool":
+            _pool_size(int(value))
+        elif name == "aiohttp":
+            _aiohttp_requests()
+        elif name:
+            raise SystemExit(f"unknown tweak {tweak!r}")
+
+
+class AiohttpRequest(BaseRequest):
+    """What-if: python-telegram-bot's requests over aiohttp instead of httpx (minimal)."""
+
+    def __init__(self, pool: int, read_timeout: float = 5.0) -> None:
+        self._pool = pool
+        self._read_timeout = read_timeout
+        self._session: Any = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        import aiohttp
+
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=self._pool)
+            self._session = aiohttp.ClientSession(connector=connector)
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        import aiohttp
+
+        data: Any = request_data.json_parameters if request_data else None
+        if request_data is not None and request_data.contains_files:
+            form = aiohttp.FormData()
+            for key, value in request_data.json_parameters.items():
+                form.add_field(key, value)
+            for key, part in request_data.multipart_data.items():
+                filename, content, *rest = part
+                form.add_field(key, content, filename=filename,
+                               content_type=rest[0] if rest else None)  # fmt: skip
+            data = form
+        if isinstance(read_timeout, DefaultValue):
+            read_timeout = self._read_timeout
+        t0 = time.monotonic()
+        try:
+            timeout = aiohttp.ClientTimeout(total=None, sock_read=read_timeout)
+            async with self._session.request(method, url, data=data, timeout=timeout) as response:
+                body = await response.read()
+                INS.on_request(response.url.path, t0, time.monotonic(), response.headers)
+                return response.status, body
+        except TimeoutError as exc:
+            raise TimedOut from exc
+        except aiohttp.ClientError as exc:
+            raise NetworkError(f"aiohttp: {exc!r}") from exc
+
+
+def _aiohttp_requests() -> None:
+    original_build = ApplicationBuilder.build
+
+    def build(self: ApplicationBuilder) -> Any:  # type: ignore[type-arg]
+        self.request(AiohttpRequest(pool=64))
+        self.get_updates_request(AiohttpRequest(pool=1))
+        return original_build(self)
+
+    ApplicationBuilder.build = build
+
+
+def _pool_size(size: int) -> None:
+    original_build = ApplicationBuilder.build
+
+    def build(self: ApplicationBuilder) -> Any:  # type: ignore[type-arg]
+        self.connection_pool_size(size)
+        return original_build(self)
+
+    ApplicationBuilder.build = build
+
+
+def make_limiter(args: argparse.Namespace) -> AIORateLimiter:
+    """The rate limiter: `bot.app.build`'s parameters, with the bench's overrides."""
+    kind = MessagesOnlyLimiter if args.limiter == "messages-only" else AIORateLimiter
+    return kind(
+        overall_max_rate=args.overall_rate,
+        overall_time_period=1,
+        group_max_rate=args.group_rate,
+        group_time_period=60,
+        max_retries=3,
+    )
+
+
+def build_frap(args: argparse.Namespace) -> Application:  # type: ignore[type-arg]
+    """The real bot from `bot.app.build`, its limiter swapped if the bench asks."""
+    import bot.app
+    from bot.config import Settings
+
+    install_bot_hooks()
+    if args.overall_rate != 30 or args.limiter != "stock":
+        # `build` hard-codes overall_max_rate=30; replace the limiter class it calls.
+        def limiter(**kwargs: Any) -> AIORateLimiter:
+            return make_limiter(args)
+
+        bot.app.AIORateLimiter = limiter
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        bot_token=args.token,
+        bot_api_url=args.base_url,
+        bot_file_api_url=args.file_url,
+        db_path=args.db,
+        turn_timeout=args.turn_timeout,
+        group_messages_per_minute=args.group_rate,
+        messages_per_second=int(args.overall_rate),  # newer Settings; ignored by older ones
+        poll_timeout=args.poll_timeout,
+        log_level="WARNING",
+    )
+    return bot.app.build(settings, rng=random.Random(args.seed))
+
+
+def build_echo(args: argparse.Namespace) -> Application:  # type: ignore[type-arg]
+    """A bare echo bot on the same builder settings: commands get a reply with one button,
+    a press gets answerCallbackQuery and an edit of its message (a counter, so never the same)."""
+
+    def keyboard(n: int) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup([[InlineKeyboardButton(f"press {n}", callback_data=f"e:{n}")]])
+
+    async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is not None:
+            await message.reply_text("pong", reply_markup=keyboard(0))
+
+    async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        n = int((query.data or "e:0").split(":")[1]) + 1
+        await query.answer()
+        await query.edit_message_text(
+            f"pressed <b>{n}</b> times", parse_mode="HTML", reply_markup=keyboard(n)
+        )
+
+    app = (
+        ApplicationBuilder()
+        .token(args.token)
+        .base_url(args.base_url)
+        .base_file_url(args.file_url)
+        .rate_limiter(make_limiter(args))
+        .concurrent_updates(True)
+        .build()
+    )
+    app.add_handler(CommandHandler(["start", "newgame", "ping"], command))
+    app.add_handler(CallbackQueryHandler(press))
+    return app
+
+
+# ---- the process ----
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def _snap(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
+    times = os.times()
+    samples, INS.samples = INS.samples, []
+    service = app.bot_data.get("service")
+    return {
+        "t": time.monotonic(),
+        "cpu": times.user + times.system,
+        **_proc_status(),
+        "updates_started": INS.updates_started,
+        "updates_done": INS.updates_done,
+        "api_calls": INS.api_calls,
+        "api_by_method": dict(INS.api_by_method),
+        "db_tx": INS.db_tx,
+        "db_reads": INS.db_reads,
+        "db_lock_held": INS.db_lock_held,
+        "db_lock_wait": INS.db_lock_wait,
+        "db_calls": dict(INS.db_calls),
+        "deals_started": INS.deals_started,
+        "deals_finished": INS.deals_finished,
+        "errors": app.bot_data.get("errors", 0),
+        "tasks": len(asyncio.all_tasks()),
+        "live_tables": len(service._live) if service else 0,
+        "slots": len(service.presenter._slots) if service else 0,
+        "slot_bytes": _slot_bytes(service) if service else 0.0,
+        "samples": [[k, r, *(round(x, 6) for x in rest)] for k, r, *rest in samples],
+        "open_recv": [record.t_recv for record in INS.open],
+    }
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Start the bot like `python -m bot`, answer the bench's commands, stop on `quit`."""
+    install_hooks()
+    apply_tweaks([t for t in args.tweak.split(",") if t])
+    app = build_frap(args) if args.mode == "frap" else build_echo(args)
+    t_built = time.monotonic()
+    original_put = app.update_queue.put
+
+    async def put(update: object) -> None:
+        update_id = getattr(update, "update_id", None)
+        if update_id is not None:
+            INS.recv_at[update_id] = INS.last_poll_arrival
+        await original_put(update)
+
+    app.update_queue.put = put
+    await app.initialize()
+    t_initialized = time.monotonic()
+    if app.post_init is not None:
+        await app.post_init(app)
+    t_post_init = time.monotonic()
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(
+        poll_interval=0,
+        timeout=args.poll_timeout,
+        allowed_updates=["message", "callback_query", "my_chat_member"],
+    )
+    _emit(
+        {
+            "event": "ready",
+            "pid": os.getpid(),
+            "t_process": T_PROCESS,
+            "t_imported": T_IMPORTED,
+            "t_built": t_built,
+            "t_initialized": t_initialized,
+            "t_post_init": t_post_init,
+            "t_polling": time.monotonic(),
+            "resume": INS.resume,
+            "check": INS.check,
+            **_proc_status(),
+        }
+    )
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    profiler: cProfile.Profile | None = None
+
+    async def commands() -> None:
+        nonlocal profiler
+        while line := (await reader.readline()).decode().strip():
+            command, _, arg = line.partition(" ")
+            if command == "snap":
+                _emit(_snap(app))
+            elif command == "profile_start":
+                # CPU time of the event-loop thread: wall time would count GIL waits
+                # (the aiosqlite worker thread) as the cost of whatever was waiting.
+                profiler = cProfile.Profile(time.thread_time)
+                profiler.enable()
+                _emit({"ok": True})
+            elif command == "profile_stop":
+                if profiler is not None:
+                    profiler.disable()
+                    profiler.dump_stats(arg)
+                    profiler = None
+                _emit({"ok": True})
+            elif command == "quit":
+                break
+            else:
+                _emit({"error": f"unknown command {command!r}"})
+        stop.set()
+
+    reader_task = asyncio.create_task(commands())
+    await stop.wait()
+    reader_task.cancel()
+    await app.updater.stop()
+    await app.stop()
+    if app.post_shutdown is not None:
+        await app.post_shutdown(app)
+    await app.shutdown()
+    _emit({"event": "stopped", **_snap(app)})
+
+
+def main() -> None:
+    """Parse the bench's arguments and run the bot until told to quit."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("frap", "echo"), default="frap")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--file-url", required=True)
+    parser.add_argument("--db", default=":memory:")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--turn-timeout", type=int, default=90)
+    parser.add_argument("--poll-timeout", type=int, default=10)
+    parser.add_argument("--overall-rate", type=float, default=30)
+    parser.add_argument("--group-rate", type=int, default=20)
+    parser.add_argument("--limiter", choices=("stock", "messages-only"), default="stock")
+    parser.add_argument("--tweak", default="", help="what-ifs: sniffio, pool=N (comma-separated)")
+    args = parser.parse_args()
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
+    logging.basicConfig(
+        level=logging.WARNING,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Build a database with many running tables, quickly, for the start-up measurement.
+
+The tables are made by the bot's own GameService (as the handlers would call it) with a stub bot
+in place of Telegram: every table opens, seats four players, deals, and plays a few random legal
+moves; the presenter records each message slot (message id and digest) exactly as a running bot
+would, so a restarted bot finds every message up to date and has nothing to re-send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot import callbacks, render  # noqa: E402
+from bot.presenter import Presenter  # noqa: E402
+from bot.service import GameService, Person  # noqa: E402
+from bot.storage import Storage  # noqa: E402
+from engine.actions import Do  # noqa: E402
+
+
+class StubBot:
+    """Enough of telegram.Bot for the presenter: numbered messages per chat, edits accepted."""
+
+    def __init__(self) -> None:
+        self._next: defaultdict[int, int] = defaultdict(int)
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> SimpleNamespace:
+        """A new message id in the chat."""
+        self._next[chat_id] += 1
+        return SimpleNamespace(message_id=self._next[chat_id])
+
+    async def edit_message_text(self, *_: Any, **__: Any) -> bool:
+        """Accept an edit."""
+        return True
+
+
+class SlotBuffer:
+    """The presenter's view of storage, keeping message slots in memory until `save`."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.slots: dict[str, tuple[int, int, str]] = {}
+
+    async def remember_message(self, slot: str, chat_id: int, message_id: int, digest: str) -> None:
+        """Remember a slot (written later in one transaction)."""
+        self.slots[slot] = (chat_id, message_id, digest)
+
+    async def forget_messages(self, prefix: str) -> None:
+        """Forget slots by prefix."""
+        for name in [n for n in self.slots if n.startswith(prefix)]:
+            del self.slots[name]
+
+    async def save(self) -> None:
+        """Write every slot at once."""
+        async with self.storage._tx() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
+                "VALUES (?, ?, ?, ?)",
+                [(name, *row) for name, row in self.slots.items()],
+            )
+
+
+def _cache_digests() -> None:
+    """In this (builder) process only: compute each Rendered's digest once, not per check."""
+    attribute = vars(render.Rendered).get("digest")
+    if not isinstance(attribute, property) or attribute.fget is None:
+        return  # not a computed property (any more): nothing to cache
+    original = attribute.fget
+    cache: dict[int, tuple[render.Rendered, str]] = {}
+
+    def digest(self: render.Rendered) -> str:
+        hit = cache.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = cache[id(self)] = (self, original(self))
+        return hit[1]
+
+    render.Rendered.digest = property(digest)  # type: ignore[assignment,method-assign]
+
+
+def group_id(i: int) -> int:
+    """The chat id of start-up table `i` (kept apart from the load tables' ids)."""
+    return -1_002_000_000_000 - i
+
+
+def user_id(i: int, j: int) -> int:
+    """The user id of player `j` at start-up table `i`."""
+    return 20_000_000 + 100 * i + j
+
+
+async def build(
+    path: str, tables: int, *, seed: int = 1, turn_timeout: int = 90, max_moves: int = 10
+) -> dict[str, int]:
+    """Create `tables` running tables of four players at `path`; returns a few counts."""
+    storage = await Storage.open(path, lang="ru", ante=10, turn_timeout=turn_timeout)
+    await storage._db.execute("PRAGMA synchronous=OFF")  # the builder only: speed
+    master = random.Random(seed)
+    _cache_digests()
+    slots = SlotBuffer(storage)
+    presenter = Presenter(StubBot(), slots)  # type: ignore[arg-type]
+    service = GameService(storage, presenter, "frapbot", random.Random(seed), lobby_timeout=1800)
+    gate = asyncio.Semaphore(16)
+
+    async def one(i: int, rng: random.Random) -> int:
+        async with gate:
+            return await _table(service, i, rng, max_moves)
+
+    seeds = [random.Random(master.random()) for _ in range(tables)]
+    moves = sum(await asyncio.gather(*(one(i, rng) for i, rng in enumerate(seeds))))
+    await presenter.flush()
+    await slots.save()
+    for timer in service._timers.values():
+        timer.cancel()
+    await storage.close()
+    return {"tables": tables, "moves": moves, "slots": len(slots.slots)}
+
+
+async def _table(service: GameService, i: int, rng: random.Random, max_moves: int) -> int:
+    """Open table `i`, deal, and play up to `max_moves` random moves; returns the moves."""
+    moves = 0
+    chat = group_id(i)
+    people = [Person(user_id(i, j), f"S{i}x{j}", None, "ru") for j in range(4)]
+    for person in people:
+        await service.touch(person, started=True)
+    live = await service.new_table(chat, f"Start {i}", people[0])
+    for person in people[1:]:
+        await service.join(chat, person)
+    await service.start(chat, people[0], is_admin=True)
+    for _ in range(rng.randrange(max_moves + 1)):
+        deal = live.deal
+        if deal is None or deal.finished or deal.to_act is None:
+            break
+        seat = deal.to_act
+        legal = deal.legal_actions(seat)
+        playable = [a for a in legal if a.do is not Do.LOOK] or legal
+        action = rng.choice(playable)
+        press = callbacks.Press(
+            "a", live.row.table_id, live.row.deal_no, live.step, callbacks.action_code(action)
+        )
+        await service.act(live.deal_seats[seat], press)
+        moves += 1
+        if live.deal is not None and live.deal.finished:
+            break
+    return moves
+
+
+if __name__ == "__main__":
+    import time
+
+    target = sys.argv[1] if len(sys.argv) > 1 else "/tmp/frap-startup.sqlite3"
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    started = time.perf_counter()
+    print(asyncio.run(build(target, count)), f"{time.perf_counter() - started:.1f}s")

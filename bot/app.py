@@ -49,7 +49,7 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
     `rng` shuffles the decks (tests pass a seeded one; by default the system's randomness).
     """
     limiter = AIORateLimiter(
-        overall_max_rate=30,
+        overall_max_rate=settings.messages_per_second,
         overall_time_period=1,
         group_max_rate=settings.group_messages_per_minute,
         group_time_period=60,
@@ -100,7 +100,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.get("service")
     if service is not None:
-        await service.presenter.flush()
+        await service.close()  # no timer may fire on a closed database
+        await service.presenter.close(timeout=10)
         await service.storage.close()
 
 

@@ -128,10 +128,13 @@ def cards_code(cards: tuple[Card, ...] | list[Card]) -> str:
 
 
 def parse_cards_code(text: str) -> tuple[Card, ...]:
-    """Cards from concatenated codes; raises ValueError if malformed or repeated."""
-    if len(text) % 2 or len(text) > 16:
-        raise ValueError(text)
-    cards = tuple(Card.parse(text[i : i + 2]) for i in range(0, len(text), 2))
+    """Cards from concatenated codes; raises BadCallback (a ValueError) if malformed or repeated."""
+    try:
+        if len(text) % 2 or len(text) > 16:
+            raise ValueError(text)
+        cards = tuple(Card.parse(text[i : i + 2]) for i in range(0, len(text), 2))
+    except ValueError as exc:
+        raise BadCallback(text) from exc
     if len(set(cards)) != len(cards):
-        raise ValueError(text)
+        raise BadCallback(text)
     return cards

@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     default_ante: int = Field(default=10, ge=0)
     log_level: str = "INFO"
     group_messages_per_minute: int = Field(default=20, ge=1)
+    messages_per_second: int = Field(default=30, ge=1, description="the limiter's overall budget")
     poll_timeout: int = Field(default=30, ge=0)
 
     @field_validator("bot_token")

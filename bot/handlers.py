@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from typing import Any
 
 from telegram import (
@@ -18,10 +20,10 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
-from locales import pick_language, t
+from locales import LANGUAGES, pick_language, t
 
 from . import callbacks, render, settings_menu
 from .service import GameService, Person, Refusal
@@ -29,6 +31,8 @@ from .service import GameService, Person, Refusal
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 HISTORY_SHOWN = 5
+TAKE_ARGUMENTS = ("newgame", "balance", "history")  # the other group commands take none
+ANSWER_TRIES = 4
 
 
 def person(user: User) -> Person:
@@ -53,12 +57,13 @@ class Handlers:
     async def _reply(
         self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> None:
-        try:
-            await message.reply_text(
-                text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
-            )
-        except TelegramError as exc:
-            log.warning("reply in %s failed: %s", message.chat_id, exc)
+        """Answer a message (quoting it in groups); Telegram's errors are waited out."""
+        private = message.chat.type == ChatType.PRIVATE
+        await self.service.presenter.post(
+            message.chat_id,
+            render.Rendered(text, markup),
+            reply_to=None if private else message.message_id,
+        )
 
     async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
         try:
@@ -89,6 +94,9 @@ class Handlers:
                 await self._reply(message, t(lang, "cmd.group_only"))
                 return
             lang = await self._chat_lang(message.chat)
+            if context.args and run.__name__ not in TAKE_ARGUMENTS:
+                await self._reply(message, t(lang, "usage.no_arguments", command=run.__name__))
+                return  # junk after a command changes nothing (issue 4)
             try:
                 await run(update, context, message, lang)
             except Refusal as refusal:
@@ -146,7 +154,11 @@ class Handlers:
             lang = await self._chat_lang(message.chat)
             await self._reply(message, t(lang, "cmd.private_only"))
             return
-        new = "en" if pick_language(stored.lang) == "ru" else "ru"
+        args = [arg.lower() for arg in context.args or []]
+        if len(args) > 1 or (args and args[0] not in LANGUAGES):
+            await self._reply(message, t(pick_language(stored.lang), "usage.language"))
+            return
+        new = args[0] if args else "en" if pick_language(stored.lang) == "ru" else "ru"
         await self.storage.set_user(user.id, lang=new)
         await self.service.touch(person(user))
         await self._reply(message, t(new, "language.set"))
@@ -168,7 +180,8 @@ class Handlers:
         """/newgame: open a lobby in this chat."""
         user = update.effective_user
         assert user is not None
-        if context.args and context.args[0].lower() not in ("frap", "фрап"):
+        args = context.args or []
+        if len(args) > 1 or (args and args[0].lower() not in ("frap", "фрап")):
             await self._reply(message, t(lang, "usage.newgame"))
             return
         async with self.service.lock(message.chat_id):
@@ -268,7 +281,7 @@ class Handlers:
         """/history: the last deals; /history <id> sends that deal's hand record as a file."""
         args = context.args or []
         if args:
-            if not args[0].isdigit():
+            if len(args) > 1 or not _is_id(args[0]):
                 await self._reply(message, t(lang, "usage.history"))
                 return
             deal = await self.storage.deal(int(args[0]))
@@ -276,9 +289,12 @@ class Handlers:
                 await self._reply(message, t(lang, "history.no_such"))
                 return
             data = json.dumps(deal.record, ensure_ascii=False, indent=1).encode()
-            await message.reply_document(
-                io.BytesIO(data), filename=f"frap-deal-{deal.deal_id}.json"
-            )
+            try:
+                await message.reply_document(
+                    io.BytesIO(data), filename=f"frap-deal-{deal.deal_id}.json"
+                )
+            except TelegramError as exc:
+                log.warning("record of deal %s not sent: %s", deal.deal_id, exc)
             return
         deals = await self.storage.recent_deals(message.chat_id, HISTORY_SHOWN)
         if not deals:
@@ -367,27 +383,48 @@ class Handlers:
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
+            if getattr(query.message, "reply_markup", None) != settings_menu.menu(chat).markup:
+                # pressed on a menu that no longer shows the settings (a double press, another
+                # admin): applying it would step a setting twice (issue 4)
+                raise Refusal("err.stale")
             try:
                 changes = settings_menu.apply_press(chat, code)
             except ValueError as exc:
                 raise Refusal("err.stale") from exc
             await self.storage.set_chat(chat_id, **changes)
             chat = await self.storage.chat(chat_id)
-        content = settings_menu.menu(
-            chat
-        )  # a press always changes a value, so never "not modified"
-        try:
-            await query.edit_message_text(
-                content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
-            )
-        except TelegramError as exc:
-            log.warning("settings menu in %s not updated: %s", chat_id, exc)
+            content = settings_menu.menu(chat)  # a press always changes a value: never "not
+            try:  # modified"; edited under the lock, so a later press's menu is never overtaken
+                await query.edit_message_text(
+                    content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
+                )
+            except TelegramError as exc:
+                log.warning("settings menu in %s not updated: %s", chat_id, exc)
+
+
+def _is_id(text: str) -> bool:
+    """Whether a command argument is a plain row id (ASCII digits that fit SQLite's integer)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 async def _answer(
     query: CallbackQuery, text: str | None, *, alert: bool = False, url: str | None = None
 ) -> None:
-    try:
-        await query.answer(text=text, show_alert=alert and url is None, url=url)
-    except TelegramError as exc:
-        log.debug("answerCallbackQuery failed: %s", exc)
+    """Answer a press; a 429 or network trouble is tried again while the press is fresh."""
+    for attempt in range(1, ANSWER_TRIES + 1):
+        try:
+            await query.answer(text=text, show_alert=alert and url is None, url=url)
+            return
+        except BadRequest as exc:  # e.g. too old: nothing more to do
+            log.debug("answerCallbackQuery failed: %s", exc)
+            return
+        except (NetworkError, RetryAfter) as exc:
+            if attempt == ANSWER_TRIES:
+                log.warning("answerCallbackQuery failed: %s", exc)
+                return
+            wait = exc.retry_after if isinstance(exc, RetryAfter) else None
+            pause = wait.total_seconds() if isinstance(wait, timedelta) else wait
+            await asyncio.sleep(min(float(pause or 0.5 * attempt), 5.0))
+        except TelegramError as exc:
+            log.debug("answerCallbackQuery failed: %s", exc)
+            return

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from telegram import Bot, Message
+from telegram import Bot, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
@@ -20,7 +20,11 @@ log = logging.getLogger(__name__)
 
 ForbiddenHandler = Callable[[int], Awaitable[None]]
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
-_NETWORK_RETRIES = 5
+# Telegram errors (429, 5xx, network) are waited out (issue 4): a slot keeps trying until its
+# latest content is shown, a one-off message for about a minute; never longer than _PAUSE_CAP
+# between tries (or what a 429's retry_after asks).
+_POST_RETRIES = 15
+_PAUSE_CAP = 5.0
 
 
 @dataclass
@@ -74,13 +78,36 @@ class Presenter:
         while tasks := [s.task for s in self._slots.values() if s.task and not s.task.done()]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def post(self, chat_id: int, content: Rendered) -> Message | None:
-        """Post a one-off message (retrying network trouble); None if it could not be delivered."""
-        for attempt in range(1, _NETWORK_RETRIES + 2):
+    async def close(self, timeout: float) -> None:
+        """At shutdown: flush, but stop trying after `timeout` seconds (Telegram may be down)."""
+        try:
+            await asyncio.wait_for(self.flush(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with messages not yet updated")
+            for slot in self._slots.values():
+                if slot.task is not None:
+                    slot.task.cancel()
+            await asyncio.gather(
+                *(s.task for s in self._slots.values() if s.task), return_exceptions=True
+            )
+
+    async def post(
+        self, chat_id: int, content: Rendered, *, reply_to: int | None = None
+    ) -> Message | None:
+        """Post a one-off message (retrying network trouble); None if it could not be delivered.
+
+        `reply_to`: the message it answers (sent even if that one is gone)."""
+        reply = (
+            None
+            if reply_to is None
+            else ReplyParameters(reply_to, allow_sending_without_reply=True)
+        )
+        for attempt in range(1, _POST_RETRIES + 2):
             try:
                 return await self.bot.send_message(
                     chat_id, content.text, parse_mode=ParseMode.HTML,
                     reply_markup=content.markup, disable_web_page_preview=True,
+                    reply_parameters=reply,
                 )  # fmt: skip
             except Forbidden:
                 await self._forbidden(chat_id)
@@ -89,7 +116,7 @@ class Presenter:
                 log.warning("could not post to %s: %s", chat_id, exc)
                 return None
             except (TimedOut, NetworkError, RetryAfter) as exc:
-                if attempt > _NETWORK_RETRIES:
+                if attempt > _POST_RETRIES:
                     log.error("could not post to %s: %s", chat_id, exc)
                     return None
                 await asyncio.sleep(_pause(exc, attempt))
@@ -115,10 +142,8 @@ class Presenter:
                 await self._forbidden(slot.chat_id)
                 return
             except (TimedOut, NetworkError, RetryAfter) as exc:
-                failures += 1
-                if failures > _NETWORK_RETRIES:
-                    log.error("slot %s: giving up after %s", slot.name, exc)
-                    return
+                failures += 1  # no giving up: the message must end up showing the latest state
+                log.warning("slot %s: %s (try %d)", slot.name, exc, failures)
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
@@ -155,4 +180,4 @@ def _pause(exc: Exception, attempt: int) -> float:
     if isinstance(exc, RetryAfter):
         wait = exc.retry_after
         return float(wait.total_seconds() if isinstance(wait, timedelta) else wait)
-    return 0.5 * 2.0 ** (attempt - 1)
+    return min(_PAUSE_CAP, 0.5 * 2.0 ** (attempt - 1))

@@ -100,6 +100,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}  # by table id
         self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
         presenter.on_forbidden = self.dm_forbidden
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -127,8 +128,9 @@ class GameService:
                 live.deal_seats = deal_row.seats
                 live.users.update(await self.storage.users(deal_row.seats))
             self._live[row.table_id] = live
-            await self._refresh(live)
-            self._arm_timer(live)
+            async with self.lock(row.chat_id):
+                await self._refresh(live)
+                self._arm_timer(live)
         return len(rows)
 
     # ---- users ----------------------------------------------------------------------------------
@@ -143,7 +145,10 @@ class GameService:
             user = replace(user, started=True, blocked=False)
         for live in self._live.values():
             if person.user_id in live.users:
+                unblocked = live.users[person.user_id].blocked and not user.blocked
                 live.users[person.user_id] = user
+                if unblocked:
+                    self._arm_timer(live)  # his move waits for him again
         return user
 
     async def user_lang(self, user_id: int, fallback: str | None = None) -> str:
@@ -242,8 +247,9 @@ class GameService:
         if rules.deck_size_for(len(live.row.seats)) < 4 * len(live.row.seats) + 1:
             raise Refusal("err.deck_too_small")
         live.row = replace(live.row, status="playing")
+        await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
+        # Messages show only what is stored: a bot killed in between restarts from the lobby.
         self._show_lobby(live, chat, closed="lobby.started")
-        await self._new_deal(live, chat, dealer=self.rng.randrange(len(live.row.seats)))  # F2
 
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
@@ -284,10 +290,10 @@ class GameService:
 
     # ---- deals ----------------------------------------------------------------------------------
 
-    async def _new_deal(
-        self, live: Live, chat: ChatRow, dealer: int, *, redeal: bool = False
-    ) -> None:
+    async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
         """Deal: shuffle (the only chance), antes (F3), four cards each and the turn-up (F4)."""
+        # The pot as stored now: a row read before the last step (F8's antes) would be stale.
+        chat = await self.storage.chat(live.row.chat_id)
         rules = FrapRules.from_dict(chat.rules)
         seats = live.row.seats
         live.users.update(await self.storage.users(seats))
@@ -321,6 +327,7 @@ class GameService:
         async with self.lock(live.row.chat_id):
             if self._live.get(press.table_id) is not live:
                 raise Refusal("err.stale")
+            await self._returns(live, user_id)
             deal = self._current(live, press)
             if user_id not in live.deal_seats:
                 raise Refusal("err.not_player")
@@ -334,6 +341,9 @@ class GameService:
         if live is None:
             raise Refusal("err.stale")
         async with self.lock(live.row.chat_id):
+            if self._live.get(press.table_id) is not live:
+                raise Refusal("err.stale")
+            await self._returns(live, user_id)
             deal = self._current(live, press)
             if user_id not in live.deal_seats:
                 raise Refusal("err.not_player")
@@ -405,7 +415,11 @@ class GameService:
         assert deal is not None
         if deal.needs_redeal:  # F8: the same dealer redeals at once, no ante
             await self._post_result(live, chat, offer_next=False)
-            await self._new_deal(live, chat, deal.dealer, redeal=True)
+            if all(self._plays_itself(live, uid) for uid in live.deal_seats):
+                # everyone is away: the bot would pass for them and redeal forever
+                await self._close(live, chat, "table.closed_away")
+                return
+            await self._new_deal(live, deal.dealer, redeal=True)
             return
         await self._post_result(live, chat, offer_next=True)
 
@@ -418,11 +432,8 @@ class GameService:
             if user_id not in live.row.seats:
                 raise Refusal("err.not_player")
             chat = await self.storage.chat(chat_id)
-            self.presenter.show(
-                f"result:{live.row.table_id}:{live.row.deal_no}",
-                chat_id,
-                await self._result(live, chat, offer_next=False),
-            )
+            result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+            result = await self._result(live, chat, offer_next=False)
             previous = live.deal_seats[live.deal.dealer]
             seats = live.row.seats
             dealer = (
@@ -430,7 +441,8 @@ class GameService:
                 if previous in seats
                 else ((live.row.dealer or 0) % len(seats))
             )
-            await self._new_deal(live, chat, dealer)
+            await self._new_deal(live, dealer)
+            self.presenter.show(result_slot, chat_id, result)  # its button goes once stored
 
     def _movements(self, live: Live, events: Sequence[Event]) -> list[Movement]:
         return [
@@ -461,8 +473,19 @@ class GameService:
             return
         key = (live.row.deal_no, live.step)
         self._timers[table_id] = asyncio.get_running_loop().call_later(
-            max(0.0, delay), lambda: asyncio.ensure_future(self._timer_fired(table_id, key))
+            max(0.0, delay), self._fire, table_id, key
         )
+
+    def _fire(self, table_id: int, key: tuple[int, int]) -> None:
+        task = asyncio.create_task(self._timer_fired(table_id, key), name=f"timer {table_id}")
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def close(self) -> None:
+        """Stop every timer (at shutdown: the restarted bot re-arms them from SQLite)."""
+        for table_id in list(self._timers):
+            self._cancel_timer(table_id)
+        await asyncio.gather(*self._firing, return_exceptions=True)
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
         """Away players and players the bot cannot reach move automatically, without waiting."""
@@ -474,6 +497,12 @@ class GameService:
             timer.cancel()
 
     async def _timer_fired(self, table_id: int, key: tuple[int, int]) -> None:
+        try:
+            await self._time_out(table_id, key)
+        except Exception:  # nobody awaits a timer: say so, or the table would stall silently
+            log.exception("table %s: the timer failed", table_id)
+
+    async def _time_out(self, table_id: int, key: tuple[int, int]) -> None:
         live = self._live.get(table_id)
         if live is None:
             return
@@ -546,6 +575,14 @@ class GameService:
         key, who = live.note
         return t(lang, key, name=render.name(who))
 
+    async def _returns(self, live: Live, user_id: int) -> None:
+        """An away player pressed one of his buttons (even an outdated one): he is back, and
+        from now on his moves wait for him again (issue 4)."""
+        if user_id in live.row.away and user_id in live.deal_seats:
+            self._back(live, user_id)
+            await self.storage.save_table(live.row)
+            self._arm_timer(live)
+
     def _back(self, live: Live, user_id: int) -> None:
         """A player pressed a button: no longer away, no time-outs counted."""
         if user_id in live.row.away or any(uid == user_id for uid, _ in live.row.strikes):
@@ -616,24 +653,26 @@ class GameService:
             self._show_lobby(live, chat)
         elif live.deal is not None:
             self._show_deal(live, chat)
+            if live.deal.finished:  # the bot may have died before the deal's end was shown
+                await self._deal_over(live, chat)  # result (with "next deal"), or F8's redeal
 
     async def reshow_hand(self, user_id: int) -> bool:
-        """Post the user's control message again at the bottom of the private chat."""
-        for live in self._live.values():
+        """Post the user's control messages (one per table he plays at) again at the bottom of
+        the private chat."""
+        shown = False
+        for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
                 slot = f"hand:{live.row.table_id}:{live.row.deal_no}:{user_id}"
                 await self.presenter.forget(slot)
                 chat = await self.storage.chat(live.row.chat_id)
                 self._show_hand(live, chat, live.deal_seats.index(user_id))
-                return True
-        return False
+                shown = True
+        return shown
 
     async def dm_forbidden(self, user_id: int) -> None:
         """A player blocked the bot (or never started it): tell the group, keep the deal moving."""
-        user = await self.storage.user(user_id)
-        if user is None or user.blocked:
-            return  # told once
-        await self.storage.set_user(user_id, blocked=1)
+        if not await self.storage.mark_blocked(user_id):
+            return  # unknown, or told already (a 403 and my_chat_member may come together)
         for live in list(self._live.values()):
             if user_id in live.users:
                 user = replace(live.users[user_id], blocked=True)

@@ -92,6 +92,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN away TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE tables ADD COLUMN strikes TEXT NOT NULL DEFAULT '{}';
     """,
+    # 3: the ledger is append-only (issue 4): a voided deal is reversed by new rows
+    """
+    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
 )
 
 
@@ -259,6 +266,14 @@ class Storage:
     async def set_user(self, user_id: int, **fields: Any) -> None:
         """Change some of a user's fields (started, blocked, lang)."""
         await self._update("users", "user_id", user_id, fields)
+
+    async def mark_blocked(self, user_id: int) -> bool:
+        """Mark a known user as unreachable; False if unknown or marked already."""
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE users SET blocked = 1 WHERE user_id = ? AND blocked = 0", (user_id,)
+            )
+            return cursor.rowcount == 1
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time."""

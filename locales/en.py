@@ -69,6 +69,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "lobby.expired": "The table was closed: the game was never started.",
     "table.closed_too_few": "Fewer than two players left — the table is closed.",
     "table.stopped": "The game was stopped.",
+    "table.closed_away": "Nobody is playing — every player is away. The table is closed.",
     "table.voided": "The deal in play was voided and every chip of it returned.",
     "table.dm_blocked": "⚠️ {name}, the bot cannot message you privately. "
     '<a href="{link}">Open the bot\'s chat</a>, or your moves will be made automatically.',
@@ -160,6 +161,8 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "left": "{name} leaves the table.",
     "usage.newgame": "Usage: /newgame (game: frap).",
     "usage.history": "Usage: /history or /history &lt;deal number&gt;.",
+    "usage.no_arguments": "Usage: /{command} — without arguments.",
+    "usage.language": "Usage: /language, or /language ru, or /language en.",
     "err.admins_only": "Only the chat's admins can do this.",
     # money
     "pot": "💰 The pot holds <b>{pot}</b>",

@@ -73,6 +73,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "lobby.expired": "Стол закрыт: игру так и не начали.",
     "table.closed_too_few": "За столом меньше двух игроков — стол закрыт.",
     "table.stopped": "Игра остановлена.",
+    "table.closed_away": "Стол закрыт: никто не играет — все игроки отошли.",
     "table.voided": "Текущая сдача отменена, все фишки этой сдачи возвращены.",
     "table.dm_blocked": "⚠️ {name}, бот не может написать вам в личные сообщения. "
     '<a href="{link}">Откройте чат с ботом</a>, иначе ходы будут делаться автоматически.',
@@ -167,6 +168,8 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "left": "{name} встаёт из-за стола.",
     "usage.newgame": "Использование: /newgame (игра: frap).",
     "usage.history": "Использование: /history или /history &lt;номер сдачи&gt;.",
+    "usage.no_arguments": "Использование: /{command} — без аргументов.",
+    "usage.language": "Использование: /language, или /language ru, или /language en.",
     "err.admins_only": "Это могут только администраторы чата.",
     # money
     "pot": "💰 В банке: <b>{pot}</b>",

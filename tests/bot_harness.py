@@ -13,7 +13,7 @@ from bot.app import build
 from bot.config import Settings
 from bot.service import GameService
 from tests.fakebot import FakeTelegram, FakeUser
-from tests.fakebot.models import FakeChat, StoredMessage
+from tests.fakebot.models import CallbackRecord, FakeChat, StoredMessage
 
 
 @dataclass
@@ -147,3 +147,28 @@ async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) 
         await bot.idle()
         presses += 1
     raise AssertionError("the deal did not end")
+
+
+def push_callback(
+    tg: FakeTelegram, user: FakeUser, message: StoredMessage, data: str | None
+) -> str:
+    """A callback query with any data on any message, as a forged client could send it.
+
+    `user.press` only presses buttons that are on the message; this pushes the raw update and
+    registers it (like `World.user_press`) so that the bot's answerCallbackQuery works.
+    Returns the query id (`tg.callback_answer(id)` gives the answer).
+    """
+    record = CallbackRecord(
+        id=str(4_100_000_000_000_000 + tg.world.serial()), user=user, message=message, data=data
+    )
+    tg.world.callbacks[record.id] = record
+    payload: dict[str, Any] = {
+        "id": record.id,
+        "from": user.to_api(),
+        "message": message.to_api(tg.world.bot),
+        "chat_instance": message.chat.chat_instance,
+    }
+    if data is not None:
+        payload["data"] = data
+    tg.updates.push("callback_query", payload)
+    return record.id

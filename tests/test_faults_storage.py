@@ -1,0 +1,97 @@
+"""Issue 4: the ledger under abuse — a deal settled twice changes nothing, the ledger cannot be
+rewritten, and a broken invariant is reported at start-up."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Movement, Storage
+from tests.bot_harness import (
+    GROUP_ID,
+    action_buttons,
+    control_message,
+    make_players,
+    open_table,
+    play_deal,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram
+
+
+async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        await open_table(bot, group, users)
+        await play_deal(bot, users, random.Random(4))
+        storage = bot.service.storage
+        live = bot.service.find(1)
+        assert live is not None and live.deal is not None and live.deal_id is not None
+        ledger = await storage.ledger_rows(GROUP_ID)
+        chat = await storage.chat(GROUP_ID)
+        again = [Movement(users[0].id, 5, "tricks"), Movement(users[1].id, -5, "penalty")]
+        with pytest.raises(RuntimeError, match="not in play"):
+            await storage.save_step(
+                live.row, live.deal_id, live.deal.to_record(), again, finished=True
+            )
+        assert await storage.void_deal(live.row, live.deal_id) == []  # a finished deal stays
+        assert await storage.ledger_rows(GROUP_ID) == ledger
+        assert await storage.chat(GROUP_ID) == chat
+        assert await storage.check() == []
+
+
+async def test_the_ledger_is_append_only(tmp_path: Path) -> None:
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    await storage.close()
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3")) as db:
+        db.execute(
+            "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
+            "VALUES (1, NULL, 2, 3, 'ante', 0)"
+        )
+        for sql in ("UPDATE ledger SET amount = 0", "DELETE FROM ledger"):
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                db.execute(sql)
+
+
+async def test_a_broken_ledger_is_reported_at_start_up(
+    tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    group, users = make_players(tg, 2)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=1) as bot:
+        await open_table(bot, group, users)
+    with closing(sqlite3.connect(db)) as sql, sql:
+        sql.execute("UPDATE chats SET pot = pot + 7")  # seven chips from nowhere
+    caplog.set_level(logging.ERROR, logger="bot.app")
+    async with running_bot(tg, db, seed=1):
+        pass
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
+    assert any(f"chat {GROUP_ID}" in line and "!= 0" in line for line in lines), lines
+
+
+async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path: Path) -> None:
+    """F8: the third all-pass round's antes go into the pot before the redeal is dealt."""
+    group, users = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=8) as bot:
+        await open_table(bot, group, users)
+        for _ in range(6):  # three rounds, everyone passes
+            mover, data = next(
+                (u, d)
+                for u in users
+                if (m := control_message(tg, u))
+                for _, d in action_buttons(m)
+                if d.endswith(":P")
+            )
+            await mover.press(control_message(tg, mover), data=data)  # type: ignore[arg-type]
+            await bot.idle()
+        storage = bot.service.storage
+        redeal = await storage.current_deal(1)
+        assert redeal is not None and redeal.deal_no == 2 and redeal.record.get("redeal")
+        chat = await storage.chat(GROUP_ID)
+        assert redeal.record["pot"] == chat.pot == 4 * 2 * 10  # antes of F3 and three F8 rounds
+        assert await storage.check() == []

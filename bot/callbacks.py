@@ -40,7 +40,8 @@ class BadCallback(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Press:
-    """A decoded button press. `kind`: j(oin) l(eave) s(tart) a(ction) t(oggle) n(ext) c(onfig)."""
+    """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
+    c(onfig)."""
 
     kind: str
     table_id: int = 0
@@ -77,7 +78,7 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), int(parts[1]))
         if kind == "c" and rest:
             return Press(kind, code=rest)
-        if kind in ("j", "l", "s") and len(parts) == 1:
+        if kind in ("j", "l", "s", "g") and len(parts) == 1:
             return Press(kind, int(parts[0]))
     except ValueError as exc:
         raise BadCallback(data) from exc

@@ -25,7 +25,7 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, render, settings_menu
+from . import callbacks, games, render, settings_menu
 from .service import GameService, Person, Refusal
 
 log = logging.getLogger(__name__)
@@ -181,12 +181,13 @@ class Handlers:
         user = update.effective_user
         assert user is not None
         args = context.args or []
-        if len(args) > 1 or (args and args[0].lower() not in ("frap", "фрап")):
-            await self._reply(message, t(lang, "usage.newgame"))
+        game = games.parse(args[0]) if len(args) == 1 else None
+        if len(args) > 1 or (args and game is None):
+            await self._reply(message, t(lang, "usage.newgame_games"))
             return
         async with self.service.lock(message.chat_id):
             live = await self.service.new_table(
-                message.chat_id, message.chat.title or "", person(user)
+                message.chat_id, message.chat.title or "", person(user), game
             )
         if user.id not in live.row.seats:
             link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
@@ -306,11 +307,11 @@ class Handlers:
         await self._reply(message, "\n".join(lines))
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/rules: the house rules in force, briefly."""
+        """/rules: the house rules in force (the table's game, or the chat's default), briefly."""
         chat = await self.storage.chat(message.chat_id)
-        await self._reply(
-            message, t(lang, "rules.title") + "\n" + settings_menu.rules_summary(chat)
-        )
+        table = self.service.table_in(message.chat_id)
+        summary = settings_menu.rules_summary(chat, table.row.game if table else None)
+        await self._reply(message, t(lang, "rules.title") + "\n" + summary)
 
     async def settings(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/settings: admins change house rules, ante, timer and language with buttons."""
@@ -375,6 +376,9 @@ class Handlers:
             elif press.kind == "s":
                 admin = await self._is_admin(context, chat.id, user.id)
                 await self.service.start(chat.id, person(user), admin, press.table_id)
+            elif press.kind == "g":
+                admin = await self._is_admin(context, chat.id, user.id)
+                await self.service.switch_game(chat.id, person(user), admin, press.table_id)
 
     async def _settings_press(
         self, context: Context, query: CallbackQuery, chat_id: int, code: str

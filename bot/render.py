@@ -76,12 +76,14 @@ def lobby(
     ante: int,
     bot_username: str,
     *,
+    players_range: tuple[int, int],
     closed: str | None = None,
 ) -> Rendered:
-    """The lobby message: who sits, and Join / Leave / Start buttons."""
+    """The lobby message: the game, who sits, and Join / Leave / Start / game buttons."""
     lines = [t(lang, "lobby.title", game=t(lang, f"game.{game}"))]
     lines.append(t(lang, "lobby.creator", name=name(creator)))
     lines.append(t(lang, "lobby.ante", ante=ante))
+    lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
     players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
     lines.append(t(lang, "lobby.players", n=len(names), players=players))
     if closed:
@@ -103,7 +105,11 @@ def lobby(
             [
                 InlineKeyboardButton(
                     t(lang, "btn.start"), callback_data=callbacks.encode("s", table_id)
-                )
+                ),
+                InlineKeyboardButton(
+                    t(lang, "btn.game", game=t(lang, f"game.{game}")),
+                    callback_data=callbacks.encode("g", table_id),
+                ),
             ],
             [
                 InlineKeyboardButton(

@@ -19,17 +19,16 @@ from engine.deal import TrickDeal
 from engine.defaults import default_action
 from engine.errors import IllegalAction
 from engine.events import ChipsMoved, Event
-from engine.frap import FrapDeal, FrapRules, Phase, seat_view, table_view
 from engine.record import ReplayError, replay
+from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, render
+from . import callbacks, games, render
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 
 log = logging.getLogger(__name__)
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 12
 AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
 
 
@@ -162,6 +161,10 @@ class GameService:
         """An open table by id."""
         return self._live.get(table_id)
 
+    def table_in(self, chat_id: int) -> Live | None:
+        """The chat's open table, if any."""
+        return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
+
     async def new_table(
         self, chat_id: int, title: str, person: Person, game: str | None = None
     ) -> Live:
@@ -189,8 +192,9 @@ class GameService:
         live = self._table(chat_id, table_id)
         if person.user_id in live.row.seats:
             raise Refusal("err.already_joined")
-        if len(live.row.seats) >= MAX_PLAYERS:
-            raise Refusal("err.table_full", n=MAX_PLAYERS)
+        most = games.deal_class(live.row.game).MAX_PLAYERS
+        if len(live.row.seats) >= most:
+            raise Refusal("err.table_full", n=most)
         if not user.started or user.blocked:
             raise Refusal(
                 "err.start_bot_first",
@@ -223,7 +227,8 @@ class GameService:
             dealer = (dealer - 1) % len(seats) if index <= dealer else dealer
         live.row = replace(live.row, seats=tuple(seats), dealer=dealer)
         chat = await self.storage.chat(chat_id)
-        if live.row.status == "playing" and len(seats) < MIN_PLAYERS:
+        fewest = games.deal_class(live.row.game).MIN_PLAYERS
+        if live.row.status == "playing" and len(seats) < fewest:
             await self._close(live, chat, "table.closed_too_few")
             return live
         await self.storage.save_table(live.row)
@@ -234,22 +239,36 @@ class GameService:
     async def start(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
     ) -> None:
-        """Start play: only the table's creator or a chat admin, with 2–12 players."""
+        """Start play: only the table's creator or a chat admin, with as many players as the
+        game takes (F1, K1, SK1)."""
         live = self._table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
         if person.user_id != live.row.creator_id and not is_admin:
             raise Refusal("err.only_creator")
-        if len(live.row.seats) < MIN_PLAYERS:
-            raise Refusal("err.need_players", n=MIN_PLAYERS)
+        cls, n = games.deal_class(live.row.game), len(live.row.seats)
+        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
+            raise Refusal("err.wrong_players", low=cls.MIN_PLAYERS, high=cls.MAX_PLAYERS)
         chat = await self.storage.chat(chat_id)
-        rules = FrapRules.from_dict(chat.rules)
-        if rules.deck_size_for(len(live.row.seats)) < 4 * len(live.row.seats) + 1:
+        if cls.deck_size_for(games.rules_for(live.row.game, chat.rules), n) < cls.HAND_SIZE * n + 1:
             raise Refusal("err.deck_too_small")
         live.row = replace(live.row, status="playing")
         await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
         self._show_lobby(live, chat, closed="lobby.started")
+
+    async def switch_game(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
+    ) -> None:
+        """The lobby's game button: the creator (or an admin) moves to the next game."""
+        live = self._table(chat_id, table_id)
+        if live.row.status != "lobby":
+            raise Refusal("err.already_started")
+        if person.user_id != live.row.creator_id and not is_admin:
+            raise Refusal("err.only_creator_game")
+        live.row = replace(live.row, game=games.next_game(live.row.game))
+        await self.storage.save_table(live.row)
+        self._show_lobby(live, await self.storage.chat(chat_id))
 
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
@@ -291,24 +310,19 @@ class GameService:
     # ---- deals ----------------------------------------------------------------------------------
 
     async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
-        """Deal: shuffle (the only chance), antes (F3), four cards each and the turn-up (F4)."""
+        """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
         chat = await self.storage.chat(live.row.chat_id)
-        rules = FrapRules.from_dict(chat.rules)
+        cls = games.deal_class(live.row.game)
+        rules = games.rules_for(live.row.game, chat.rules)
         seats = live.row.seats
         live.users.update(await self.storage.users(seats))
-        names = [live.users[uid].name for uid in seats]
-        deck = shuffled(make_deck(rules.deck_size_for(len(seats))), self.rng)
-        deal, events = FrapDeal.new(
-            rules,
-            names,
-            dealer,
-            chat.ante,
-            chat.pot,
-            deck,
-            pot_has_penalty=chat.pot_has_penalty,
-            redeal=redeal,
-        )
+        names = games.labels([live.users[uid].name for uid in seats])
+        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.rng)
+        deal, events = cls.create(
+            rules, names, dealer, chat.ante, chat.pot, deck,
+            pot_has_penalty=chat.pot_has_penalty, redeal=redeal,
+        )  # fmt: skip
         live.row = replace(
             live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
         )
@@ -348,7 +362,8 @@ class GameService:
             if user_id not in live.deal_seats:
                 raise Refusal("err.not_player")
             seat = live.deal_seats.index(user_id)
-            if deal.phase is not Phase.BUYING or deal.to_act != seat:
+            buying = any(a.do is Do.DISCARD for a in deal.legal_actions(seat))  # F9, SK6
+            if not buying:
                 raise Refusal("err.not_your_turn")
             chosen = callbacks.parse_cards_code(press.code)
             if any(card not in deal.hands[seat] for card in chosen):
@@ -434,15 +449,19 @@ class GameService:
             chat = await self.storage.chat(chat_id)
             result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
             result = await self._result(live, chat, offer_next=False)
-            previous = live.deal_seats[live.deal.dealer]
-            seats = live.row.seats
-            dealer = (
-                (seats.index(previous) + 1) % len(seats)
-                if previous in seats
-                else ((live.row.dealer or 0) % len(seats))
-            )
-            await self._new_deal(live, dealer)
+            await self._new_deal(live, self._next_dealer(live, live.deal))
             self.presenter.show(result_slot, chat_id, result)  # its button goes once stored
+
+    def _next_dealer(self, live: Live, deal: TrickDeal) -> int:
+        """F2: the seat after the last dealer; SK3: the last declarer, if still seated."""
+        seats = live.row.seats
+        nominee = live.deal_seats[deal.next_dealer]
+        if deal.next_dealer != (deal.dealer + 1) % deal.n and nominee in seats:
+            return seats.index(nominee)
+        previous = live.deal_seats[deal.dealer]
+        if previous in seats:
+            return (seats.index(previous) + 1) % len(seats)
+        return (live.row.dealer or 0) % len(seats)
 
     def _movements(self, live: Live, events: Sequence[Event]) -> list[Movement]:
         return [
@@ -535,11 +554,12 @@ class GameService:
     # ---- what the messages show -----------------------------------------------------------------
 
     def _names(self, live: Live) -> list[str]:
-        return [live.users[uid].name for uid in live.deal_seats]
+        return list(live.deal.players) if live.deal is not None else []
 
     def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
         names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
         creator = live.users.get(live.row.creator_id)
+        cls = games.deal_class(live.row.game)
         content = render.lobby(
             chat.lang,
             live.row.table_id,
@@ -548,6 +568,7 @@ class GameService:
             creator.name if creator else "?",
             chat.ante,
             self.bot_username,
+            players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
             closed=closed,
         )
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)

@@ -557,9 +557,10 @@ async def _book(
 
 async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
     await db.execute(
-        "UPDATE tables SET status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
+        "UPDATE tables SET game = ?, status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
         "away = ?, strikes = ? WHERE table_id = ?",
         (
+            table.game,
             table.status,
             json.dumps(list(table.seats)),
             table.dealer,

@@ -159,7 +159,6 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "language.set": "Private messages are now in English.",
     "joined_next_deal": "{name} takes a seat and plays from the next deal.",
     "left": "{name} leaves the table.",
-    "usage.newgame": "Usage: /newgame (game: frap).",
     "usage.history": "Usage: /history or /history &lt;deal number&gt;.",
     "usage.no_arguments": "Usage: /{command} — without arguments.",
     "usage.language": "Usage: /language, or /language ru, or /language en.",

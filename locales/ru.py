@@ -166,7 +166,6 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "language.set": "Язык личных сообщений: русский.",
     "joined_next_deal": "{name} садится за стол и играет со следующей сдачи.",
     "left": "{name} встаёт из-за стола.",
-    "usage.newgame": "Использование: /newgame (игра: frap).",
     "usage.history": "Использование: /history или /history &lt;номер сдачи&gt;.",
     "usage.no_arguments": "Использование: /{command} — без аргументов.",
     "usage.language": "Использование: /language, или /language ru, или /language en.",

@@ -103,12 +103,14 @@ def make_players(tg: FakeTelegram, n: int, lang: str = "ru") -> tuple[FakeChat, 
     return group, users
 
 
-async def open_table(bot: RunningBot, group: FakeChat, users: list[FakeUser]) -> None:
+async def open_table(
+    bot: RunningBot, group: FakeChat, users: list[FakeUser], command: str = "/newgame"
+) -> None:
     """Everyone starts the bot privately, the first user opens a table, all join, it starts."""
     for user in users:
         await user.start()
     await bot.idle()
-    await users[0].send(group, "/newgame")
+    await users[0].send(group, command)
     await bot.idle()
     lobby = bot_messages(bot.tg, group)[-1]
     for user in users[1:]:

@@ -102,7 +102,7 @@ class BotProcess:
         log: Path,
         *,
         relaxed: bool,
-        limiter: str = "stock",
+        limiter: str = "bot",
         seed: int = 1,
         tweak: str = "",
     ) -> None:
@@ -944,9 +944,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--pace-limiter",
-        default="stock",
-        help="comma-separated: stock (bot.app.build's AIORateLimiter), "
-        "messages-only (a bench-side limiter counting only new messages)",
+        default="bot",
+        help="comma-separated: bot (the limiter bot.app.build sets: bot/ratelimit.py), "
+        "stock (python-telegram-bot's AIORateLimiter), "
+        "messages-only (a bench-side AIORateLimiter that skips edits)",
     )
     parser.add_argument(
         "--skip-bare-pace", action="store_true", help="pace: do not run the echo bot"

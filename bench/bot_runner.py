@@ -574,12 +574,12 @@ def build_frap(args: argparse.Namespace) -> Application:  # type: ignore[type-ar
     from bot.config import Settings
 
     install_bot_hooks()
-    if args.overall_rate != 30 or args.limiter != "stock":
-        # `build` hard-codes overall_max_rate=30; replace the limiter class it calls.
+    if args.limiter != "bot":
+        # Compare with another limiter: replace the class `build` calls.
         def limiter(**kwargs: Any) -> AIORateLimiter:
             return make_limiter(args)
 
-        bot.app.AIORateLimiter = limiter
+        bot.app.SendLimiter = limiter  # type: ignore[assignment,misc]
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         bot_token=args.token,
@@ -765,7 +765,7 @@ def main() -> None:
     parser.add_argument("--poll-timeout", type=int, default=10)
     parser.add_argument("--overall-rate", type=float, default=30)
     parser.add_argument("--group-rate", type=int, default=20)
-    parser.add_argument("--limiter", choices=("stock", "messages-only"), default="stock")
+    parser.add_argument("--limiter", choices=("bot", "stock", "messages-only"), default="bot")
     parser.add_argument("--tweak", default="", help="what-ifs: sniffio, pool=N (comma-separated)")
     args = parser.parse_args()
     os.environ.setdefault("PTB_TIMEDELTA", "true")

@@ -7,7 +7,6 @@ import random
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -21,6 +20,7 @@ from locales import LANGUAGES, t
 from .config import Settings
 from .handlers import Handlers
 from .presenter import Presenter
+from .ratelimit import SendLimiter
 from .service import GameService
 from .storage import Storage
 
@@ -48,12 +48,9 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
 
     `rng` shuffles the decks (tests pass a seeded one; by default the system's randomness).
     """
-    limiter = AIORateLimiter(
-        overall_max_rate=settings.messages_per_second,
-        overall_time_period=1,
-        group_max_rate=settings.group_messages_per_minute,
-        group_time_period=60,
-        max_retries=3,
+    limiter = SendLimiter(
+        per_second=settings.messages_per_second,
+        per_group_minute=settings.group_messages_per_minute,
     )
     app = (
         ApplicationBuilder()

@@ -276,7 +276,11 @@ class Storage:
             return cursor.rowcount == 1
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
-        """A chat's row, created with the defaults the first time."""
+        """A chat's row, created with the defaults the first time (a plain read otherwise: the
+        service asks for it on every press, so it must not cost a write transaction)."""
+        row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
+        if row is not None and (not title or row["title"] == title):
+            return _chat(row)
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO chats (chat_id, title, lang, ante, turn_timeout) "

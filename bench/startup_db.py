@@ -50,9 +50,10 @@ class SlotBuffer:
         self.storage = storage
         self.slots: dict[str, tuple[int, int, str]] = {}
 
-    async def remember_message(self, slot: str, chat_id: int, message_id: int, digest: str) -> None:
-        """Remember a slot (written later in one transaction)."""
-        self.slots[slot] = (chat_id, message_id, digest)
+    async def remember_messages(self, rows: list[tuple[str, int, int, str]]) -> None:
+        """Remember slots (written later in one transaction)."""
+        for slot, chat_id, message_id, digest in rows:
+            self.slots[slot] = (chat_id, message_id, digest)
 
     async def forget_messages(self, prefix: str) -> None:
         """Forget slots by prefix."""
@@ -116,6 +117,7 @@ async def build(
     seeds = [random.Random(master.random()) for _ in range(tables)]
     moves = sum(await asyncio.gather(*(one(i, rng) for i, rng in enumerate(seeds))))
     await presenter.flush()
+    await presenter.save()
     await slots.save()
     for timer in service._timers.values():
         timer.cancel()

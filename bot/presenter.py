@@ -24,6 +24,7 @@ _GONE = ("message to edit not found", "message can't be edited", "message_id_inv
 # latest content is shown, a one-off message for about a minute; never longer than _PAUSE_CAP
 # between tries (or what a 429's retry_after asks).
 _POST_RETRIES = 15
+_SAVE_EVERY = 0.5  # seconds between batched digest writes
 _PAUSE_CAP = 5.0
 
 
@@ -45,6 +46,10 @@ class Presenter:
         self.storage = storage
         self._slots: dict[str, _Slot] = {}
         self.on_forbidden: ForbiddenHandler | None = None
+        # Digests of edited messages are written in batches (issue 6: one write per action, not
+        # one per message); a new message's id is written at once, so it is never posted twice.
+        self._unsaved: dict[str, tuple[str, int, int, str]] = {}
+        self._saver: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
@@ -71,6 +76,8 @@ class Presenter:
             slot = self._slots.pop(name)
             if slot.task is not None:
                 await asyncio.gather(slot.task, return_exceptions=True)
+        for name in [n for n in self._unsaved if n.startswith(prefix)]:
+            del self._unsaved[name]
         await self.storage.forget_messages(prefix)
 
     async def flush(self) -> None:
@@ -79,7 +86,8 @@ class Presenter:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self, timeout: float) -> None:
-        """At shutdown: flush, but stop trying after `timeout` seconds (Telegram may be down)."""
+        """At shutdown: flush, but stop trying after `timeout` seconds (Telegram may be down);
+        then store every digest, so a restart edits nothing that is already shown."""
         try:
             await asyncio.wait_for(self.flush(), timeout)
         except TimeoutError:
@@ -90,6 +98,9 @@ class Presenter:
             await asyncio.gather(
                 *(s.task for s in self._slots.values() if s.task), return_exceptions=True
             )
+        if self._saver is not None:
+            self._saver.cancel()
+        await self.save()
 
     async def post(
         self, chat_id: int, content: Rendered, *, reply_to: int | None = None
@@ -147,6 +158,7 @@ class Presenter:
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
+        posted = slot.message_id is None
         if slot.message_id is None:
             message = await self.bot.send_message(
                 slot.chat_id,
@@ -166,9 +178,25 @@ class Presenter:
                 disable_web_page_preview=True,
             )
         slot.shown = content.digest
-        await self.storage.remember_message(
-            slot.name, slot.chat_id, slot.message_id, content.digest
-        )
+        row = (slot.name, slot.chat_id, slot.message_id, content.digest)
+        if posted:
+            self._unsaved.pop(slot.name, None)
+            await self.storage.remember_messages([row])
+            return
+        self._unsaved[slot.name] = row
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save_soon(), name="presenter saver")
+
+    async def _save_soon(self) -> None:
+        """Write the digests edited in the last moment in one transaction."""
+        await asyncio.sleep(_SAVE_EVERY)
+        await self.save()
+
+    async def save(self) -> None:
+        """Write every digest not yet stored."""
+        rows, self._unsaved = list(self._unsaved.values()), {}
+        if rows:
+            await self.storage.remember_messages(rows)
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

@@ -492,14 +492,14 @@ class Storage:
         rows = await self._all("SELECT * FROM messages")
         return {r["slot"]: (r["chat_id"], r["message_id"], r["content_hash"]) for r in rows}
 
-    async def remember_message(self, slot: str, chat_id: int, message_id: int, digest: str) -> None:
-        """Remember which message shows a slot and what it shows."""
+    async def remember_messages(self, rows: Sequence[tuple[str, int, int, str]]) -> None:
+        """Remember which message shows each slot and what it shows: (slot, chat, message, hash)."""
         async with self._tx() as db:
-            await db.execute(
+            await db.executemany(
                 "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id, "
                 "message_id = excluded.message_id, content_hash = excluded.content_hash",
-                (slot, chat_id, message_id, digest),
+                rows,
             )
 
     async def forget_messages(self, prefix: str) -> None:

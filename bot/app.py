@@ -107,19 +107,9 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("help", handlers.help))
     app.add_handler(CommandHandler("language", handlers.language))
-    for name in (
-        "newgame",
-        "join",
-        "leave",
-        "startgame",
-        "stopgame",
-        "pot",
-        "balance",
-        "top",
-        "history",
-        "rules",
-        "settings",
-    ):
+    for name in GROUP_COMMANDS:
+        if name == "help":
+            continue  # /help answers anywhere
         app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_handler(ChatMemberHandler(handlers.my_member, ChatMemberHandler.MY_CHAT_MEMBER))

@@ -10,7 +10,8 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, Do
@@ -335,22 +336,16 @@ class GameService:
 
     async def act(self, user_id: int, press: callbacks.Press) -> None:
         """A player pressed an action button in the private chat."""
-        live = self._live.get(press.table_id)
-        if live is None:
-            raise Refusal("err.stale")
-        async with self.lock(live.row.chat_id):
-            if self._live.get(press.table_id) is not live:
-                raise Refusal("err.stale")
-            await self._returns(live, user_id)
-            deal = self._current(live, press)
-            if user_id not in live.deal_seats:
-                raise Refusal("err.not_player")
-            seat = live.deal_seats.index(user_id)
+        async with self._pressed(user_id, press) as (live, deal, seat):
             action = callbacks.parse_action(seat, press.code)
             await self._apply(live, deal, action)
 
-    async def toggle(self, user_id: int, press: callbacks.Press) -> None:
-        """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
+    @asynccontextmanager
+    async def _pressed(
+        self, user_id: int, press: callbacks.Press
+    ) -> AsyncIterator[tuple[Live, TrickDeal, int]]:
+        """Under the table's lock: the live table, its deal and the presser's seat, or Refusal
+        when the button is from another table, deal or step, or the presser does not play."""
         live = self._live.get(press.table_id)
         if live is None:
             raise Refusal("err.stale")
@@ -361,7 +356,11 @@ class GameService:
             deal = self._current(live, press)
             if user_id not in live.deal_seats:
                 raise Refusal("err.not_player")
-            seat = live.deal_seats.index(user_id)
+            yield live, deal, live.deal_seats.index(user_id)
+
+    async def toggle(self, user_id: int, press: callbacks.Press) -> None:
+        """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
+        async with self._pressed(user_id, press) as (live, deal, seat):
             buying = any(a.do is Do.DISCARD for a in deal.legal_actions(seat))  # F9, SK6
             if not buying:
                 raise Refusal("err.not_your_turn")

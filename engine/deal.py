@@ -45,6 +45,7 @@ class TrickDeal:
     MAX_PLAYERS: ClassVar[int]
     MAX_ROUNDS: ClassVar[int] = 3  # bidding rounds before the redeal (F8, K3, SK5)
     DECLARER_NEEDS: ClassVar[int] = 2  # tricks the declarer promises (F5, K2, SK4)
+    HAND_SIZE: ClassVar[int] = 4  # cards dealt to each seat (F4, K1, SK1)
     FINISHED: ClassVar[StrEnum]  # the game's Phase.FINISHED
     # The fields each word carries besides `seat` and `do` (HAND_FORMAT); any other is refused.
     ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {

@@ -5,15 +5,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from engine.actions import Action, Do
-from engine.cards import Card, make_deck, shuffled
+from engine.cards import Card, Suit, make_deck, shuffled
+from engine.deal import TrickDeal
 from engine.events import ChipsMoved, Event
 from engine.frap import PRESETS, FrapDeal, FrapRules
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
 
 Hands = Mapping[int, str | Sequence[str]]
+
+
+D = TypeVar("D", bound=TrickDeal)
 
 
 def cards(codes: str | Iterable[str]) -> tuple[Card, ...]:
@@ -85,8 +90,10 @@ def new_deal(
 
 
 def act(step: str) -> Action:
-    """An action from compact text: '0 frap', '1 discard 7S 8S', '2 cut turnup', '2 cut stock',
-    '2 cut_discard 9C', '0 play AH', '0 dark_discard 7H', '3 no_cut'."""
+    """An action from compact text. Besides Frap's words ('1 discard 7S 8S', '2 cut turnup',
+    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', and the 7♠ as
+    '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play 7S
+    joker H'."""
     seat_text, do_text, *rest = step.split()
     seat, do = int(seat_text), Do(do_text)
     if do is Do.DISCARD:
@@ -94,14 +101,19 @@ def act(step: str) -> Action:
     if do is Do.CUT:
         assert rest in (["turnup"], ["stock"]), step
         return Action(seat, do, turnup=rest == ["turnup"])
-    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD):
+    if do is Do.PLAY and len(rest) > 1:
+        code, how, *suit = rest
+        assert how in ("joker", "plain") and len(suit) <= 1, step
+        named = Suit.parse(suit[0]) if suit else None
+        return Action(seat, do, card=Card.parse(code), joker=how == "joker", suit=named)
+    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
         (code,) = rest
         return Action(seat, do, card=Card.parse(code))
     assert not rest, step
     return Action(seat, do)
 
 
-def run(deal: FrapDeal, script: str) -> tuple[FrapDeal, list[Event]]:
+def run(deal: D, script: str) -> tuple[D, list[Event]]:
     """Apply the ';'-separated steps of `script`; returns the deal and every event."""
     events: list[Event] = []
     for step in script.split(";"):
@@ -111,27 +123,28 @@ def run(deal: FrapDeal, script: str) -> tuple[FrapDeal, list[Event]]:
     return deal, events
 
 
-def play_tricks(deal: FrapDeal, plan: Sequence[Mapping[int, str]]) -> tuple[FrapDeal, list[Event]]:
-    """Play the tricks of `plan` (one {seat: card} per trick) in whatever order the deal asks."""
+def play_tricks(deal: D, plan: Sequence[Mapping[int, str]]) -> tuple[D, list[Event]]:
+    """Play the tricks of `plan` (one {seat: step text after the seat, e.g. 'AS' or '7S joker'}
+    per trick) in whatever order the deal asks."""
     events: list[Event] = []
     for trick in plan:
         for _ in trick:
             seat = deal.to_act
-            assert seat is not None and seat in trick, (seat, trick)
-            deal, new_events = deal.apply(Action(seat, Do.PLAY, card=Card.parse(trick[seat])))
+            assert seat is not None and seat in trick, (seat, trick, deal.phase)
+            deal, new_events = deal.apply(act(f"{seat} play {trick[seat]}"))
             events += new_events
     return deal, events
 
 
 def trick_plan(
-    winners: Sequence[int], seats: Sequence[int], suits: str = "SCDS"
+    winners: Sequence[int], seats: Sequence[int], suits: str = "SCDS", ranks: str = "AKQJT987"
 ) -> tuple[dict[int, list[str]], list[dict[int, str]]]:
     """Hands and a card plan in which trick k is won by `winners[k]` (F12).
 
-    Trick k is played in suit `suits[k]` (never the trump, hearts): each of `seats` holds one card
-    of it and follows suit; the winner holds the highest. Returns {seat: 4 codes} and the plan.
+    Trick k is played in suit `suits[k]` (never the trump): each of `seats` holds one card of it
+    and follows suit; the winner holds the highest. Returns {seat: codes} and the plan.
     """
-    left = {suit: list("AKQJT987") for suit in set(suits)}
+    left = {suit: list(ranks) for suit in set(suits)}
     hands: dict[int, list[str]] = {seat: [] for seat in seats}
     plan: list[dict[int, str]] = []
     for winner, suit in zip(winners, suits, strict=True):
@@ -143,7 +156,12 @@ def trick_plan(
     return hands, plan
 
 
-def accounted(deal: FrapDeal) -> list[Card]:
+def chip_moves(events: Iterable[Event]) -> list[ChipsMoved]:
+    """The chip movements among `events`."""
+    return [event for event in events if isinstance(event, ChipsMoved)]
+
+
+def accounted(deal: TrickDeal) -> list[Card]:
     """Every card the deal knows of: hands, stock, discards, dead turn-ups, turn-up and tricks."""
     found = [card for hand in deal.hands for card in hand]
     found += [*deal.stock, *deal.discards, *deal.dead_turnups]
@@ -151,11 +169,6 @@ def accounted(deal: FrapDeal) -> list[Card]:
     found += [play.card for trick in deal.tricks_played for play in trick]
     found += [play.card for play in deal.trick]
     return found
-
-
-def chip_moves(events: Iterable[Event]) -> list[ChipsMoved]:
-    """The chip movements among `events`."""
-    return [event for event in events if isinstance(event, ChipsMoved)]
 
 
 def random_rules(rng: random.Random, n: int) -> FrapRules:

@@ -7,7 +7,7 @@ import copy
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from engine.actions import Action, Do
@@ -21,7 +21,18 @@ from engine.frap import Phase as FrapPhase
 from engine.record import dumps, outcome, replay
 from engine.student import Phase as StudentPhase
 from engine.student import StudentDeal, StudentRules
-from tests.engine_helpers import NAMES, cards
+from tests.engine_helpers import (
+    NAMES,
+    accounted,
+    act,
+    cards,
+    chip_moves,
+    play_tricks,
+    run,
+    trick_plan,
+)
+
+__all__ = ["accounted", "act", "chip_moves", "play_tricks", "run", "trick_plan"]
 
 D = TypeVar("D", bound=TrickDeal)
 Hands = Mapping[int, str | Sequence[str]]
@@ -99,88 +110,6 @@ def student_deal(
         rules or StudentRules(), NAMES[:n], dealer, ante, pot, deck, redeal=redeal
     )
     return deal
-
-
-def act(step: str) -> Action:
-    """An action from compact text. Besides Frap's words ('1 discard 7S 8S', '2 cut turnup',
-    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', and the 7♠ as
-    '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play 7S
-    joker H'."""
-    seat_text, do_text, *rest = step.split()
-    seat, do = int(seat_text), Do(do_text)
-    if do is Do.DISCARD:
-        return Action(seat, do, cards=cards(rest))
-    if do is Do.CUT:
-        assert rest in (["turnup"], ["stock"]), step
-        return Action(seat, do, turnup=rest == ["turnup"])
-    if do is Do.PLAY and len(rest) > 1:
-        code, how, *suit = rest
-        assert how in ("joker", "plain") and len(suit) <= 1, step
-        named = Suit.parse(suit[0]) if suit else None
-        return Action(seat, do, card=Card.parse(code), joker=how == "joker", suit=named)
-    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
-        (code,) = rest
-        return Action(seat, do, card=Card.parse(code))
-    assert not rest, step
-    return Action(seat, do)
-
-
-def run(deal: D, script: str) -> tuple[D, list[Event]]:
-    """Apply the ';'-separated steps of `script`; returns the deal and every event."""
-    events: list[Event] = []
-    for step in script.split(";"):
-        if step.strip():
-            deal, new_events = deal.apply(act(step))
-            events += new_events
-    return deal, events
-
-
-def play_tricks(deal: D, plan: Sequence[Mapping[int, str]]) -> tuple[D, list[Event]]:
-    """Play the tricks of `plan` (one {seat: step text after the seat, e.g. 'AS' or '7S joker'}
-    per trick) in whatever order the deal asks."""
-    events: list[Event] = []
-    for trick in plan:
-        for _ in trick:
-            seat = deal.to_act
-            assert seat is not None and seat in trick, (seat, trick, deal.phase)
-            deal, new_events = deal.apply(act(f"{seat} play {trick[seat]}"))
-            events += new_events
-    return deal, events
-
-
-def trick_plan(
-    winners: Sequence[int], seats: Sequence[int], suits: str, ranks: str = "AKQJT987"
-) -> tuple[dict[int, list[str]], list[dict[int, str]]]:
-    """Hands and a card plan in which trick k is won by `winners[k]` (F12).
-
-    Trick k is played in suit `suits[k]` (never the trump): each of `seats` holds one card of it
-    and follows suit; the winner holds the highest. Returns {seat: codes} and the plan.
-    """
-    left = {suit: list(ranks) for suit in set(suits)}
-    hands: dict[int, list[str]] = {seat: [] for seat in seats}
-    plan: list[dict[int, str]] = []
-    for winner, suit in zip(winners, suits, strict=True):
-        order = [winner, *(seat for seat in seats if seat != winner)]
-        trick = {seat: left[suit].pop(0) + suit for seat in order}
-        for seat, code in trick.items():
-            hands[seat].append(code)
-        plan.append(trick)
-    return hands, plan
-
-
-def chip_moves(events: Iterable[Event]) -> list[ChipsMoved]:
-    """The chip movements among `events`."""
-    return [event for event in events if isinstance(event, ChipsMoved)]
-
-
-def accounted(deal: TrickDeal) -> list[Card]:
-    """Every card the deal knows of: hands, stock, discards, dead turn-ups, turn-up and tricks."""
-    found = [card for hand in deal.hands for card in hand]
-    found += [*deal.stock, *deal.discards, *deal.dead_turnups]
-    found += [deal.turnup] if deal.turnup is not None else []
-    found += [play.card for trick in deal.tricks_played for play in trick]
-    found += [play.card for play in deal.trick]
-    return found
 
 
 # ---- random deals ----------------------------------------------------------------------------

@@ -106,7 +106,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     # the result message
     "result.title": "🧾 <b>Deal #{deal_no} result</b>",
     "result.redeal": "Everyone passed three rounds running — redeal.",
-    "result.uncontested": "Nobody whisted — {name} takes the pot.",
+    "result.uncontested": "Nobody played against {name} — {name} takes the pot.",
     "result.made": "{name}: {contract} — made ✅",
     "result.failed": "{name}: {contract} — failed ❌",
     "result.total": "total {total}",

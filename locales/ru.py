@@ -112,7 +112,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     # the result message
     "result.title": "🧾 <b>Итог сдачи №{deal_no}</b>",
     "result.redeal": "Три круга подряд все спасовали — пересдача.",
-    "result.uncontested": "Никто не вистовал — {name} забирает банк.",
+    "result.uncontested": "Против {name} никто не играл — банк забирает {name}.",
     "result.made": "{name}: {contract} — сыграно ✅",
     "result.failed": "{name}: {contract} — ремиз ❌",
     "result.total": "всего {total}",

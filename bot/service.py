@@ -99,6 +99,7 @@ class GameService:
         self.away_delay = away_delay
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}  # by table id
+        self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
         presenter.on_forbidden = self.dm_forbidden
@@ -143,6 +144,7 @@ class GameService:
         if (started and not user.started) or (user.blocked and started):
             await self.storage.set_user(person.user_id, started=1, blocked=0)
             user = replace(user, started=True, blocked=False)
+        self._langs[user.user_id] = pick_language(user.lang)
         for live in self._live.values():
             if person.user_id in live.users:
                 unblocked = live.users[person.user_id].blocked and not user.blocked
@@ -152,9 +154,15 @@ class GameService:
         return user
 
     async def user_lang(self, user_id: int, fallback: str | None = None) -> str:
-        """The language for a user's private messages and alerts."""
-        user = await self.storage.user(user_id)
-        return pick_language(user.lang if user else fallback)
+        """The language for a user's private messages and alerts (cached: asked on every press;
+        every change of it goes through `touch`)."""
+        lang = self._langs.get(user_id)
+        if lang is None:
+            user = await self.storage.user(user_id)
+            if user is None:
+                return pick_language(fallback)
+            lang = self._langs[user_id] = pick_language(user.lang)
+        return lang
 
     # ---- the lobby ------------------------------------------------------------------------------
 

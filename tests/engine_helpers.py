@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from engine.actions import Action, Do
@@ -209,3 +212,19 @@ def random_action(deal: FrapDeal, rng: random.Random) -> Action:
     if len(legal) > 1 and legal[0].do is Do.LOOK and rng.random() < 0.5:
         legal = legal[1:]
     return rng.choice(legal)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = Path(__file__).resolve().parent / "records"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m engine ...` from the project root."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )

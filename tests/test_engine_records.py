@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +12,7 @@ import pytest
 from engine.actions import Action, Do
 from engine.frap import FrapRules
 from engine.record import ReplayError, dumps, outcome, read, replay, start
-
-ROOT = Path(__file__).resolve().parent.parent
-RECORDS = Path(__file__).resolve().parent / "records"
+from tests.engine_helpers import RECORDS, cli
 
 # F16, a = 10, 4 players; each line is exactly what `python -m engine replay` prints.
 EXPECTED = {
@@ -37,18 +33,6 @@ EXPECTED = {
     "f8_redeal": '{"finished": true, "pot": 0, "delta": {"ann": 0, "bob": 40, "cat": 0, "dan": 0, '
     '"eve": 0}, "tricks": {"ann": 0, "bob": 0, "cat": 0, "dan": 0, "eve": 0}}',
 }
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `python -m engine ...` from the project root."""
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -5,17 +5,13 @@ CLI, exactly."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine.frap import FrapRules, KhrapDeal
 from engine.record import ReplayError, dumps, outcome, read, replay
-
-ROOT = Path(__file__).resolve().parent.parent
-RECORDS = Path(__file__).resolve().parent / "records"
+from tests.engine_helpers import RECORDS, cli
 
 # Each line is exactly what `python -m engine replay` prints (a = 10, 4 players).
 EXPECTED = {
@@ -29,18 +25,6 @@ EXPECTED = {
     "khrap_failed": '{"finished": true, "pot": 40, "delta": {"K": -34, "W1": 6, "W2": -2, '
     '"P4": -10}, "tricks": {"K": 2, "W1": 2, "W2": 1, "P4": 0}}',
 }
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `python -m engine ...` from the project root."""
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

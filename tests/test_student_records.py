@@ -5,8 +5,6 @@ joker led naming a suit), replayed in-process and by the CLI."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +14,7 @@ from engine.cards import Card, Suit
 from engine.events import ChipsMoved, Reason
 from engine.record import ReplayError, dumps, outcome, read, replay, start
 from engine.student import JOKER, StudentDeal, StudentRules
-
-ROOT = Path(__file__).resolve().parent.parent
-RECORDS = Path(__file__).resolve().parent / "records"
+from tests.engine_helpers import RECORDS, cli
 
 EXPECTED = {
     # SK13: bank 40 (not topped up, SK12); the declarer takes 1 trick, the helper 3: the helper
@@ -31,18 +27,6 @@ EXPECTED = {
     "student_calls_joker": '{"finished": true, "pot": 40, "delta": {"ann": -50, "bob": 0, '
     '"cat": 20, "dan": -10}, "tricks": {"ann": 0, "bob": 1, "cat": 3, "dan": 0}}',
 }
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `python -m engine ...` from the project root."""
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

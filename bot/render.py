@@ -142,6 +142,16 @@ def _trick_line(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
     return " · ".join(f"{card(p)} {name(names[p.seat])}" for p in plays)
 
 
+def _trick_status(lang: str, table: TableView, names: Sequence[str]) -> str | None:
+    """The trick on the table, or the last one while the next is not yet led; None otherwise."""
+    if table.trick:
+        cards = _trick_line(lang, table.trick, names)
+        return t(lang, "table.trick", k=table.tricks_played + 1, cards=cards)
+    if table.last_trick and not table.finished:
+        return t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names))
+    return None
+
+
 def _game(lang: str, table: TableView) -> str:
     return t(lang, f"game.{table.game}")
 
@@ -195,19 +205,9 @@ def table_message(
         if playing and info.role in PLAYING_ROLES:
             parts.append(t(lang, "table.tricks", n=info.tricks))
         lines.append(" — ".join(parts))
-    if table.trick:
-        lines.append("")
-        lines.append(
-            t(
-                lang,
-                "table.trick",
-                k=table.tricks_played + 1,
-                cards=_trick_line(lang, table.trick, names),
-            )
-        )
-    elif table.last_trick and not table.finished:
-        lines.append("")
-        lines.append(t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names)))
+    trick = _trick_status(lang, table, names)
+    if trick:
+        lines += ["", trick]
     lines.append("")
     if note:
         lines.append(note)
@@ -270,17 +270,9 @@ def hand_message(
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
     if table.finished:
         lines.append(t(lang, "hand.result", delta=f"{table.delta[view.seat]:+d}"))
-    if table.trick:
-        lines.append(
-            t(
-                lang,
-                "table.trick",
-                k=table.tricks_played + 1,
-                cards=_trick_line(lang, table.trick, names),
-            )
-        )
-    elif table.last_trick and not table.finished:
-        lines.append(t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names)))
+    trick = _trick_status(lang, table, names)
+    if trick:
+        lines.append(trick)
     lines.append("")
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     if closed:

@@ -184,6 +184,10 @@ class Storage:
         self._db = db
         self._defaults = defaults
         self._lock = asyncio.Lock()  # one connection: one transaction or query at a time
+        # Chat rows, read on every press (issue 6): kept until a write touches the row. A read
+        # that raced a write (the epoch moved on meanwhile) is not kept.
+        self._chats: dict[int, ChatRow] = {}
+        self._chats_epoch = 0
 
     @classmethod
     async def open(
@@ -277,10 +281,17 @@ class Storage:
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time (a plain read otherwise: the
-        service asks for it on every press, so it must not cost a write transaction)."""
+        service asks for it on every press: cached, so it costs no query at all)."""
+        cached = self._chats.get(chat_id)
+        if cached is not None and (not title or cached.title == title):
+            return cached
+        epoch = self._chats_epoch
         row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
         if row is not None and (not title or row["title"] == title):
-            return _chat(row)
+            chat = _chat(row)
+            if epoch == self._chats_epoch:
+                self._chats[chat_id] = chat
+            return chat
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO chats (chat_id, title, lang, ante, turn_timeout) "
@@ -295,9 +306,15 @@ class Storage:
             )
             if title:
                 await db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, chat_id))
+            self._chat_changed(chat_id)
         row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
         assert row is not None
         return _chat(row)
+
+    def _chat_changed(self, chat_id: int) -> None:
+        """A write transaction changes chat `chat_id`'s row: forget the cached one."""
+        self._chats.pop(chat_id, None)
+        self._chats_epoch += 1
 
     async def set_chat(self, chat_id: int, **fields: Any) -> None:
         """Change chat settings (lang, game, rules, ante, turn_timeout)."""
@@ -317,6 +334,8 @@ class Storage:
             await db.execute(
                 f"UPDATE {table} SET {assignments} WHERE {key} = ?", (*fields.values(), key_value)
             )
+            if table == "chats":
+                self._chat_changed(key_value)
 
     # ---- tables ---------------------------------------------------------------------------------
 
@@ -404,7 +423,7 @@ class Storage:
             )
             deal_id = cursor.lastrowid
             assert deal_id is not None
-            await _book(db, table.chat_id, deal_id, movements)
+            await self._book(db, table.chat_id, deal_id, movements)
         return deal_id
 
     async def save_step(
@@ -436,12 +455,13 @@ class Storage:
                     deal_id,
                 ),
             )
-            await _book(db, table.chat_id, deal_id, movements)
+            await self._book(db, table.chat_id, deal_id, movements)
             if pot_has_penalty is not None:
                 await db.execute(
                     "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
                     (int(pot_has_penalty), table.chat_id),
                 )
+                self._chat_changed(table.chat_id)
 
     async def void_deal(self, table: TableRow, deal_id: int) -> list[Movement]:
         """Void a deal in play: book the reverse of every chip it moved; returns the reversal."""
@@ -460,12 +480,38 @@ class Storage:
                 )
             ).fetchall()
             reversal = [Movement(r["user_id"], -r["total"], "void") for r in sums if r["total"]]
-            await _book(db, table.chat_id, deal_id, reversal)
+            await self._book(db, table.chat_id, deal_id, reversal)
             await db.execute(
                 "UPDATE deals SET status = 'voided', finished_at = ? WHERE deal_id = ?",
                 (time.time(), deal_id),
             )
         return reversal
+
+    async def _book(
+        self,
+        db: aiosqlite.Connection,
+        chat_id: int,
+        deal_id: int | None,
+        movements: Sequence[Movement],
+    ) -> None:
+        """Inside a transaction: a ledger row and a balance change per movement; the pot takes
+        the opposite of their sum (per chat, balances plus pot stay zero)."""
+        now = time.time()
+        for move in movements:
+            await db.execute(
+                "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (chat_id, deal_id, move.user_id, move.amount, move.reason, now),
+            )
+            await db.execute(
+                "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
+                "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
+                (chat_id, move.user_id, move.amount),
+            )
+        total = sum(move.amount for move in movements)
+        if total:
+            await db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
+            self._chat_changed(chat_id)
 
     async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
         """Every player's chips in the chat, richest first."""
@@ -537,26 +583,6 @@ class Storage:
                     )
                 )
         return problems
-
-
-async def _book(
-    db: aiosqlite.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
-) -> None:
-    now = time.time()
-    for move in movements:
-        await db.execute(
-            "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (chat_id, deal_id, move.user_id, move.amount, move.reason, now),
-        )
-        await db.execute(
-            "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
-            "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
-            (chat_id, move.user_id, move.amount),
-        )
-    total = sum(move.amount for move in movements)
-    if total:
-        await db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
 
 
 async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:

@@ -14,9 +14,11 @@ from engine.cards import Card, Suit
 from engine.student import JOKER
 
 MAX_BYTES = 64
+LOOK = "L"
+ANY_STEP = -1  # the step of a button that stays valid whatever the position (F7's look)
 
 _SIMPLE = {
-    Do.LOOK: "L",
+    Do.LOOK: LOOK,
     Do.FRAP: "F",
     Do.DARK_FRAP: "D",
     Do.WHIST: "W",

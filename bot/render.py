@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -25,16 +25,21 @@ MAX_TEXT = 4096
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A message's content: HTML text and an optional inline keyboard."""
+    """A message's content: HTML text and an optional inline keyboard.
+
+    `keyboard` (the markup as Bot API JSON) and `digest` (a short fingerprint, to avoid sending
+    an identical edit) are computed once, when the content is made."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
+    keyboard: str = field(init=False, repr=False, compare=False)
+    digest: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def digest(self) -> str:
-        """A short fingerprint, to avoid sending an identical edit."""
+    def __post_init__(self) -> None:
         keyboard = self.markup.to_json() if self.markup else ""
-        return hashlib.sha1(f"{self.text}\x00{keyboard}".encode()).hexdigest()[:16]
+        digest = hashlib.sha1(f"{self.text}\x00{keyboard}".encode()).hexdigest()[:16]
+        object.__setattr__(self, "keyboard", keyboard)
+        object.__setattr__(self, "digest", digest)
 
 
 def name(user_name: str) -> str:
@@ -159,18 +164,21 @@ def _game(lang: str, table: TableView) -> str:
 def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str]:
     title = t(lang, "table.title", game=_game(lang, table), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
+    lines.append(f"{_trump_and_pot(lang, table)} · {t(lang, 'table.stock', n=table.stock)}")
+    if table.phase == "bidding":
+        lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+    return lines
+
+
+def _trump_and_pot(lang: str, table: TableView) -> str:
+    """The header's facts that stay put while a player waits: the trump and the pot."""
     if table.turnup is not None:
         trump = t(
             lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup)
         )
     else:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
-    lines.append(
-        f"{trump} · {t(lang, 'table.pot', pot=table.pot)} · {t(lang, 'table.stock', n=table.stock)}"
-    )
-    if table.phase == "bidding":
-        lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
-    return lines
+    return f"{trump} · {t(lang, 'table.pot', pot=table.pot)}"
 
 
 def _prompt(lang: str, table: TableView, names: Sequence[str]) -> str:
@@ -249,12 +257,20 @@ def hand_message(
     *,
     closed: bool = False,
 ) -> Rendered:
-    """A player's private control message: the hand, trump, pot, trick and the legal actions."""
+    """A player's private control message: the hand, trump and pot; when it is his move, also
+    the trick, the question and the legal actions.
+
+    While a player waits, his message shows only what changes with his own hand (issue 6: each
+    move edits the mover's and the next mover's messages, not everyone's); the table message in
+    the group follows every move."""
     table = view.table
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    acting = not closed and (bool(turn) or table.to_act == view.seat)
     lines = [
         t(lang, "hand.title", game=_game(lang, table), title=escape(chat_title), deal_no=deal_no)
     ]
-    lines += _header(lang, table, deal_no, False)[1:]
+    header = _header(lang, table, deal_no, False)[1:]
+    lines += header if acting else [_trump_and_pot(lang, table)]
     if view.hand is None:
         lines.append(t(lang, "hand.closed", n=table.seats[view.seat].cards))
     elif view.hand:
@@ -270,28 +286,28 @@ def hand_message(
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
     if table.finished:
         lines.append(t(lang, "hand.result", delta=f"{table.delta[view.seat]:+d}"))
-    trick = _trick_status(lang, table, names)
+    trick = _trick_status(lang, table, names) if acting else None
     if trick:
         lines.append(trick)
-    lines.append("")
-    turn = [a for a in view.legal if a.do is not Do.LOOK]
     if closed:
-        lines.append(t(lang, "table.stopped_short"))
+        lines += ["", t(lang, "table.stopped_short")]
     elif table.to_act == view.seat and not turn:
-        lines.append(t(lang, "ask.look_first"))  # F7: the dark declarer opens to discard
+        lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
     elif turn:
-        lines.append(t(lang, _ask_key(table)))
-    else:
-        lines.append(_prompt(lang, table, names))
+        lines += ["", t(lang, _ask_key(table))]
+    elif not table.finished:
+        lines += ["", t(lang, "hand.wait")]
     rows: list[list[InlineKeyboardButton]] = []
 
-    def button(label: str, code: str, kind: str = "a") -> InlineKeyboardButton:
+    def button(label: str, code: str, kind: str = "a", at: int = step) -> InlineKeyboardButton:
         return InlineKeyboardButton(
-            label, callback_data=callbacks.encode(kind, table_id, deal_no, step, code)
+            label, callback_data=callbacks.encode(kind, table_id, deal_no, at, code)
         )
 
     if any(a.do is Do.LOOK for a in view.legal):
-        rows.append([button(t(lang, "btn.look"), "L")])
+        # F7: looking does not depend on the position, so its button names no step and stays
+        # the same (and valid) while others move
+        rows.append([button(t(lang, "btn.look"), callbacks.LOOK, at=callbacks.ANY_STEP)])
     if any(a.do is Do.DISCARD for a in turn):
         rows += _buying_rows(lang, view, selection, button)
     else:

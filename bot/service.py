@@ -383,12 +383,10 @@ class GameService:
 
     def _current(self, live: Live, press: callbacks.Press) -> TrickDeal:
         deal = live.deal
-        if (
-            deal is None
-            or deal.finished
-            or press.deal_no != live.row.deal_no
-            or press.step != live.step
-        ):
+        timely = press.step == live.step or (
+            press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK
+        )
+        if deal is None or deal.finished or press.deal_no != live.row.deal_no or not timely:
             raise Refusal("err.stale")
         return deal
 

@@ -98,6 +98,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     },
     "hand.cards": "Your cards: {cards}",
     "hand.empty": "No cards in hand.",
+    "hand.wait": "⏳ Wait for your turn: the table is in the group.",
     "hand.my_tricks": {
         "one": "You have {n} trick.",
         "other": "You have {n} tricks.",

@@ -103,6 +103,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     },
     "hand.cards": "Ваши карты: {cards}",
     "hand.empty": "Карт на руке нет.",
+    "hand.wait": "⏳ Ждите своего хода: стол — в группе.",
     "hand.my_tricks": {
         "one": "У вас {n} взятка.",
         "few": "У вас {n} взятки.",

@@ -175,7 +175,8 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     live = service.find(press.table_id)
     if press.kind not in ("a", "t") or live is None or live.deal is None or not live.in_deal:
         return False
-    if (press.deal_no, press.step) != (live.row.deal_no, live.step):
+    looking = press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK  # F7: any step
+    if press.deal_no != live.row.deal_no or (press.step != live.step and not looking):
         return False
     if user_id not in live.deal_seats:
         return False

@@ -12,6 +12,7 @@ import asyncio
 import random
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot import callbacks, render  # noqa: E402
+from bot import callbacks  # noqa: E402
 from bot.presenter import Presenter  # noqa: E402
 from bot.service import GameService, Person  # noqa: E402
 from bot.storage import Storage  # noqa: E402
@@ -50,10 +51,14 @@ class SlotBuffer:
         self.storage = storage
         self.slots: dict[str, tuple[int, int, str]] = {}
 
-    async def remember_messages(self, rows: list[tuple[str, int, int, str]]) -> None:
-        """Remember slots (written later in one transaction)."""
+    async def remember_messages(
+        self, rows: list[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+    ) -> None:
+        """Remember slots (written later in one transaction); forget the retired ones."""
         for slot, chat_id, message_id, digest in rows:
             self.slots[slot] = (chat_id, message_id, digest)
+        for slot in forget:
+            self.slots.pop(slot, None)
 
     async def forget_messages(self, prefix: str) -> None:
         """Forget slots by prefix."""
@@ -68,23 +73,6 @@ class SlotBuffer:
                 "VALUES (?, ?, ?, ?)",
                 [(name, *row) for name, row in self.slots.items()],
             )
-
-
-def _cache_digests() -> None:
-    """In this (builder) process only: compute each Rendered's digest once, not per check."""
-    attribute = vars(render.Rendered).get("digest")
-    if not isinstance(attribute, property) or attribute.fget is None:
-        return  # not a computed property (any more): nothing to cache
-    original = attribute.fget
-    cache: dict[int, tuple[render.Rendered, str]] = {}
-
-    def digest(self: render.Rendered) -> str:
-        hit = cache.get(id(self))
-        if hit is None or hit[0] is not self:
-            hit = cache[id(self)] = (self, original(self))
-        return hit[1]
-
-    render.Rendered.digest = property(digest)  # type: ignore[assignment,method-assign]
 
 
 def group_id(i: int) -> int:
@@ -104,7 +92,6 @@ async def build(
     storage = await Storage.open(path, lang="ru", ante=10, turn_timeout=turn_timeout)
     await storage._db.execute("PRAGMA synchronous=OFF")  # the builder only: speed
     master = random.Random(seed)
-    _cache_digests()
     slots = SlotBuffer(storage)
     presenter = Presenter(StubBot(), slots)  # type: ignore[arg-type]
     service = GameService(storage, presenter, "frapbot", random.Random(seed), lobby_timeout=1800)

@@ -36,6 +36,7 @@ class _Slot:
     shown: str | None = None  # digest of what the message shows
     wanted: Rendered | None = None
     task: asyncio.Task[None] | None = None
+    retired: bool = False  # dropped once it shows its latest content
 
 
 class Presenter:
@@ -49,6 +50,7 @@ class Presenter:
         # Digests of edited messages are written in batches (issue 6: one write per action, not
         # one per message); a new message's id is written at once, so it is never posted twice.
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
+        self._dropped: set[str] = set()  # retired slots whose rows are still stored
         self._saver: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
@@ -66,9 +68,30 @@ class Presenter:
         slot = self._slots.get(name)
         if slot is None or slot.chat_id != chat_id:
             slot = self._slots[name] = _Slot(name, chat_id)
+            self._dropped.discard(name)
         slot.wanted = content
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._run(slot), name=f"slot {name}")
+
+    def retire(self, *names: str) -> None:
+        """Stop tracking these slots (a name ending in ':' stands for every slot it begins) as
+        soon as each shows its latest content: their messages stay as they are, and neither
+        memory nor the database keeps a row per message of every deal ever played."""
+        for slot in [
+            slot
+            for name, slot in self._slots.items()
+            if any(name == n or (n.endswith(":") and name.startswith(n)) for n in names)
+        ]:
+            slot.retired = True
+            if slot.task is None or slot.task.done():
+                self._drop(slot)
+
+    def _drop(self, slot: _Slot) -> None:
+        if self._slots.get(slot.name) is slot:
+            del self._slots[slot.name]
+            self._unsaved.pop(slot.name, None)
+            self._dropped.add(slot.name)
+            self._save_soon()
 
     async def forget(self, prefix: str) -> None:
         """Stop tracking the slots whose names start with `prefix` (after their last update)."""
@@ -134,6 +157,13 @@ class Presenter:
         return None
 
     async def _run(self, slot: _Slot) -> None:
+        try:
+            await self._update(slot)
+        finally:
+            if slot.retired:
+                self._drop(slot)
+
+    async def _update(self, slot: _Slot) -> None:
         failures = 0
         while slot.wanted is not None and slot.wanted.digest != slot.shown:
             content = slot.wanted
@@ -184,19 +214,23 @@ class Presenter:
             await self.storage.remember_messages([row])
             return
         self._unsaved[slot.name] = row
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.create_task(self._save_soon(), name="presenter saver")
+        self._save_soon()
 
-    async def _save_soon(self) -> None:
-        """Write the digests edited in the last moment in one transaction."""
+    def _save_soon(self) -> None:
+        """Write what changed in the next moment (digests edited, slots retired) together."""
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save_later(), name="presenter saver")
+
+    async def _save_later(self) -> None:
         await asyncio.sleep(_SAVE_EVERY)
         await self.save()
 
     async def save(self) -> None:
-        """Write every digest not yet stored."""
+        """Write every digest not yet stored, and forget the retired slots: one transaction."""
         rows, self._unsaved = list(self._unsaved.values()), {}
-        if rows:
-            await self.storage.remember_messages(rows)
+        dropped, self._dropped = sorted(self._dropped), set()
+        if rows or dropped:
+            await self.storage.remember_messages(rows, forget=dropped)
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

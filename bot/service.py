@@ -265,6 +265,7 @@ class GameService:
         await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
         self._show_lobby(live, chat, closed="lobby.started")
+        self.presenter.retire(f"lobby:{live.row.table_id}")
 
     async def switch_game(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
@@ -303,6 +304,10 @@ class GameService:
             self._show_lobby(live, chat, closed=reason if not announce else "lobby.closed")
         else:
             self._show_deal(live, chat, closing=True)
+        table_id = live.row.table_id
+        self.presenter.retire(
+            f"lobby:{table_id}", f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:"
+        )
         if not announce:
             return
         text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
@@ -439,6 +444,7 @@ class GameService:
                 # everyone is away: the bot would pass for them and redeal forever
                 await self._close(live, chat, "table.closed_away")
                 return
+            self._retire_deal(live, live.row.deal_no)
             await self._new_deal(live, deal.dealer, redeal=True)
             return
         await self._post_result(live, chat, offer_next=True)
@@ -454,8 +460,10 @@ class GameService:
             chat = await self.storage.chat(chat_id)
             result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
             result = await self._result(live, chat, offer_next=False)
+            previous = live.row.deal_no
             await self._new_deal(live, self._next_dealer(live, live.deal))
             self.presenter.show(result_slot, chat_id, result)  # its button goes once stored
+            self._retire_deal(live, previous)
 
     def _next_dealer(self, live: Live, deal: TrickDeal) -> int:
         """F2: the seat after the last dealer; SK3: the last declarer, if still seated."""
@@ -617,6 +625,12 @@ class GameService:
                 away=tuple(uid for uid in live.row.away if uid != user_id),
                 strikes=tuple((uid, n) for uid, n in live.row.strikes if uid != user_id),
             )
+
+    def _retire_deal(self, live: Live, deal_no: int) -> None:
+        """Deal `deal_no`'s messages (the table, the hands, the result) have shown their last:
+        the presenter stops tracking them once they show it."""
+        deal = f"{live.row.table_id}:{deal_no}"
+        self.presenter.retire(f"table:{deal}", f"hand:{deal}:", f"result:{deal}")
 
     def _table_slot(self, live: Live) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"

@@ -538,8 +538,11 @@ class Storage:
         rows = await self._all("SELECT * FROM messages")
         return {r["slot"]: (r["chat_id"], r["message_id"], r["content_hash"]) for r in rows}
 
-    async def remember_messages(self, rows: Sequence[tuple[str, int, int, str]]) -> None:
-        """Remember which message shows each slot and what it shows: (slot, chat, message, hash)."""
+    async def remember_messages(
+        self, rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+    ) -> None:
+        """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
+        and forget the slots named in `forget`."""
         async with self._tx() as db:
             await db.executemany(
                 "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
@@ -547,6 +550,7 @@ class Storage:
                 "message_id = excluded.message_id, content_hash = excluded.content_hash",
                 rows,
             )
+            await db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
 
     async def forget_messages(self, prefix: str) -> None:
         """Forget the slots whose names start with `prefix`."""

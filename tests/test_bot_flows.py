@@ -208,6 +208,7 @@ async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_pa
         latecomer = tg.user(3000, "Zoe")
         group.add(latecomer)
         await latecomer.start()
+        await bot.idle()  # updates are handled concurrently: /start first, as a person would
         await latecomer.send(group, "/join")
         await bot.idle()
         assert "со следующей сдачи" in bot_messages(tg, group)[-1].text

@@ -152,7 +152,8 @@ def control_message(user: FakeUser) -> StoredMessage | None:
 
 
 def deal_key(data: str) -> tuple[int, int]:
-    """(deal number, step) of an action button's data `a:table:deal:step:code`."""
+    """(deal number, step) of an action button's data `a:table:deal:step:code`; a button valid
+    at any step (F7's look: step -1) gives -1."""
     parts = data.split(":")
     return int(parts[2]), int(parts[3])
 
@@ -214,7 +215,7 @@ class Table:
         self, tg: FakeTelegram, user: FakeUser, message: StoredMessage, data: str
     ) -> None:
         """Press a button and remember what the table must show before the next press."""
-        if data[:2] in ("a:", "t:"):
+        if data[:2] in ("a:", "t:") and deal_key(data)[1] >= 0:
             self.last_key = deal_key(data)
         self.last_message, self.last_edits = message, message.edits
         self.last_press = time.monotonic()
@@ -240,6 +241,8 @@ class Table:
             if not moves:
                 continue
             key = deal_key(moves[0][1])
+            if key[1] < 0:  # only a look (F7's dark declarer): as fresh as the last position
+                key = (key[0], self.last_key[1] if key[0] == self.last_key[0] else -1)
             fresh = key > self.last_key or (
                 key == self.last_key
                 and (message is not self.last_message or message.edits > self.last_edits)

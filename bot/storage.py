@@ -228,13 +228,16 @@ class Storage:
                 raise
             await self._db.execute("COMMIT")
 
+    # Each aiosqlite call is a round trip to its thread: a query is one call (execute_fetchall),
+    # not three (execute, fetch, close).
+
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._lock, self._db.execute(sql, args) as cursor:
-            return await cursor.fetchone()
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, args))
 
     # ---- users and chats ------------------------------------------------------------------------
 
@@ -439,15 +442,9 @@ class Storage:
         """Write one game step: the record, the table, the chips it moved: one transaction."""
         async with self._tx() as db:
             await _write_table(db, table)
-            row = await (
-                await db.execute("SELECT status FROM deals WHERE deal_id = ?", (deal_id,))
-            ).fetchone()
-            if row is None or row["status"] != "playing":
-                raise RuntimeError(
-                    f"deal {deal_id} is not in play"
-                )  # settling twice changes nothing
-            await db.execute(
-                "UPDATE deals SET record = ?, status = ?, finished_at = ? WHERE deal_id = ?",
+            cursor = await db.execute(
+                "UPDATE deals SET record = ?, status = ?, finished_at = ? "
+                "WHERE deal_id = ? AND status = 'playing'",
                 (
                     json.dumps(record),
                     "finished" if finished else "playing",
@@ -455,6 +452,8 @@ class Storage:
                     deal_id,
                 ),
             )
+            if cursor.rowcount != 1:  # settling twice changes nothing
+                raise RuntimeError(f"deal {deal_id} is not in play")
             await self._book(db, table.chat_id, deal_id, movements)
             if pot_has_penalty is not None:
                 await db.execute(
@@ -496,18 +495,19 @@ class Storage:
     ) -> None:
         """Inside a transaction: a ledger row and a balance change per movement; the pot takes
         the opposite of their sum (per chat, balances plus pot stay zero)."""
+        if not movements:
+            return
         now = time.time()
-        for move in movements:
-            await db.execute(
-                "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (chat_id, deal_id, move.user_id, move.amount, move.reason, now),
-            )
-            await db.execute(
-                "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
-                "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
-                (chat_id, move.user_id, move.amount),
-            )
+        await db.executemany(
+            "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(chat_id, deal_id, m.user_id, m.amount, m.reason, now) for m in movements],
+        )
+        await db.executemany(
+            "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
+            "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
+            [(chat_id, m.user_id, m.amount) for m in movements],
+        )
         total = sum(move.amount for move in movements)
         if total:
             await db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
@@ -544,13 +544,16 @@ class Storage:
         """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
         and forget the slots named in `forget`."""
         async with self._tx() as db:
-            await db.executemany(
-                "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id, "
-                "message_id = excluded.message_id, content_hash = excluded.content_hash",
-                rows,
-            )
-            await db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
+            if rows:
+                await db.executemany(
+                    "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET "
+                    "chat_id = excluded.chat_id, message_id = excluded.message_id, "
+                    "content_hash = excluded.content_hash",
+                    rows,
+                )
+            if forget:
+                await db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
 
     async def forget_messages(self, prefix: str) -> None:
         """Forget the slots whose names start with `prefix`."""

@@ -19,6 +19,7 @@ from locales import LANGUAGES, t
 
 from .config import Settings
 from .handlers import Handlers
+from .http import AiohttpRequest
 from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
@@ -41,6 +42,9 @@ GROUP_COMMANDS = (
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help", "language")
+# Connections for the bot's Bot API calls (getUpdates has its own one). Every table's messages
+# are edited concurrently, so a busy bot has dozens of calls in flight.
+REQUEST_POOL_SIZE = 64
 
 
 def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
@@ -57,6 +61,8 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.bot_api_url)
         .base_file_url(settings.file_api_url)
+        .request(AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init(settings, rng))

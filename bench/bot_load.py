@@ -39,8 +39,11 @@ update's requests; "minus HTTP" subtracts the union of the whole request round t
 bound for the bot's own part; it also removes client-side HTTP work); "to the last reply" ends
 at the response of the last request the update caused, before the presenter's bookkeeping.
 
+The Frap bot sends its Bot API requests with aiohttp (`bot.http.AiohttpRequest`); the echo bot
+is stock python-telegram-bot with its default httpx transport, the baseline.
+
 `--tweak` (off by default; see bench/bot_runner.py) applies what-if changes inside the bot
-process: `sniffio`, `pool=N`, `aiohttp`, to size library-level fixes without editing bot/.
+processes: `pool=N` (the connection pool size), to size fixes without editing bot/.
 """
 
 from __future__ import annotations
@@ -975,9 +978,8 @@ def main() -> None:
     parser.add_argument(
         "--tweak",
         default="",
-        help="what-ifs in the bot process, off by default: sniffio (make httpcore's per-request "
-        "`import sniffio` succeed), pool=N (connection pool size), aiohttp (requests over "
-        "aiohttp instead of httpx); comma-separated",
+        help="what-ifs in the bot processes, off by default: pool=N (connection pool size); "
+        "comma-separated",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temp dir")

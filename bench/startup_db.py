@@ -14,7 +14,6 @@ import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,19 +28,18 @@ from engine.actions import Do  # noqa: E402
 
 
 class StubBot:
-    """Enough of telegram.Bot for the presenter: numbered messages per chat, edits accepted."""
+    """Enough of bot.api.FrapBot for the presenter: numbered messages per chat, edits accepted."""
 
     def __init__(self) -> None:
         self._next: defaultdict[int, int] = defaultdict(int)
 
-    async def send_message(self, chat_id: int, text: str, **_: Any) -> SimpleNamespace:
+    async def post_text(self, chat_id: int, text: str, keyboard: str, **_: Any) -> int:
         """A new message id in the chat."""
         self._next[chat_id] += 1
-        return SimpleNamespace(message_id=self._next[chat_id])
+        return self._next[chat_id]
 
-    async def edit_message_text(self, *_: Any, **__: Any) -> bool:
+    async def edit_text(self, *_: Any) -> None:
         """Accept an edit."""
-        return True
 
 
 class SlotBuffer:
@@ -59,11 +57,6 @@ class SlotBuffer:
             self.slots[slot] = (chat_id, message_id, digest)
         for slot in forget:
             self.slots.pop(slot, None)
-
-    async def forget_messages(self, prefix: str) -> None:
-        """Forget slots by prefix."""
-        for name in [n for n in self.slots if n.startswith(prefix)]:
-            del self.slots[name]
 
     async def save(self) -> None:
         """Write every slot at once."""

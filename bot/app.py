@@ -17,6 +17,7 @@ from telegram.ext import (
 
 from locales import LANGUAGES, t
 
+from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
 from .http import AiohttpRequest
@@ -56,14 +57,17 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
         per_second=settings.messages_per_second,
         per_group_minute=settings.group_messages_per_minute,
     )
+    bot = FrapBot(
+        settings.bot_token.get_secret_value(),
+        base_url=settings.bot_api_url,
+        base_file_url=settings.file_api_url,
+        request=AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE),
+        get_updates_request=AiohttpRequest(connection_pool_size=1),
+        rate_limiter=limiter,
+    )
     app = (
         ApplicationBuilder()
-        .token(settings.bot_token.get_secret_value())
-        .base_url(settings.bot_api_url)
-        .base_file_url(settings.file_api_url)
-        .request(AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
-        .rate_limiter(limiter)
+        .bot(bot)
         .concurrent_updates(True)
         .post_init(_post_init(settings, rng))
         .post_shutdown(_post_shutdown)

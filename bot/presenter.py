@@ -9,10 +9,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from telegram import Bot, Message, ReplyParameters
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from .api import FrapBot
 from .render import Rendered
 from .storage import Storage
 
@@ -42,7 +41,7 @@ class _Slot:
 class Presenter:
     """Sends and edits the bot's messages; the game service only says what each slot should show."""
 
-    def __init__(self, bot: Bot, storage: Storage) -> None:
+    def __init__(self, bot: FrapBot, storage: Storage) -> None:
         self.bot = bot
         self.storage = storage
         self._slots: dict[str, _Slot] = {}
@@ -93,15 +92,15 @@ class Presenter:
             self._dropped.add(slot.name)
             self._save_soon()
 
-    async def forget(self, prefix: str) -> None:
-        """Stop tracking the slots whose names start with `prefix` (after their last update)."""
-        for name in [n for n in self._slots if n.startswith(prefix)]:
-            slot = self._slots.pop(name)
-            if slot.task is not None:
-                await asyncio.gather(slot.task, return_exceptions=True)
-        for name in [n for n in self._unsaved if n.startswith(prefix)]:
-            del self._unsaved[name]
-        await self.storage.forget_messages(prefix)
+    async def forget(self, name: str) -> None:
+        """Stop tracking slot `name` now (after its update in flight): its next `show` posts a
+        new message."""
+        slot = self._slots.pop(name, None)
+        if slot is not None and slot.task is not None:
+            await asyncio.gather(slot.task, return_exceptions=True)
+        self._unsaved.pop(name, None)
+        self._dropped.discard(name)
+        await self.storage.remember_messages([], forget=[name])
 
     async def flush(self) -> None:
         """Wait until every slot shows its latest content (or gave up)."""
@@ -127,22 +126,14 @@ class Presenter:
 
     async def post(
         self, chat_id: int, content: Rendered, *, reply_to: int | None = None
-    ) -> Message | None:
-        """Post a one-off message (retrying network trouble); None if it could not be delivered.
-
-        `reply_to`: the message it answers (sent even if that one is gone)."""
-        reply = (
-            None
-            if reply_to is None
-            else ReplyParameters(reply_to, allow_sending_without_reply=True)
-        )
+    ) -> int | None:
+        """Post a one-off message (retrying network trouble): its id, or None if it could not be
+        delivered. `reply_to`: the message it answers (sent even if that one is gone)."""
         for attempt in range(1, _POST_RETRIES + 2):
             try:
-                return await self.bot.send_message(
-                    chat_id, content.text, parse_mode=ParseMode.HTML,
-                    reply_markup=content.markup, disable_web_page_preview=True,
-                    reply_parameters=reply,
-                )  # fmt: skip
+                return await self.bot.post_text(
+                    chat_id, content.text, content.keyboard, reply_to=reply_to
+                )
             except Forbidden:
                 await self._forbidden(chat_id)
                 return None
@@ -190,23 +181,9 @@ class Presenter:
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         posted = slot.message_id is None
         if slot.message_id is None:
-            message = await self.bot.send_message(
-                slot.chat_id,
-                content.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=content.markup,
-                disable_web_page_preview=True,
-            )
-            slot.message_id = message.message_id
+            slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
         else:
-            await self.bot.edit_message_text(
-                content.text,
-                chat_id=slot.chat_id,
-                message_id=slot.message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=content.markup,
-                disable_web_page_preview=True,
-            )
+            await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
         if posted:

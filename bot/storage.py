@@ -555,13 +555,6 @@ class Storage:
             if forget:
                 await db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
 
-    async def forget_messages(self, prefix: str) -> None:
-        """Forget the slots whose names start with `prefix`."""
-        async with self._tx() as db:
-            await db.execute(
-                "DELETE FROM messages WHERE slot LIKE ?", (prefix.replace("%", "") + "%",)
-            )
-
     # ---- checks ---------------------------------------------------------------------------------
 
     async def check(self) -> list[Problem]:

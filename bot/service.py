@@ -235,6 +235,7 @@ class GameService:
         if dealer is not None and seats:
             dealer = (dealer - 1) % len(seats) if index <= dealer else dealer
         live.row = replace(live.row, seats=tuple(seats), dealer=dealer)
+        self.presenter.retire(self._hand_slot(live, uid))
         chat = await self.storage.chat(chat_id)
         fewest = games.deal_class(live.row.game).MIN_PLAYERS
         if live.row.status == "playing" and len(seats) < fewest:
@@ -627,10 +628,11 @@ class GameService:
             )
 
     def _retire_deal(self, live: Live, deal_no: int) -> None:
-        """Deal `deal_no`'s messages (the table, the hands, the result) have shown their last:
-        the presenter stops tracking them once they show it."""
+        """Deal `deal_no`'s group messages (the table, the result) have shown their last: the
+        presenter stops tracking them once they show it. (A player's private control message
+        stays: the next deal edits it, so a deal posts no new private messages.)"""
         deal = f"{live.row.table_id}:{deal_no}"
-        self.presenter.retire(f"table:{deal}", f"hand:{deal}:", f"result:{deal}")
+        self.presenter.retire(f"table:{deal}", f"result:{deal}")
 
     def _table_slot(self, live: Live) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
@@ -656,9 +658,12 @@ class GameService:
             live.selection.get(seat, ()),
             closed=closing,
         )
-        self.presenter.show(
-            f"hand:{live.row.table_id}:{live.row.deal_no}:{user.user_id}", user.user_id, content
-        )
+        self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content)
+
+    def _hand_slot(self, live: Live, user_id: int) -> str:
+        """A player's control message at a table: one for all his deals there (issue 6: new
+        messages count against Telegram's 30 a second, edits do not)."""
+        return f"hand:{live.row.table_id}:{user_id}"
 
     async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> render.Rendered:
         deal = live.deal
@@ -702,7 +707,7 @@ class GameService:
         shown = False
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
-                slot = f"hand:{live.row.table_id}:{live.row.deal_no}:{user_id}"
+                slot = self._hand_slot(live, user_id)
                 await self.presenter.forget(slot)
                 chat = await self.storage.chat(live.row.chat_id)
                 self._show_hand(live, chat, live.deal_seats.index(user_id))

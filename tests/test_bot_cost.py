@@ -65,8 +65,8 @@ async def test_a_move_edits_the_table_and_only_the_movers_private_messages(
             await mover.press(message, data=data)
             await bot.idle()
             moves += 1
-            if control_message(tg, mover) is not message:
-                break  # the deal ended (F8 redeal or a result): a new deal's messages
+            if "сдача №1" not in table.text or "Сдача окончена" in table.text:
+                break  # the deal ended (a result, or F8's redeal)
             private = data.startswith("t:") or data.endswith(":L")  # marking cards, looking
             assert table.edits - table_before <= (0 if private else 1)  # one edit, if any
             after = _edits(hands)  # type: ignore[arg-type]
@@ -152,7 +152,9 @@ async def test_finished_deals_leave_no_message_slots_behind(
         deal_no = bot.service.find(1).row.deal_no  # type: ignore[union-attr]
         assert deal_no >= 4
         names = await _slot_names(bot)
-        assert names == {f"table:1:{deal_no}"} | {f"hand:1:{deal_no}:{u.id}" for u in users}
+        assert names == {f"table:1:{deal_no}"} | {f"hand:1:{u.id}" for u in users}
+        # one control message per player for all the deals: each deal edits it
+        assert [len([m for m in bot_messages(tg, u) if "🃏" in m.text]) for u in users] == [1] * 3
         await users[0].send(group, "/stopgame")
         await bot.idle()
         assert await _slot_names(bot) == set()

@@ -227,7 +227,7 @@ class Window:
 
     def latency(self, column: int, q: float) -> float:
         """Quantile `q` of a latency column (2 total, 3 minus fake, 4 minus HTTP, 5 queued,
-        6 to the last reply's response minus fake);
+        6 to the last reply's response minus fake, 7 until the handler returned);
         updates still unfinished count as infinitely late."""
         values = sorted(s[column] for s in self.samples)
         values += [float("inf")] * self.unfinished
@@ -531,7 +531,8 @@ def describe_window(title: str, w: Window, tables: int) -> list[str]:
         f"    latency p50/p99: {_ms(w.latency(2, 0.5))} / {_ms(w.latency(2, 0.99))} end to end; "
         f"{_ms(w.latency(3, 0.5))} / {_ms(w.latency(3, 0.99))} minus the fake's handler time; "
         f"{_ms(w.latency(4, 0.5))} / {_ms(w.latency(4, 0.99))} minus all HTTP round trips; "
-        f"queued before the handler p99 {_ms(w.latency(5, 0.99))} ({len(w.samples)} samples, "
+        f"queued before the handler p99 {_ms(w.latency(5, 0.99))}, until the handler returned "
+        f"p50/p99 {_ms(w.latency(7, 0.5))} / {_ms(w.latency(7, 0.99))} ({len(w.samples)} samples, "
         f"{w.unfinished} unfinished); to the last reply's response (minus fake, without the "
         f"presenter's bookkeeping after it) {_ms(w.latency(6, 0.5))} / {_ms(w.latency(6, 0.99))}",
         f"    Telegram calls: {calls} ({_per(calls, w.updates):.2f} per update, "
@@ -540,9 +541,9 @@ def describe_window(title: str, w: Window, tables: int) -> list[str]:
         f"deal), private {w.tally.new_dm} ({_per(w.tally.new_dm, w.deals):.2f} per deal); "
         f"429s {w.tally.too_many}; other errors {dict(w.tally.errors) or 'none'}",
         f"    SQLite: {_per(w.delta('db_tx'), w.updates):.1f} write transactions and "
-        f"{_per(w.delta('db_reads'), w.updates):.1f} reads per update; the one connection busy "
-        f"{100 * w.delta('db_lock_held') / w.seconds:.0f}% of the time, waited for "
-        f"{_ms(_per(w.delta('db_lock_wait'), w.updates))} per update",
+        f"{_per(w.delta('db_reads'), w.updates):.1f} reads per update, each one job on the "
+        f"database thread; {_ms(_per(w.delta('db_job_seconds'), w.updates))} per update from "
+        f"handing the jobs over to their results",
         f"    Storage calls per update: {storage_calls(w)}",
         f"    updates by kind: {update_kinds(w)}",
         f"    RSS {_mb(w.after['VmRSS'])} (peak {_mb(w.after['VmHWM'])}; "
@@ -551,6 +552,8 @@ def describe_window(title: str, w: Window, tables: int) -> list[str]:
         f"{_per(w.delta('slots'), w.deals):.1f} per deal, never dropped, "
         f"~{w.after.get('slot_bytes', 0) / 1024:.1f} KB each); asyncio tasks "
         f"{w.after['tasks']}",
+        f"    garbage collections {w.delta('gc_runs'):.0f}, {_ms(w.delta('gc_seconds'))} in all, "
+        f"the longest pause since start {_ms(w.after['gc_max'])}",
     ]
     return lines
 

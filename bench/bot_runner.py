@@ -36,9 +36,9 @@ T_PROCESS = time.monotonic()  # as early as possible: before the heavy imports
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import contextlib  # noqa: E402
 import contextvars  # noqa: E402
 import cProfile  # noqa: E402
+import gc  # noqa: E402
 import inspect  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
@@ -49,7 +49,7 @@ import sys  # noqa: E402
 import weakref  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Literal  # noqa: E402
+from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -159,7 +159,7 @@ class Instrument:
         self.intervals: weakref.WeakKeyDictionary[asyncio.Task[Any], list[tuple[float, ...]]] = (
             weakref.WeakKeyDictionary()
         )
-        self.samples: list[tuple[str, float, float, float, float, float, float]] = []
+        self.samples: list[tuple[str, float, float, float, float, float, float, float]] = []
         self.open: set[UpdateRecord] = set()  # updates not finished yet
         self.updates_started = 0
         self.updates_done = 0
@@ -167,13 +167,26 @@ class Instrument:
         self.api_by_method: dict[str, int] = {}
         self.deals_started = 0
         self.deals_finished = 0
-        self.db_tx = 0  # write transactions (Storage._tx)
-        self.db_reads = 0  # single queries (Storage._one / _all)
-        self.db_lock_held = 0.0  # seconds the storage's one connection was busy (its lock held)
-        self.db_lock_wait = 0.0  # seconds spent waiting for it
+        self.db_tx = 0  # write transactions (Storage._write)
+        self.db_reads = 0  # queries (Storage._all)
+        self.db_job_seconds = 0.0  # from handing a job to the database thread to its result
         self.db_calls: dict[str, int] = {}  # Storage's public methods called
         self.resume: dict[str, float] = {}
         self.check: dict[str, float] = {}
+        self.gc_runs = 0  # cyclic garbage collections (a pause of the whole loop each)
+        self.gc_seconds = 0.0
+        self.gc_max = 0.0
+        self._gc_start = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._gc_start
+        self.gc_runs += 1
+        self.gc_seconds += pause
+        self.gc_max = max(self.gc_max, pause)
 
     # -- requests --
 
@@ -239,7 +252,17 @@ class Instrument:
         # to the response of the last request it caused (not the bookkeeping after it)
         last = max((c1 for c0, c1 in client if record.t_recv <= c0 <= t_end), default=t_end)
         to_reply = last - record.t_recv - _union(fake, record.t_recv, last)
-        sample = (record.kind, record.t_recv, total, minus_fake, minus_http, queued, to_reply)
+        handler = (record.t_handled or t_end) - record.t_recv
+        sample = (
+            record.kind,
+            record.t_recv,
+            total,
+            minus_fake,
+            minus_http,
+            queued,
+            to_reply,
+            handler,
+        )
         self.samples.append(sample)
         self.updates_done += 1
         self.open.discard(record)
@@ -330,23 +353,6 @@ def install_hooks() -> None:
     Application.process_update = process_update
 
 
-class TimedLock(asyncio.Lock):
-    """asyncio.Lock that adds its waiting and holding time to the instrument."""
-
-    _since = 0.0
-
-    async def acquire(self) -> Literal[True]:
-        t0 = time.monotonic()
-        await super().acquire()
-        self._since = time.monotonic()
-        INS.db_lock_wait += self._since - t0
-        return True
-
-    def release(self) -> None:
-        INS.db_lock_held += time.monotonic() - self._since
-        super().release()
-
-
 def _counted(name: str, method: Any) -> Any:
     async def counted(*args: Any, **kwargs: Any) -> Any:
         INS.db_calls[name] = INS.db_calls.get(name, 0) + 1
@@ -427,33 +433,25 @@ def install_bot_hooks() -> None:
 
     GameService.resume = resume
 
-    original_init = Storage.__init__
+    original_write, original_all = Storage._write, Storage._all
 
-    def init(self: Storage, *args: Any, **kwargs: Any) -> None:
-        original_init(self, *args, **kwargs)
-        self._lock = TimedLock()
-
-    Storage.__init__ = init
-    original_tx = Storage._tx
-
-    @contextlib.asynccontextmanager
-    async def tx(self: Storage) -> Any:
+    async def write(self: Storage, *args: Any) -> Any:
         INS.db_tx += 1
-        async with original_tx(self) as db:
-            yield db
-
-    Storage._tx = tx
-    original_one, original_all = Storage._one, Storage._all
-
-    async def one(self: Storage, *args: Any) -> Any:
-        INS.db_reads += 1
-        return await original_one(self, *args)
+        t0 = time.monotonic()
+        try:
+            return await original_write(self, *args)
+        finally:
+            INS.db_job_seconds += time.monotonic() - t0
 
     async def all_(self: Storage, *args: Any) -> Any:
         INS.db_reads += 1
-        return await original_all(self, *args)
+        t0 = time.monotonic()
+        try:
+            return await original_all(self, *args)
+        finally:
+            INS.db_job_seconds += time.monotonic() - t0
 
-    Storage._one = one
+    Storage._write = write
     Storage._all = all_
 
     for name, method in list(vars(Storage).items()):
@@ -479,11 +477,14 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
 
     - `pool=N`: the connection pool size for the bot's Bot API calls: the Frap bot's
       `bot.app.REQUEST_POOL_SIZE` (64), the echo bot's python-telegram-bot setting (256).
+    - `nogc-freeze`: the Frap bot without `gc.freeze()` after start-up (see `bot.app`).
     """
     for tweak in tweaks:
         name, _, value = tweak.partition("=")
         if name == "pool":
             _pool_size(int(value), mode)
+        elif name == "nogc-freeze":
+            gc.freeze = lambda: None
         elif name:
             raise SystemExit(f"unknown tweak {tweak!r}")
 
@@ -600,12 +601,14 @@ def _snap(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "api_by_method": dict(INS.api_by_method),
         "db_tx": INS.db_tx,
         "db_reads": INS.db_reads,
-        "db_lock_held": INS.db_lock_held,
-        "db_lock_wait": INS.db_lock_wait,
+        "db_job_seconds": INS.db_job_seconds,
         "db_calls": dict(INS.db_calls),
         "deals_started": INS.deals_started,
         "deals_finished": INS.deals_finished,
         "errors": app.bot_data.get("errors", 0),
+        "gc_runs": INS.gc_runs,
+        "gc_seconds": INS.gc_seconds,
+        "gc_max": INS.gc_max,
         "tasks": len(asyncio.all_tasks()),
         "live_tables": len(service._live) if service else 0,
         "slots": len(service.presenter._slots) if service else 0,

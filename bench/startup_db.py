@@ -60,12 +60,14 @@ class SlotBuffer:
 
     async def save(self) -> None:
         """Write every slot at once."""
-        async with self.storage._tx() as db:
-            await db.executemany(
+        rows = [(name, *row) for name, row in self.slots.items()]
+        await self.storage._write(
+            lambda db: db.executemany(
                 "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?)",
-                [(name, *row) for name, row in self.slots.items()],
+                rows,
             )
+        )
 
 
 def group_id(i: int) -> int:

@@ -7,15 +7,16 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 
 from __future__ import annotations
 
-import asyncio
 import json
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+
+T = TypeVar("T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -178,12 +179,15 @@ class Problem:
 
 
 class Storage:
-    """All database access; each public method is one transaction."""
+    """All database access. Each public method is one job on aiosqlite's database thread: a
+    query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once. Jobs run one
+    after another, so none interleaves with another, and a write costs one round trip to the
+    thread however many statements it has (issue 6: a transaction of round trips held the one
+    connection across several turns of a busy event loop)."""
 
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
         self._defaults = defaults
-        self._lock = asyncio.Lock()  # one connection: one transaction or query at a time
         # Chat rows, read on every press (issue 6): kept until a write touches the row. A read
         # that raced a write (the epoch moved on meanwhile) is not kept.
         self._chats: dict[int, ChatRow] = {}
@@ -217,27 +221,20 @@ class Storage:
                 f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;"
             )
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-
-    # Each aiosqlite call is a round trip to its thread: a query is one call (execute_fetchall),
-    # not three (execute, fetch, close).
+    async def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `body` (plain sqlite3 calls) in one transaction, as one job on the database
+        thread; rolled back if it raises. (aiosqlite's `_execute` is the queue its own methods
+        use; it has no public way to run a function there.)"""
+        job = self._db._execute(_transaction, self._db._conn, body)  # type: ignore[no-untyped-call]
+        result: T = await job
+        return result
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(sql, args)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock:
-            return list(await self._db.execute_fetchall(sql, args))
+        return list(await self._db.execute_fetchall(sql, args))  # one job, not three
 
     # ---- users and chats ------------------------------------------------------------------------
 
@@ -245,16 +242,17 @@ class Storage:
         self, user_id: int, name: str, username: str | None, lang: str | None
     ) -> UserRow:
         """Record (or refresh) a user's name and language; returns the row."""
-        async with self._tx() as db:
-            await db.execute(
+
+        def body(db: sqlite3.Connection) -> Any:
+            db.execute(
                 "INSERT INTO users (user_id, name, username, lang) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
                 "username = excluded.username, lang = COALESCE(users.lang, excluded.lang)",
                 (user_id, name, username, lang),
             )
-        user = await self.user(user_id)
-        assert user is not None
-        return user
+            return db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
+
+        return _user(await self._write(body))
 
     async def user(self, user_id: int) -> UserRow | None:
         """A user by id."""
@@ -276,11 +274,14 @@ class Storage:
 
     async def mark_blocked(self, user_id: int) -> bool:
         """Mark a known user as unreachable; False if unknown or marked already."""
-        async with self._tx() as db:
-            cursor = await db.execute(
+
+        def body(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
                 "UPDATE users SET blocked = 1 WHERE user_id = ? AND blocked = 0", (user_id,)
             )
             return cursor.rowcount == 1
+
+        return await self._write(body)
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time (a plain read otherwise: the
@@ -295,27 +296,30 @@ class Storage:
             if epoch == self._chats_epoch:
                 self._chats[chat_id] = chat
             return chat
-        async with self._tx() as db:
-            await db.execute(
+        defaults = self._defaults
+
+        def body(db: sqlite3.Connection) -> Any:
+            db.execute(
                 "INSERT INTO chats (chat_id, title, lang, ante, turn_timeout) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO NOTHING",
                 (
                     chat_id,
                     title or "",
-                    self._defaults["lang"],
-                    self._defaults["ante"],
-                    self._defaults["turn_timeout"],
+                    defaults["lang"],
+                    defaults["ante"],
+                    defaults["turn_timeout"],
                 ),
             )
             if title:
-                await db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, chat_id))
-            self._chat_changed(chat_id)
-        row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
-        assert row is not None
-        return _chat(row)
+                db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, chat_id))
+            return db.execute("SELECT * FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+
+        created = await self._write(body)
+        self._chat_changed(chat_id)
+        return _chat(created)
 
     def _chat_changed(self, chat_id: int) -> None:
-        """A write transaction changes chat `chat_id`'s row: forget the cached one."""
+        """A write transaction changed chat `chat_id`'s row: forget the cached one."""
         self._chats.pop(chat_id, None)
         self._chats_epoch += 1
 
@@ -333,29 +337,33 @@ class Storage:
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"cannot set {sorted(fields)} on {table}")
         assignments = ", ".join(f"{name} = ?" for name in fields)
-        async with self._tx() as db:
-            await db.execute(
-                f"UPDATE {table} SET {assignments} WHERE {key} = ?", (*fields.values(), key_value)
-            )
-            if table == "chats":
-                self._chat_changed(key_value)
+        sql, args = (
+            f"UPDATE {table} SET {assignments} WHERE {key} = ?",
+            (*fields.values(), key_value),
+        )
+        await self._write(lambda db: db.execute(sql, args))
+        if table == "chats":
+            self._chat_changed(key_value)
 
     # ---- tables ---------------------------------------------------------------------------------
 
     async def create_table(self, chat_id: int, game: str, creator_id: int) -> TableRow | None:
         """A new lobby in the chat, or None if the chat already has an open table."""
+
+        def body(db: sqlite3.Connection) -> Any:
+            cursor = db.execute(
+                "INSERT INTO tables (chat_id, game, status, creator_id, created_at) "
+                "VALUES (?, ?, 'lobby', ?, ?)",
+                (chat_id, game, creator_id, time.time()),
+            )
+            return db.execute(
+                "SELECT * FROM tables WHERE table_id = ?", (cursor.lastrowid,)
+            ).fetchone()
+
         try:
-            async with self._tx() as db:
-                cursor = await db.execute(
-                    "INSERT INTO tables (chat_id, game, status, creator_id, created_at) "
-                    "VALUES (?, ?, 'lobby', ?, ?)",
-                    (chat_id, game, creator_id, time.time()),
-                )
-                table_id = cursor.lastrowid
-        except aiosqlite.IntegrityError:
+            return _table(await self._write(body))
+        except sqlite3.IntegrityError:
             return None
-        assert table_id is not None
-        return await self.table(table_id)
 
     async def table(self, table_id: int) -> TableRow | None:
         """A table by id."""
@@ -377,8 +385,7 @@ class Storage:
 
     async def save_table(self, table: TableRow) -> None:
         """Write a table's seats, status, dealer, deal number and deadline."""
-        async with self._tx() as db:
-            await _write_table(db, table)
+        await self._write(lambda db: _write_table(db, table))
 
     # ---- deals and money ------------------------------------------------------------------------
 
@@ -410,9 +417,10 @@ class Storage:
         movements: Sequence[Movement],
     ) -> int:
         """Insert a new deal, update the table, and book the deal's first chips: one transaction."""
-        async with self._tx() as db:
-            await _write_table(db, table)
-            cursor = await db.execute(
+
+        def body(db: sqlite3.Connection) -> tuple[int, bool]:
+            _write_table(db, table)
+            cursor = db.execute(
                 "INSERT INTO deals (table_id, chat_id, deal_no, seats, record, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
@@ -426,7 +434,11 @@ class Storage:
             )
             deal_id = cursor.lastrowid
             assert deal_id is not None
-            await self._book(db, table.chat_id, deal_id, movements)
+            return deal_id, _book(db, table.chat_id, deal_id, movements)
+
+        deal_id, pot_moved = await self._write(body)
+        if pot_moved:
+            self._chat_changed(table.chat_id)
         return deal_id
 
     async def save_step(
@@ -440,9 +452,10 @@ class Storage:
         pot_has_penalty: bool | None = None,
     ) -> None:
         """Write one game step: the record, the table, the chips it moved: one transaction."""
-        async with self._tx() as db:
-            await _write_table(db, table)
-            cursor = await db.execute(
+
+        def body(db: sqlite3.Connection) -> bool:
+            _write_table(db, table)
+            cursor = db.execute(
                 "UPDATE deals SET record = ?, status = ?, finished_at = ? "
                 "WHERE deal_id = ? AND status = 'playing'",
                 (
@@ -454,64 +467,43 @@ class Storage:
             )
             if cursor.rowcount != 1:  # settling twice changes nothing
                 raise RuntimeError(f"deal {deal_id} is not in play")
-            await self._book(db, table.chat_id, deal_id, movements)
-            if pot_has_penalty is not None:
-                await db.execute(
-                    "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
-                    (int(pot_has_penalty), table.chat_id),
-                )
-                self._chat_changed(table.chat_id)
+            pot_moved = _book(db, table.chat_id, deal_id, movements)
+            if pot_has_penalty is None:
+                return pot_moved
+            db.execute(
+                "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
+                (int(pot_has_penalty), table.chat_id),
+            )
+            return True
+
+        if await self._write(body):
+            self._chat_changed(table.chat_id)
 
     async def void_deal(self, table: TableRow, deal_id: int) -> list[Movement]:
         """Void a deal in play: book the reverse of every chip it moved; returns the reversal."""
-        async with self._tx() as db:
-            await _write_table(db, table)
-            row = await (
-                await db.execute("SELECT status FROM deals WHERE deal_id = ?", (deal_id,))
-            ).fetchone()
+
+        def body(db: sqlite3.Connection) -> list[Movement]:
+            _write_table(db, table)
+            row = db.execute("SELECT status FROM deals WHERE deal_id = ?", (deal_id,)).fetchone()
             if row is None or row["status"] != "playing":
                 return []
-            sums = await (
-                await db.execute(
-                    "SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = ? "
-                    "GROUP BY user_id ORDER BY user_id",
-                    (deal_id,),
-                )
+            sums = db.execute(
+                "SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = ? "
+                "GROUP BY user_id ORDER BY user_id",
+                (deal_id,),
             ).fetchall()
             reversal = [Movement(r["user_id"], -r["total"], "void") for r in sums if r["total"]]
-            await self._book(db, table.chat_id, deal_id, reversal)
-            await db.execute(
+            _book(db, table.chat_id, deal_id, reversal)
+            db.execute(
                 "UPDATE deals SET status = 'voided', finished_at = ? WHERE deal_id = ?",
                 (time.time(), deal_id),
             )
-        return reversal
+            return reversal
 
-    async def _book(
-        self,
-        db: aiosqlite.Connection,
-        chat_id: int,
-        deal_id: int | None,
-        movements: Sequence[Movement],
-    ) -> None:
-        """Inside a transaction: a ledger row and a balance change per movement; the pot takes
-        the opposite of their sum (per chat, balances plus pot stay zero)."""
-        if not movements:
-            return
-        now = time.time()
-        await db.executemany(
-            "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(chat_id, deal_id, m.user_id, m.amount, m.reason, now) for m in movements],
-        )
-        await db.executemany(
-            "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
-            "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
-            [(chat_id, m.user_id, m.amount) for m in movements],
-        )
-        total = sum(move.amount for move in movements)
-        if total:
-            await db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
-            self._chat_changed(chat_id)
+        reversal = await self._write(body)
+        if reversal:
+            self._chat_changed(table.chat_id)
+        return reversal
 
     async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
         """Every player's chips in the chat, richest first."""
@@ -543,17 +535,18 @@ class Storage:
     ) -> None:
         """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
         and forget the slots named in `forget`."""
-        async with self._tx() as db:
-            if rows:
-                await db.executemany(
-                    "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET "
-                    "chat_id = excluded.chat_id, message_id = excluded.message_id, "
-                    "content_hash = excluded.content_hash",
-                    rows,
-                )
-            if forget:
-                await db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
+
+        def body(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET "
+                "chat_id = excluded.chat_id, message_id = excluded.message_id, "
+                "content_hash = excluded.content_hash",
+                rows,
+            )
+            db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
+
+        await self._write(body)
 
     # ---- checks ---------------------------------------------------------------------------------
 
@@ -585,8 +578,20 @@ class Storage:
         return problems
 
 
-async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
-    await db.execute(
+def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """On the database thread: `body` between BEGIN IMMEDIATE and COMMIT, or ROLLBACK."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(db)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return result
+
+
+def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
+    db.execute(
         "UPDATE tables SET game = ?, status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
         "away = ?, strikes = ? WHERE table_id = ?",
         (
@@ -601,6 +606,28 @@ async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
             table.table_id,
         ),
     )
+
+
+def _book(
+    db: sqlite3.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
+) -> bool:
+    """Inside a transaction: a ledger row and a balance change per movement; the pot takes the
+    opposite of their sum (per chat, balances plus pot stay zero). True if the pot changed."""
+    now = time.time()
+    db.executemany(
+        "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(chat_id, deal_id, m.user_id, m.amount, m.reason, now) for m in movements],
+    )
+    db.executemany(
+        "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
+        "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
+        [(chat_id, m.user_id, m.amount) for m in movements],
+    )
+    total = sum(move.amount for move in movements)
+    if total:
+        db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
+    return total != 0
 
 
 def _user(row: aiosqlite.Row) -> UserRow:

@@ -7,6 +7,7 @@ import logging
 import random
 import sqlite3
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,12 +36,14 @@ async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path:
         ledger = await storage.ledger_rows(GROUP_ID)
         chat = await storage.chat(GROUP_ID)
         again = [Movement(users[0].id, 5, "tricks"), Movement(users[1].id, -5, "penalty")]
+        moved = replace(live.row, deal_no=live.row.deal_no + 100)
         with pytest.raises(RuntimeError, match="not in play"):
-            await storage.save_step(
-                live.row, live.deal_id, live.deal.to_record(), again, finished=True
-            )
+            record = live.deal.to_record()
+            await storage.save_step(moved, live.deal_id, record, again, finished=True)
+        assert await storage.table(1) == live.row  # the step's first statement rolled back too
         assert await storage.void_deal(live.row, live.deal_id) == []  # a finished deal stays
         assert await storage.ledger_rows(GROUP_ID) == ledger
+        storage._chats.clear()  # read the row itself, not the cached one
         assert await storage.chat(GROUP_ID) == chat
         assert await storage.check() == []
 

@@ -43,7 +43,9 @@ The Frap bot sends its Bot API requests with aiohttp (`bot.http.AiohttpRequest`)
 is stock python-telegram-bot with its default httpx transport, the baseline.
 
 `--tweak` (off by default; see bench/bot_runner.py) applies what-if changes inside the bot
-processes: `pool=N` (the connection pool size), to size fixes without editing bot/.
+processes, to size fixes without editing bot/: `pool=N` (the connection pool size),
+`nogc-freeze` (no `gc.freeze()` after start-up), `echo-aiohttp` (the echo bot on the Frap bot's
+HTTP client instead of python-telegram-bot's httpx).
 """
 
 from __future__ import annotations
@@ -981,8 +983,8 @@ def main() -> None:
     parser.add_argument(
         "--tweak",
         default="",
-        help="what-ifs in the bot processes, off by default: pool=N (connection pool size); "
-        "comma-separated",
+        help="what-ifs in the bot processes, off by default: pool=N (connection pool size), "
+        "nogc-freeze, echo-aiohttp; comma-separated",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temp dir")

@@ -478,6 +478,9 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
     - `pool=N`: the connection pool size for the bot's Bot API calls: the Frap bot's
       `bot.app.REQUEST_POOL_SIZE` (64), the echo bot's python-telegram-bot setting (256).
     - `nogc-freeze`: the Frap bot without `gc.freeze()` after start-up (see `bot.app`).
+    - `echo-aiohttp`: the echo bot's requests over the Frap bot's transport
+      (`bot.http.AiohttpRequest`) instead of python-telegram-bot's httpx: the same client on
+      both sides, to see what the game itself costs beyond a bare bot.
     """
     for tweak in tweaks:
         name, _, value = tweak.partition("=")
@@ -485,8 +488,25 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
             _pool_size(int(value), mode)
         elif name == "nogc-freeze":
             gc.freeze = lambda: None
+        elif name == "echo-aiohttp":
+            if mode == "echo":
+                _echo_over_aiohttp()
         elif name:
             raise SystemExit(f"unknown tweak {tweak!r}")
+
+
+def _echo_over_aiohttp() -> None:
+    from bot.http import AiohttpRequest
+
+    original_build = ApplicationBuilder.build
+    timing = _request_timing()
+
+    def build(self: ApplicationBuilder) -> Any:  # type: ignore[type-arg]
+        self.request(AiohttpRequest(connection_pool_size=64, trace_configs=[timing]))
+        self.get_updates_request(AiohttpRequest(connection_pool_size=1, trace_configs=[timing]))
+        return original_build(self)
+
+    ApplicationBuilder.build = build
 
 
 def _pool_size(size: int, mode: str) -> None:

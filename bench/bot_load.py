@@ -44,8 +44,9 @@ is stock python-telegram-bot with its default httpx transport, the baseline.
 
 `--tweak` (off by default; see bench/bot_runner.py) applies what-if changes inside the bot
 processes, to size fixes without editing bot/: `pool=N` (the connection pool size),
-`nogc-freeze` (no `gc.freeze()` after start-up), `echo-aiohttp` (the echo bot on the Frap bot's
-HTTP client instead of python-telegram-bot's httpx).
+`nogc-freeze` (no `gc.freeze()` after start-up), `gc-threshold=N` (the collector's pace),
+`echo-aiohttp` (the echo bot on the Frap bot's HTTP client instead of python-telegram-bot's
+httpx).
 """
 
 from __future__ import annotations
@@ -984,7 +985,7 @@ def main() -> None:
         "--tweak",
         default="",
         help="what-ifs in the bot processes, off by default: pool=N (connection pool size), "
-        "nogc-freeze, echo-aiohttp; comma-separated",
+        "nogc-freeze, gc-threshold=N, echo-aiohttp; comma-separated",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temp dir")

@@ -478,6 +478,8 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
     - `pool=N`: the connection pool size for the bot's Bot API calls: the Frap bot's
       `bot.app.REQUEST_POOL_SIZE` (64), the echo bot's python-telegram-bot setting (256).
     - `nogc-freeze`: the Frap bot without `gc.freeze()` after start-up (see `bot.app`).
+    - `gc-threshold=N`: the Frap bot's garbage collector passes every N net allocations
+      (`bot.app.GC_THRESHOLD`, 10,000; Python's default is 700).
     - `echo-aiohttp`: the echo bot's requests over the Frap bot's transport
       (`bot.http.AiohttpRequest`) instead of python-telegram-bot's httpx: the same client on
       both sides, to see what the game itself costs beyond a bare bot.
@@ -488,6 +490,10 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
             _pool_size(int(value), mode)
         elif name == "nogc-freeze":
             gc.freeze = lambda: None
+        elif name == "gc-threshold" and mode == "frap":
+            import bot.app
+
+            bot.app.GC_THRESHOLD = int(value)
         elif name == "echo-aiohttp":
             if mode == "echo":
                 _echo_over_aiohttp()

@@ -47,6 +47,7 @@ PRIVATE_COMMANDS = ("start", "help", "language")
 # Connections for the bot's Bot API calls (getUpdates has its own one). Every table's messages
 # are edited concurrently, so a busy bot has dozens of calls in flight.
 REQUEST_POOL_SIZE = 64
+GC_THRESHOLD = 10_000  # net allocations between the garbage collector's youngest passes
 
 
 def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
@@ -101,12 +102,21 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
-        # Everything loaded so far lives as long as the bot: keep it out of the cyclic garbage
-        # collector's full passes, which otherwise pause every table now and then (issue 6).
-        gc.collect()
-        gc.freeze()
+        _tune_gc()
 
     return post_init
+
+
+def _tune_gc() -> None:
+    """The cyclic garbage collector, for a long-running bot (issue 6): everything loaded at
+    start-up lives as long as the bot, so it leaves the collector's passes (`freeze`); and
+    nearly all a move allocates is freed by reference counting, so a pass every 700 net
+    allocations (Python's default) was ~30 passes a second at 200 busy tables, each pausing
+    every table (up to tens of ms), for almost nothing to collect; with a pass every 10,000,
+    bench/bot_load.py's pace scenario saw one pass in 30 s."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

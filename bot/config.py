@@ -22,7 +22,9 @@ class Settings(BaseSettings):
     db_path: str = "./frap.sqlite3"
     default_language: Literal["ru", "en"] = "ru"
     turn_timeout: int = Field(default=90, ge=0, description="seconds; 0 = no turn timer")
-    lobby_timeout: int = Field(default=1800, ge=0, description="seconds; 0 = lobbies never expire")
+    lobby_timeout: int = Field(
+        default=1800, ge=0, description="seconds an idle lobby or finished deal waits; 0 = forever"
+    )
     away_delay: float = Field(default=2.0, ge=0, description="seconds before an away player's move")
     default_ante: int = Field(default=10, ge=0)
     log_level: str = "INFO"

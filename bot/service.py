@@ -185,8 +185,7 @@ class GameService:
             raise Refusal("err.table_exists")
         live = Live(row, {})
         self._live[row.table_id] = live
-        if self.lobby_timeout > 0:  # a lobby nobody starts closes itself (issue 4)
-            live.row = replace(row, deadline=self.clock() + self.lobby_timeout)
+        live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
         if user.started:
             await self._seat(live, user)  # saves the row
         else:
@@ -303,8 +302,10 @@ class GameService:
         del self._live[live.row.table_id]
         if live.deal is None:
             self._show_lobby(live, chat, closed=reason if not announce else "lobby.closed")
-        else:
+        elif live.in_deal:
             self._show_deal(live, chat, closing=True)
+        else:  # between deals: the last result loses its "next deal" button
+            await self._post_result(live, chat, offer_next=False)
         table_id = live.row.table_id
         self.presenter.retire(
             f"lobby:{table_id}", f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:"
@@ -413,7 +414,8 @@ class GameService:
         if by_player:
             self._back(live, live.deal_seats[action.seat])
         if action.do is not Do.LOOK:
-            live.row = replace(live.row, deadline=None if new.finished else self._deadline(chat))
+            deadline = self._idle_deadline() if new.finished else self._deadline(chat)
+            live.row = replace(live.row, deadline=deadline)
         assert live.deal_id is not None
         await self.storage.save_step(
             live.row,
@@ -489,12 +491,17 @@ class GameService:
     def _deadline(self, chat: ChatRow) -> float | None:
         return self.clock() + chat.turn_timeout if chat.turn_timeout > 0 else None
 
+    def _idle_deadline(self) -> float | None:
+        """When a lobby nobody starts, or a table nobody deals on after a result, closes."""
+        return self.clock() + self.lobby_timeout if self.lobby_timeout > 0 else None
+
     def _arm_timer(self, live: Live) -> None:
-        """One timer per table: the lobby's expiry, or the current move (issue 4)."""
+        """One timer per table: the lobby's expiry, the current move (issue 4), or the expiry
+        of a table waiting for its next deal."""
         table_id = live.row.table_id
         self._cancel_timer(table_id)
         delay: float | None = None
-        if live.row.status == "lobby":
+        if live.row.status == "lobby" or (live.deal is not None and live.deal.finished):
             if live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
         elif live.deal is not None and live.deal.to_act is not None:
@@ -542,12 +549,16 @@ class GameService:
         async with self.lock(live.row.chat_id):
             if self._live.get(table_id) is not live:
                 return
-            if live.row.status == "lobby":
+            deal = live.deal
+            if live.row.status == "lobby":  # nobody started the game
                 chat = await self.storage.chat(live.row.chat_id)
                 await self._close(live, chat, "lobby.expired", announce=False)
                 return
-            deal = live.deal
             if deal is None or (live.row.deal_no, live.step) != key:
+                return  # a timer of an earlier move
+            if deal.finished:  # nobody pressed "next deal"
+                chat = await self.storage.chat(live.row.chat_id)
+                await self._close(live, chat, "table.closed_idle")
                 return
             action = default_action(deal)
             if action is None:

@@ -70,6 +70,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "table.closed_too_few": "Fewer than two players left — the table is closed.",
     "table.stopped": "The game was stopped.",
     "table.closed_away": "Nobody is playing — every player is away. The table is closed.",
+    "table.closed_idle": "The table was closed: nobody started the next deal.",
     "table.voided": "The deal in play was voided and every chip of it returned.",
     "table.dm_blocked": "⚠️ {name}, the bot cannot message you privately. "
     '<a href="{link}">Open the bot\'s chat</a>, or your moves will be made automatically.',

@@ -145,6 +145,32 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
     assert tg.unanswered_callbacks() == []
 
 
+async def test_a_table_nobody_deals_on_closes_after_the_idle_time(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """After a result, nobody presses "next deal": after LOBBY_TIMEOUT the table closes, the
+    result loses its button, and the chat can open a new table."""
+    group, users = make_players(tg, 3)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=8, lobby_timeout=2) as bot:
+        await open_table(bot, group, users)
+        await play_deal(bot, users, random.Random(8))
+        with _db(tmp_path) as sql:  # the expiry is stored: a restart keeps it
+            ((deadline,),) = sql.execute("SELECT deadline FROM tables").fetchall()
+        assert deadline is not None
+        result = bot_messages(tg, group)[-1]
+        assert any(d and d.startswith("n:") for _, d in result.buttons)
+    async with running_bot(tg, db, seed=8, lobby_timeout=2) as bot:
+        await _until(bot, lambda: bot.service.find(1) is None, 10)
+        await bot.idle()
+        assert "следующую сдачу так и не начали" in bot_messages(tg, group)[-1].text
+        assert not result.buttons
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        assert bot.service.find(2) is not None
+    assert tg.errors == []
+
+
 async def test_a_table_where_everyone_is_away_stops_instead_of_redealing_forever(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:

@@ -8,7 +8,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.actions import Action, Do
 from engine.cards import Card, Suit, make_deck, shuffled
@@ -285,6 +285,20 @@ def refused(deal: TrickDeal, action: Action) -> IllegalAction:
         assert deal == snapshot and deal.to_record() == before
         return exc
     raise AssertionError(f"{action} was accepted")
+
+
+def assert_refused_as(deal: TrickDeal, action: Action, rule: str, reason: str) -> None:
+    """`action` is refused under `rule` with `reason` in its text, changes nothing, and is not
+    among the legal actions (the illegal-input tables of every game)."""
+    caught = refused(deal, action)
+    assert (caught.rule, str(caught)) == (rule, f"{rule}: {caught.reason}")
+    assert reason in caught.reason, caught.reason
+    assert action not in deal.legal_actions(action.seat)
+
+
+def case_ids(cases: Sequence[tuple[Any, Action, str, str]]) -> list[str]:
+    """Test ids for (setup, action, rule, reason) cases: rule, setup, action kind, index."""
+    return [f"{rule}-{setup.__name__}-{a.do}-{i}" for i, (setup, a, rule, _) in enumerate(cases)]
 
 
 # ---- legal_actions is exactly what apply accepts ----------------------------------------------

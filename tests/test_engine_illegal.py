@@ -13,6 +13,7 @@ from engine.errors import IllegalAction
 from engine.frap import FrapDeal, Phase
 from engine.record import replay
 from tests.engine_helpers import cards, new_deal, run
+from tests.family_helpers import assert_refused_as, case_ids
 
 
 def bidding() -> FrapDeal:
@@ -147,25 +148,11 @@ CASES: list[tuple[Callable[[], FrapDeal], Action, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("setup", "action", "rule", "reason"),
-    CASES,
-    ids=[
-        f"{rule}-{setup.__name__}-{action.do}-{i}"
-        for i, (setup, action, rule, _) in enumerate(CASES)
-    ],
-)
+@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
 def test_illegal_action_is_refused_and_changes_nothing(
     setup: Callable[[], FrapDeal], action: Action, rule: str, reason: str
 ) -> None:
-    deal = setup()
-    before, record = copy.deepcopy(deal), deal.to_record()
-    with pytest.raises(IllegalAction) as caught:
-        deal.apply(action)
-    assert (caught.value.rule, str(caught.value)) == (rule, f"{rule}: {caught.value.reason}")
-    assert reason in caught.value.reason
-    assert deal == before and deal.to_record() == record
-    assert action not in deal.legal_actions(action.seat)
+    assert_refused_as(setup(), action, rule, reason)
 
 
 def test_phases_of_the_cases() -> None:

@@ -11,7 +11,7 @@ from engine.actions import Action, Do
 from engine.cards import Card, Suit
 from engine.frap import FrapRules, KhrapDeal, Phase
 from tests.engine_helpers import cards
-from tests.family_helpers import khrap_deal, refused, run
+from tests.family_helpers import assert_refused_as, case_ids, khrap_deal, run
 
 
 def bidding() -> KhrapDeal:
@@ -131,19 +131,11 @@ CASES: list[tuple[Callable[[], KhrapDeal], Action, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("setup", "action", "rule", "reason"),
-    CASES,
-    ids=[f"{rule}-{setup.__name__}-{a.do}-{i}" for i, (setup, a, rule, _) in enumerate(CASES)],
-)
+@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
 def test_illegal_khrap_action_is_refused_and_changes_nothing(
     setup: Callable[[], KhrapDeal], action: Action, rule: str, reason: str
 ) -> None:
-    deal = setup()
-    caught = refused(deal, action)
-    assert (caught.rule, str(caught)) == (rule, f"{rule}: {caught.reason}")
-    assert reason in caught.reason, caught.reason
-    assert action not in deal.legal_actions(action.seat)
+    assert_refused_as(setup(), action, rule, reason)
 
 
 def test_every_phase_is_covered() -> None:

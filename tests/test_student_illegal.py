@@ -11,7 +11,7 @@ from engine.actions import Action, Do
 from engine.cards import Card, Suit
 from engine.student import Phase, StudentDeal, StudentRules
 from tests.engine_helpers import cards
-from tests.family_helpers import refused, run, student_deal
+from tests.family_helpers import assert_refused_as, case_ids, refused, run, student_deal
 
 
 def bidding() -> StudentDeal:
@@ -139,19 +139,11 @@ def test_SK6_the_exchange_is_limited_by_the_stock() -> None:
     assert (caught.rule, caught.reason) == ("SK6", "the stock holds only 3 cards")
 
 
-@pytest.mark.parametrize(
-    ("setup", "action", "rule", "reason"),
-    CASES,
-    ids=[f"{rule}-{setup.__name__}-{a.do}-{i}" for i, (setup, a, rule, _) in enumerate(CASES)],
-)
+@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
 def test_illegal_student_action_is_refused_and_changes_nothing(
     setup: Callable[[], StudentDeal], action: Action, rule: str, reason: str
 ) -> None:
-    deal = setup()
-    caught = refused(deal, action)
-    assert (caught.rule, str(caught)) == (rule, f"{rule}: {caught.reason}")
-    assert reason in caught.reason, caught.reason
-    assert action not in deal.legal_actions(action.seat)
+    assert_refused_as(setup(), action, rule, reason)
 
 
 def test_every_phase_is_covered() -> None:

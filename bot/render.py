@@ -269,8 +269,7 @@ def hand_message(
     lines = [
         t(lang, "hand.title", game=_game(lang, table), title=escape(chat_title), deal_no=deal_no)
     ]
-    header = _header(lang, table, deal_no, False)[1:]
-    lines += header if acting else [_trump_and_pot(lang, table)]
+    lines += _header(lang, table, deal_no, False)[1:] if acting else [_trump_and_pot(lang, table)]
     if view.hand is None:
         lines.append(t(lang, "hand.closed", n=table.seats[view.seat].cards))
     elif view.hand:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Self
 
 from ..actions import Action, Do
 from ..cards import Card
-from ..deal import TrickDeal, _is_int
+from ..deal import TrickDeal, _is_int, shared_action
 from ..errors import IllegalAction
 from ..events import BidMade, Event, Reason
 from ..tricks import Play, clockwise, legal_plays, why_illegal
@@ -174,18 +175,15 @@ class NapoleonDeal(TrickDeal):
             return []
         match self.phase:
             case Phase.BIDDING:
-                return [action for action in self._words(seat) if self._why_not(action) is None]
+                here = seat == self.dealer and self.holder is not None
+                return list(_bidding_words(seat, self.level, here))
             case Phase.EXCHANGE:
                 return self._exchange_options(seat, 1)  # N3
             case Phase.PLAY:
                 led = self.trick[0].card.suit if self.trick else None
                 hand = self.hands[seat]
-                return [Action(seat, Do.PLAY, card=c) for c in legal_plays(hand, led, self.trump)]
+                return [shared_action(seat, Do.PLAY, c) for c in legal_plays(hand, led, self.trump)]
         return []
-
-    def _words(self, seat: int) -> list[Action]:
-        bids = [Action(seat, Do.BID, tricks=k) for k in range(self.level + 1, ALL_TRICKS + 1)]
-        return [*bids, Action(seat, Do.NAPOLEON), Action(seat, Do.HERE), Action(seat, Do.PASS)]
 
     def _why_not(self, action: Action) -> str | None:
         """Why the bidding word may not be said now (N2), or None if it may."""
@@ -288,6 +286,18 @@ class NapoleonDeal(TrickDeal):
         for move in moves:
             self._move(move, events)
         self._finish(events)
+
+
+@cache
+def _bidding_words(seat: int, level: int, here: bool) -> tuple[Action, ...]:
+    """N2: every bid above `level`, napoleon unless it is bid, the dealer's "here" over another's
+    bid, and pass (the words `_why_not` accepts; a shared, immutable tuple)."""
+    bids = [Action(seat, Do.BID, tricks=k) for k in range(level + 1, ALL_TRICKS + 1)]
+    if level < NAPOLEON:
+        bids.append(Action(seat, Do.NAPOLEON))
+    if here:
+        bids.append(Action(seat, Do.HERE))
+    return (*bids, Action(seat, Do.PASS))
 
 
 _HANDLERS: dict[Phase, Callable[[NapoleonDeal, Action, list[Event]], None]] = {

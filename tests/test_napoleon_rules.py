@@ -9,6 +9,7 @@ import pytest
 
 from engine.actions import Action, Do
 from engine.cards import Card, Suit, make_deck, shuffled
+from engine.defaults import default_action
 from engine.events import BidMade, ChipsMoved, Reason
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules, Phase
 from engine.views import seat_view, table_view
@@ -309,3 +310,20 @@ def test_the_view_shows_bids_contract_and_roles() -> None:
     assert (table.declarer, table.contract, table.declarer_needs) == (1, Do.BID, 3)
     assert [s.role for s in table.seats] == ["opponent", "declarer", "opponent", "opponent"]
     assert seat_view(deal, 1).hand == deal.hands[1] and seat_view(deal, 0).legal == ()
+
+
+# ---- the timer's default move ------------------------------------------------------------------
+
+
+def test_default_moves_pass_keep_and_the_lowest_card_before_the_trump_is_named() -> None:
+    deal = napoleon_deal(hands={1: "6S AS 7D 8H 9C", 2: "7S 8S 6D 6H 6C"})
+    assert default_action(deal) == Action(0, Do.PASS)  # N2: the default in bidding is pass
+    deal, _ = run(deal, "0 pass; 1 bid 1; 2 pass; 3 pass")
+    assert default_action(deal) == Action(1, Do.DISCARD, cards=())  # N3: keep the hand
+    deal, _ = run(deal, "1 discard")
+    # N4: no trump yet, so the 6♠ is just the lowest card (the engine's placeholder trump is ♠)
+    assert deal.trump is Suit.SPADES and default_action(deal) == Action(
+        1, Do.PLAY, card=cards("6S")[0]
+    )
+    deal, _ = run(deal, "1 play 9C")  # clubs trump now
+    assert default_action(deal) == Action(2, Do.PLAY, card=Card.parse("6C"))  # must follow

@@ -86,6 +86,9 @@ def test_N1_the_stake_defaults_to_the_contribution() -> None:
     assert napoleon_deal(contribution=4, stake=9).stake == 9
     with pytest.raises(ValueError, match="N5: the stake"):
         napoleon_deal(stake=-1)
+    deck = make_deck(36)
+    created, _ = NapoleonDeal.create({}, NAMES[:3], 0, 5, 0, deck, stake=2)
+    assert (created.ante, created.stake) == (5, 2) and created.to_record()["stake"] == 2
 
 
 # ---- N2 bidding --------------------------------------------------------------------------------

@@ -89,9 +89,7 @@ class NapoleonDeal(TrickDeal):
         """Start a deal: everyone pays `contribution` into `treasure`, five cards each from the
         dealer's left (N1); `stake` (u) defaults to the contribution; `deck` is top card first."""
         cls._check_header(players, dealer, contribution, treasure, deck, DECK_SIZE, HAND_SIZE)
-        stake = contribution if stake is None else stake
-        if not _is_int(stake) or stake < 0:
-            raise ValueError("N5: the stake is a whole number of chips, not negative")
+        stake = _checked_stake(contribution if stake is None else stake)
         deal = cls(
             players=tuple(players), dealer=dealer, ante=contribution, start_pot=treasure,
             pot_had_penalty=False, redeal=False, deck=tuple(deck), rules=rules, stake=stake,
@@ -106,19 +104,19 @@ class NapoleonDeal(TrickDeal):
     def create(
         cls, rules: dict[str, Any], players: Sequence[str], dealer: int, ante: int, pot: int,
         deck: Sequence[Card], *, pot_has_penalty: bool = False, redeal: bool = False,
+        stake: int | None = None,
     ) -> tuple[NapoleonDeal, list[Event]]:  # fmt: skip
-        """Start a deal from a record-style `rules` object; N1: every deal, a redeal included,
-        starts with the contributions, so the two flags change nothing. u = the contribution."""
-        return cls.new(NapoleonRules.from_dict(rules), players, dealer, ante, pot, deck)
+        """Start a deal from a record-style `rules` object; `ante` is the contribution c, `pot`
+        the treasure, `stake` u (default c). N1: every deal, a redeal included, starts with the
+        contributions, so the two flags change nothing."""
+        rules_object = NapoleonRules.from_dict(rules)
+        return cls.new(rules_object, players, dealer, ante, pot, deck, stake=stake)
 
     @classmethod
     def start_from_record(cls, record: dict[str, Any]) -> Self:
         """The deal a record starts with; its optional `stake` is u (default: `ante`)."""
         deal = super().start_from_record(record)
-        stake = record.get("stake", deal.ante)
-        if not _is_int(stake) or stake < 0:
-            raise ValueError("N5: the stake is a whole number of chips, not negative")
-        deal.stake = stake
+        deal.stake = _checked_stake(record.get("stake", deal.ante))
         return deal
 
     @classmethod
@@ -286,6 +284,13 @@ class NapoleonDeal(TrickDeal):
         for move in moves:
             self._move(move, events)
         self._finish(events)
+
+
+def _checked_stake(stake: object) -> int:
+    """N5: u is a whole number of chips, not negative."""
+    if not _is_int(stake) or not isinstance(stake, int) or stake < 0:
+        raise ValueError("N5: the stake is a whole number of chips, not negative")
+    return stake
 
 
 @cache

@@ -25,6 +25,7 @@ class SeatInfo:
     cards: int
     tricks: int
     looked: bool
+    level: int | None = None  # Napoleon (N2): the height of the latest bid, 1–5 or 6 (napoleon)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,7 @@ class TableView:
     finished: bool
     needs_redeal: bool
     delta: tuple[int, ...]
+    trump_named: bool = True  # False until Napoleon's first lead names the trump (N4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +78,11 @@ def table_view(deal: TrickDeal) -> TableView:
             cards=len(deal.hands[seat]),
             tricks=deal.tricks_won[seat],
             looked=not deal.hand_hidden(seat),
+            level=deal.bid_level(seat),
         )
         for seat in range(deal.n)
     )
-    contract = deal.bids[deal.declarer] if deal.declarer is not None else None
+    contract = deal.contract
     return TableView(
         game=deal.game,
         phase=deal.phase,
@@ -95,7 +98,7 @@ def table_view(deal: TrickDeal) -> TableView:
         seats=seats,
         declarer=deal.declarer,
         contract=contract,
-        declarer_needs=deal.DECLARER_NEEDS,
+        declarer_needs=deal.declarer_needs,
         dark=contract in _DARK,
         trick=tuple(deal.trick),
         last_trick=deal.tricks_played[-1] if deal.tricks_played else (),
@@ -103,6 +106,7 @@ def table_view(deal: TrickDeal) -> TableView:
         finished=deal.finished,
         needs_redeal=deal.needs_redeal,
         delta=tuple(deal.delta),
+        trump_named=deal.trump_named,
     )
 
 

@@ -134,19 +134,24 @@ class Pulya:
     def balances(self) -> tuple[int, ...]:
         """The settlement in whole whists, summing to zero (P16); while the pulya is open, what
         stopping now would give (P14's top-up included)."""
-        n = self.players
         gora = [g + extra for g, extra in zip(self.gora, self.top_up(), strict=True)]
-        total = sum(gora)
-        scaled = [
-            n * sum(self.whists[i][j] - self.whists[j][i] for j in range(n))
-            + WHIST_SCALE * (total - n * gora[i])
-            for i in range(n)
-        ]  # X = n·S is a whole number (P16)
-        whole = [x // n for x in scaled]
-        left = -sum(whole)  # 0 <= left < n: one each to the smallest gora, ties by seat
-        for seat in sorted(range(n), key=lambda i: (gora[i], i))[:left]:
-            whole[seat] += 1
-        return tuple(whole)
+        return settle(gora, self.whists)
+
+
+def settle(gora: Sequence[int], whists: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Balances in whole whists from gora and whists[i][j] (P16): Sᵢ = Σⱼ(Wᵢⱼ − Wⱼᵢ) +
+    (10/n)(ΣG − n·Gᵢ), rounded down, the d whists left one each to the smallest gora."""
+    n = len(gora)
+    total = sum(gora)
+    scaled = [
+        n * sum(whists[i][j] - whists[j][i] for j in range(n)) + WHIST_SCALE * (total - n * gora[i])
+        for i in range(n)
+    ]  # X = n·S is a whole number
+    whole = [x // n for x in scaled]
+    left = -sum(whole)  # 0 <= left < n
+    for seat in sorted(range(n), key=lambda i: (gora[i], i))[:left]:
+        whole[seat] += 1
+    return tuple(whole)
 
 
 def _minus(new: Sequence[int], old: Sequence[int]) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ import sys
 
 from .preferans import pulya_record
 from .preferans.pulya_record import PulyaError
-from .record import ReplayError, outcome, read, replay
+from .record import ReplayError, read, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,11 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "score":
         return score(args.file)
     try:
-        deal = replay(read(args.file))
+        result = summary(read(args.file))
     except (ReplayError, OSError, ValueError) as exc:  # ValueError: bad JSON or UTF-8
         print(f"{args.file}: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(outcome(deal), ensure_ascii=False))
+    print(json.dumps(result, ensure_ascii=False))
     return 0
 
 

@@ -67,6 +67,11 @@ class Auction:
         return new
 
     @property
+    def top_bid(self) -> str | None:
+        """The bid to beat (None before the first bid)."""
+        return LADDER[self.top] if self.top >= 0 else None
+
+    @property
     def winner(self) -> int | None:
         """The declarer once the auction is over (None: three passes, raspasy)."""
         return self.holder if self.done else None

@@ -71,27 +71,21 @@ class Pulya:
             raise IllegalAction("P14", "the pulya is over: every pulya has reached the target")
         dealer = self.dealer
         written = score(outcome, self.players, dealer, self.streak, self.rules)
-        pulya, gora = list(self.pulya), list(self.gora)
-        whists = [list(row) for row in self.whists]
-        for seat, points in enumerate(written.gora):
-            gora[seat] += points
-        for seat, row in enumerate(written.whists):
-            for other, count in enumerate(row):
-                whists[seat][other] += count
-        self._fill(written.pulya, dealer, pulya, gora, whists)
-        applied = Entries(
-            _minus(pulya, self.pulya),
-            _minus(gora, self.gora),
-            tuple(_minus(row, old) for row, old in zip(whists, self.whists, strict=True)),
-        )
+        # What this deal writes after overflow: the scored gora and whists plus P15's moves.
+        pulya = list(self.pulya)
+        added = [0] * self.players
+        gora = list(written.gora)
+        whists = [list(row) for row in written.whists]
+        self._fill(written.pulya, dealer, pulya, added, gora, whists)
+        applied = Entries(tuple(added), tuple(gora), tuple(map(tuple, whists)))
         streak = self.streak + 1 if outcome.contract is None else 0  # P10: any other deal ends it
         return Pulya(
             self.players,
             self.first_dealer,
             self.rules,
             tuple(pulya),
-            tuple(gora),
-            tuple(map(tuple, whists)),
+            _plus(self.gora, applied.gora),
+            tuple(_plus(old, new) for old, new in zip(self.whists, applied.whists, strict=True)),
             streak,
             (*self.lines, Line(outcome, dealer, self.streak, applied)),
         )
@@ -101,6 +95,7 @@ class Pulya:
         entries: Sequence[int],
         dealer: int,
         pulya: list[int],
+        added: list[int],
         gora: list[int],
         whists: list[list[int]],
     ) -> None:
@@ -115,6 +110,7 @@ class Pulya:
                 continue
             own = min(rest, target - pulya[seat])
             pulya[seat] += own
+            added[seat] += own
             rest -= own
             while rest and self.rules.overflow == "help":
                 open_seats = [j for j in range(n) if j != seat and pulya[j] < target]
@@ -123,6 +119,7 @@ class Pulya:
                 helped = min(open_seats, key=lambda j: (-pulya[j], (j - seat) % n))
                 given = min(rest, target - pulya[helped])
                 pulya[helped] += given
+                added[helped] += given
                 whists[seat][helped] += HELP_WHISTS * given
                 rest -= given
             gora[seat] -= rest
@@ -154,5 +151,5 @@ def settle(gora: Sequence[int], whists: Sequence[Sequence[int]]) -> tuple[int, .
     return tuple(whole)
 
 
-def _minus(new: Sequence[int], old: Sequence[int]) -> tuple[int, ...]:
-    return tuple(a - b for a, b in zip(new, old, strict=True))
+def _plus(old: Sequence[int], new: Sequence[int]) -> tuple[int, ...]:
+    return tuple(a + b for a, b in zip(old, new, strict=True))

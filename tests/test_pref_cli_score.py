@@ -4,13 +4,17 @@ bad records refused with exit status 2, the deal and the rule named, nothing on 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.preferans.pulya import Pulya
 from engine.preferans.pulya_record import load, report
+from engine.preferans.record import to_record as deal_record
 from tests.engine_helpers import RECORDS, cli
+from tests.pref_pulya_helpers import played_deal
 
 P17D = RECORDS / "pref_pulya_p17d.json"
 
@@ -174,3 +178,22 @@ def test_a_malformed_deal_or_file_exits_2(tmp_path: Path) -> None:
     assert (status, out) == (2, "") and ": deal 1: " in err
     status, out, err = score(tmp_path, "{not json")
     assert (status, out) == (2, "") and err
+
+
+def test_deal_records_inside_a_pulya_through_the_cli(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    names = ["A", "B", "C"]
+    sheet = Pulya.new(3, 2)
+    records = []
+    for _ in range(3):
+        deal = played_deal(rng, sheet, names)
+        assert deal.outcome is not None
+        sheet = sheet.add(deal.outcome)
+        records.append({"record": deal_record(deal)})
+    status, out, err = score(tmp_path, {**pulya([]), "deals": records})
+    assert (status, err) == (0, "")
+    assert out == report(sheet, names)
+    records[1]["record"]["actions"].pop()
+    status, out, err = score(tmp_path, {**pulya([]), "deals": records})
+    assert (status, out) == (2, "")
+    assert ": deal 2: " in err

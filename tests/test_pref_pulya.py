@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 
 from engine.errors import IllegalAction
-from engine.preferans.outcome import SUITS, Entries, Outcome, PrefRules, score_deal
+from engine.preferans.outcome import Entries, Outcome, PrefRules, score_deal
 from engine.preferans.pulya import Pulya, settle
 from engine.preferans.pulya_record import PulyaError, load, to_record
-from engine.preferans.scoring import active_seats, defenders, has_whisting
+from engine.preferans.record import to_record as deal_record
+from engine.preferans.scoring import defenders
+from tests.pref_pulya_helpers import played_deal, random_outcome, random_rules
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -207,59 +209,6 @@ def test_P16_smallest_gora_is_after_the_top_up() -> None:
 # --- seeded random pulyas -------------------------------------------------------------------------
 
 
-def random_split(rng: random.Random, seats: list[int], players: int) -> tuple[int | None, ...]:
-    counts: list[int | None] = [None] * players
-    for seat in seats:
-        counts[seat] = 0
-    for _ in range(10):
-        seat = rng.choice(seats)
-        counts[seat] = (counts[seat] or 0) + 1
-    return tuple(counts)
-
-
-def random_outcome(rng: random.Random, sheet: Pulya) -> Outcome:
-    """A legal outcome for the next deal of `sheet`."""
-    n, dealer, rules = sheet.players, sheet.dealer, sheet.rules
-    seats = active_seats(n, dealer)
-    roll = rng.random()
-    if roll < 0.25:
-        return Outcome(raspasy=random_split(rng, seats, n))
-    declarer = rng.choice(seats)
-    if roll < 0.35:
-        return Outcome(declarer, "misere", tricks=random_split(rng, seats, n))
-    low = 7 if sheet.streak and rules.raspasy_exit == 7 else 6
-    bid = rng.randint(low, 10)
-    contract = f"{bid}{rng.choice(SUITS)}"
-    if not has_whisting(Outcome(declarer, contract), rules):
-        return Outcome(declarer, contract, tricks=random_split(rng, seats, n))
-    first, second = defenders(declarer, n, dealer)
-    calls = [("whist", "whist"), ("whist", "pass"), ("pass", "whist"), ("pass", "pass")]
-    if bid in (6, 7):
-        calls.append(("pass", "half_whist"))
-    chosen = rng.choice(calls)
-    defence: list[str | None] = [None] * n
-    defence[first], defence[second] = chosen
-    if chosen[0] == "pass" and chosen[1] != "whist":
-        return Outcome(declarer, contract, tuple(defence))
-    mode = rng.choice([None, "light", "dark"]) if "pass" in chosen else None
-    return Outcome(declarer, contract, tuple(defence), mode, random_split(rng, seats, n))
-
-
-def random_rules(rng: random.Random) -> PrefRules:
-    return PrefRules(
-        dealer_consolation=rng.random() < 0.5,
-        stalingrad=rng.random() < 0.5,
-        raspasy_progression=rng.choice(["none", "123", "124"]),
-        raspasy_amnesty=rng.random() < 0.5,
-        raspasy_exit=rng.choice([6, 7]),
-        whist=rng.choice(["greedy", "gentleman"]),
-        whist_liability=rng.choice(["full", "capped"]),
-        ten=rng.choice(["checked", "whisted"]),
-        target=rng.choice([10, 20]),
-        overflow=rng.choice(["help", "gora"]),
-    )
-
-
 def exact_settlement(sheet: Pulya) -> list[Fraction]:
     """P16's Sᵢ as fractions, from the topped-up gora."""
     n = sheet.players
@@ -322,3 +271,59 @@ def test_a_record_of_the_sheet_names_a_bad_deal_by_its_number() -> None:
     record["deals"][2]["tricks"] = [2, 1, 6]
     with pytest.raises(PulyaError, match=r"^deal 3: P8: "):
         load(record)
+
+
+# --- deals given as whole records ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_pulya_of_deal_records_scores_as_their_outcomes(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.choice([3, 4])
+    names = ["ann", "bob", "cat", "dan"][:n]
+    sheet = Pulya.new(n, rng.randrange(n), random_rules(rng))
+    records = []
+    while not sheet.finished and sheet.deals < 40:
+        deal = played_deal(rng, sheet, names)
+        assert deal.outcome is not None
+        sheet = sheet.add(deal.outcome)
+        records.append({"record": deal_record(deal)})
+    data = {**to_record(sheet, names), "deals": records}
+    assert load(data) == (sheet, names)
+
+
+def test_a_deal_record_must_agree_with_the_pulya() -> None:
+    rng = random.Random(7)
+    names = ["ann", "bob", "cat"]
+    sheet = Pulya.new(3, B)
+    deal = played_deal(rng, sheet, names)
+    good = deal_record(deal)
+    data = {**to_record(sheet, names), "deals": [{"record": good}]}
+    assert load(data)[0].deals == 1
+    changes: list[tuple[dict[str, Any], str]] = [
+        ({"dealer": C}, r"^deal 1: P3: "),
+        ({"raspasy_streak": 1}, r"^deal 1: P10: "),
+        ({"players": ["ann", "cat", "bob"]}, r"^deal 1: P1: "),
+        ({"rules": {"target": 20}}, r"^deal 1: the record's rules"),
+        ({"actions": good["actions"][:-1]}, r"^deal 1: the record stops before the deal is over"),
+    ]
+    for change, message in changes:
+        data["deals"] = [{"record": {**good, **change}}]
+        with pytest.raises(PulyaError, match=message):
+            load(data)
+
+
+def test_an_illegal_action_in_a_deal_record_names_the_deal_action_and_rule() -> None:
+    rng = random.Random(3)
+    names = ["ann", "bob", "cat"]
+    sheet = Pulya.new(3, A)
+    deal = played_deal(rng, sheet, names)
+    record = deal_record(deal)
+    last = len(record["actions"]) - 1
+    record["actions"][last] = {
+        **record["actions"][last],
+        "seat": (record["actions"][last]["seat"] + 1) % 3,
+    }
+    data = {**to_record(sheet, names), "deals": [{"record": record}]}
+    with pytest.raises(PulyaError, match=rf"^deal 1: action {last}: .*P8"):
+        load(data)

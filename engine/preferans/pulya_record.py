@@ -3,19 +3,16 @@ back, and what `python -m engine score` prints."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalAction
 from .outcome import Outcome, PrefRules
 from .pulya import Pulya
+from .record import replay as replay_deal
 
 FORMAT = "pref-pulya/1"
 GAME = "preferans"
-
-# Replays a whole deal record (`"game": "preferans"`) into its outcome; set by the deal's record
-# module so that this module need not import the deal (it raises ValueError on a bad record).
-RecordReplayer = Callable[[Mapping[str, Any]], Outcome]
 
 
 class PulyaError(ValueError):
@@ -28,9 +25,7 @@ class PulyaError(ValueError):
         self.deal = deal
 
 
-def load(
-    data: Mapping[str, Any], replay_record: RecordReplayer | None = None
-) -> tuple[Pulya, list[str]]:
+def load(data: Mapping[str, Any]) -> tuple[Pulya, list[str]]:
     """The sheet after every deal of a `pref-pulya/1` record, and the players' names; raises
     PulyaError naming the deal and the rule."""
     if not isinstance(data, Mapping):
@@ -61,7 +56,7 @@ def load(
         raise PulyaError(None, str(exc)) from exc
     for number, entry in enumerate(deals, start=1):
         try:
-            outcome = _outcome(entry, sheet, names, replay_record)
+            outcome = _outcome(entry, sheet, names)
             sheet = sheet.add(outcome)
         except PulyaError:
             raise
@@ -70,9 +65,8 @@ def load(
     return sheet, names
 
 
-def _outcome(
-    entry: Any, sheet: Pulya, names: Sequence[str], replay_record: RecordReplayer | None
-) -> Outcome:
+def _outcome(entry: Any, sheet: Pulya, names: Sequence[str]) -> Outcome:
+    """A deal of the pulya: an outcome as written, or the outcome of a whole deal record."""
     if not (isinstance(entry, Mapping) and "record" in entry):
         return Outcome.from_json(entry)
     if set(entry) != {"record"}:
@@ -80,8 +74,6 @@ def _outcome(
     record = entry["record"]
     if not isinstance(record, Mapping):
         raise ValueError("record must be an object")
-    if replay_record is None:
-        raise ValueError("deal records inside a pulya need the Preferans deal's replay")
     expected = {
         "players": list(names),
         "dealer": sheet.dealer,
@@ -96,9 +88,13 @@ def _outcome(
     }
     for key, value in expected.items():
         if found[key] != value:
-            rule = {"dealer": "P3", "raspasy_streak": "P10"}.get(key, "P1")
-            raise IllegalAction(rule, f"the record's {key} does not agree with the pulya's")
-    return replay_record(record)
+            message = f"the record's {key} does not agree with the pulya's"
+            rule = {"players": "P1", "dealer": "P3", "raspasy_streak": "P10"}.get(key)
+            raise ValueError(message) if rule is None else IllegalAction(rule, message)
+    deal = replay_deal(dict(record))  # ReplayError names the action and the rule
+    if deal.outcome is None:
+        raise ValueError("the record stops before the deal is over")
+    return deal.outcome
 
 
 def to_record(sheet: Pulya, names: Sequence[str]) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""Random legal 4-player Frap deals on one core: how many deals (and actions) per second.
+"""Random legal Frap and Preferans deals on one core: how many deals (and actions) per second.
 
-Run: `python bench/engine_playouts.py [--seconds 5] [--seed 1] [--players 4] [--profile]`.
-The policy picks uniformly among the legal actions of the seat to act, skipping `look` half the
-time so that dark fraps happen too; the time includes the policy and the shuffles.
+Run: `python bench/engine_playouts.py [--game all|frap|preferans] [--seconds 5] [--seed 1]
+[--players 4] [--profile]`. For Frap the policy picks uniformly among the legal actions of the
+seat to act, skipping `look` half the time so that dark fraps happen too; for Preferans
+(`--players` 3 or 4) it picks uniformly among the legal actions. The time includes the policy
+and the shuffles.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import time
 from engine.actions import Do
 from engine.cards import make_deck, shuffled
 from engine.frap import FrapDeal, FrapRules
+from engine.preferans.deal import PrefDeal
+from engine.preferans.outcome import PrefRules
 
 
 def play_one(rules: FrapRules, players: tuple[str, ...], rng: random.Random) -> int:
@@ -34,17 +38,40 @@ def play_one(rules: FrapRules, players: tuple[str, ...], rng: random.Random) -> 
     return actions
 
 
-def run(seconds: float, seed: int, n_players: int) -> tuple[int, int, float]:
-    """Play deals for about `seconds`; returns deals, actions and the time taken."""
+def play_preferans(rules: PrefRules, players: tuple[str, ...], rng: random.Random) -> int:
+    """Play one random legal Preferans deal to its end; returns the number of actions applied."""
+    deal, _ = PrefDeal.new(rules, players, rng.randrange(len(players)), shuffled(DECK32, rng))
+    actions = 0
+    while not deal.finished:
+        deal, _ = deal.apply(rng.choice(deal.legal_actions()))
+        actions += 1
+    return actions
+
+
+DECK32 = make_deck(32)
+
+
+def run(seconds: float, seed: int, n_players: int, game: str = "frap") -> tuple[int, int, float]:
+    """Play deals of `game` for about `seconds`; returns deals, actions and the time taken."""
     rng = random.Random(seed)
-    rules = FrapRules()
     players = tuple(f"p{i}" for i in range(n_players))
+    if game == "preferans":
+        pref_rules = PrefRules()
+
+        def one() -> int:
+            return play_preferans(pref_rules, players, rng)
+    else:
+        rules = FrapRules()
+
+        def one() -> int:
+            return play_one(rules, players, rng)
+
     deals = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         for _ in range(100):
-            actions += play_one(rules, players, rng)
+            actions += one()
         deals += 100
         now = time.perf_counter()
         if now >= deadline:
@@ -58,18 +85,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile run")
+    parser.add_argument("--game", choices=("all", "frap", "preferans"), default="all")
     args = parser.parse_args()
-    if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-    deals, actions, elapsed = run(args.seconds, args.seed, args.players)
-    if args.profile:
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
-    print(
-        f"{args.players} players: {deals} deals, {actions} actions in {elapsed:.2f} s: "
-        f"{deals / elapsed:,.0f} deals/s, {actions / elapsed:,.0f} actions/s"
-    )
+    games = ("frap", "preferans") if args.game == "all" else (args.game,)
+    for game in games:
+        # Preferans is for 3 or 4 (P1); a larger Frap table plays Preferans at 4.
+        n_players = args.players if game == "frap" else min(args.players, 4)
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+        deals, actions, elapsed = run(args.seconds, args.seed, n_players, game)
+        if args.profile:
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        print(
+            f"{game}, {n_players} players: {deals} deals, {actions} actions in {elapsed:.2f} s: "
+            f"{deals / elapsed:,.0f} deals/s, {actions / elapsed:,.0f} actions/s"
+        )
 
 
 if __name__ == "__main__":

@@ -343,3 +343,48 @@ def test_rules_default_to_sochi_and_round_trip_their_overrides() -> None:
 def test_unknown_rules_are_refused(data: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         PrefRules.from_dict(data)
+
+
+# --- the outcome as the pulya format writes it ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "kind", "made"),
+    [
+        ({"raspasy": [0, 4, 6]}, "raspasy", None),
+        ({"raspasy": [0, None, 4, 6], "declarer": None, "contract": None}, "raspasy", None),
+        ({"declarer": 1, "contract": "misere", "tricks": [5, 0, 5]}, "misere", True),
+        ({"declarer": 1, "contract": "misere", "tricks": [5, 1, 4]}, "misere", False),
+        ({"declarer": 0, "contract": "9C", "defence": [None, "pass", "pass"]}, "uncontested", True),
+        ({"declarer": 0, "contract": "6C", "defence": [None, "pass", "half_whist"]}, "half_whist",
+         True),
+        ({"declarer": 0, "contract": "7S", "defence": [None, "whist", "pass"], "play": "dark",
+          "tricks": [6, 2, 2]}, "game", False),
+        ({"declarer": 0, "contract": "10NT", "tricks": [10, 0, 0]}, "game", True),
+    ],
+)  # fmt: skip
+def test_outcome_kind_made_and_json_round_trip(data: dict[str, Any], kind: str, made: bool) -> None:
+    outcome = Outcome.from_json(data)
+    assert (outcome.kind, outcome.made) == (kind, made)
+    assert Outcome.from_json(outcome.to_json()) == outcome
+    assert outcome.to_json() == {key: value for key, value in data.items() if value is not None}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        {"raspasy": [0, 4, 6], "contract": "7S"},
+        {"raspasy": [0, 4]},
+        {"raspasy": [0, 4, 11]},
+        {"declarer": True, "contract": "7S"},
+        {"declarer": 0, "contract": "11S"},
+        {"declarer": 0, "contract": "7S", "play": "bright"},
+        {"declarer": 0, "contract": "7S", "defence": [None, "whist", "maybe"]},
+        {"declarer": 0, "contract": "7S", "tricks": [7, 2, "1"]},
+        {"declarer": 0, "contract": "7S", "made": True},
+    ],
+)
+def test_a_malformed_outcome_is_refused(data: Any) -> None:
+    with pytest.raises(ValueError):
+        Outcome.from_json(data)

@@ -148,8 +148,8 @@ class Outcome:
         if unknown:
             raise ValueError(f"unknown deal fields: {sorted(unknown)}")
         if "raspasy" in data:
-            if set(data) != {"raspasy"}:
-                raise ValueError("a raspasy deal has only the field 'raspasy'")
+            if any(data[key] is not None for key in data if key != "raspasy"):
+                raise ValueError("a raspasy deal has no declarer, contract, defence or tricks")
             return Outcome(raspasy=_seats(data["raspasy"], "raspasy", _is_count))
         declarer = data.get("declarer")
         if not isinstance(declarer, int) or isinstance(declarer, bool):

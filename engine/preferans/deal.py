@@ -252,7 +252,7 @@ class PrefDeal:
             state[name] = state[name].copy()
         if self.phase is Phase.BIDDING:
             state["auction"] = self.auction.copy()
-        new.__dict__.update(state)
+        new.__dict__ = state
         return new
 
     def _rule(self) -> str:
@@ -406,23 +406,44 @@ class PrefDeal:
         if self.raspasy:
             events.append(TalonTurned(self.talon[0]))
 
+    def _follow(self) -> tuple[Suit | None, Suit | None]:
+        """The suit to follow now (None: a free lead) and the trump a void hand must play."""
+        done = len(self.tricks_played)
+        if self.raspasy and done < 2:
+            return self.talon[done].suit, None  # P10: the talon card's suit, for every hand
+        if self.trick:
+            return self.trick[0].card.suit, self.trump  # P8
+        return None, None
+
     def _legal_cards(self, hand: tuple[Card, ...]) -> list[Card] | tuple[Card, ...]:
-        if self.raspasy and len(self.tricks_played) < 2:
-            return legal_cards(hand, self.talon[len(self.tricks_played)].suit, None)
-        if not self.trick:
-            return hand
-        return legal_cards(hand, self.trick[0].card.suit, self.trump)
+        follow, trump = self._follow()
+        return hand if follow is None else legal_cards(hand, follow, trump)
 
     def _play(self, action: PrefAction, events: list[PrefEvent]) -> None:
         seat, card = action.seat, action.card
         if card is None or action.bid is not None or action.cards is not None:
             raise IllegalAction("P8", "a play names one card and nothing else")
         hand = self.hands[seat]
-        if card not in self._legal_cards(hand):
-            if card not in hand:
-                raise IllegalAction("P8", f"{card} is not in seat {seat}'s hand")
+        try:
+            at = hand.index(card)
+        except ValueError:
+            raise IllegalAction("P8", f"{card} is not in seat {seat}'s hand") from None
+        card = hand[at]
+        follow, trump = self._follow()
+        # P8/P10: a card off the suit only when void; then a trump when there is one.
+        if (
+            follow is not None
+            and card.suit is not follow
+            and (
+                any(c.suit is follow for c in hand)
+                or (
+                    trump is not None
+                    and card.suit is not trump
+                    and any(c.suit is trump for c in hand)
+                )
+            )
+        ):
             raise IllegalAction(self._follow_rule(), self._why(hand))
-        at = hand.index(card)
         self.hands[seat] = hand[:at] + hand[at + 1 :]
         self.trick.append(Play(seat, card))
         events.append(CardPlayed(seat, card))

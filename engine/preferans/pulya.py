@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import add
 
 from ..errors import IllegalAction
 from .outcome import Entries, Outcome, PrefRules
@@ -151,5 +152,6 @@ def settle(gora: Sequence[int], whists: Sequence[Sequence[int]]) -> tuple[int, .
     return tuple(whole)
 
 
-def _plus(old: Sequence[int], new: Sequence[int]) -> tuple[int, ...]:
-    return tuple(a + b for a, b in zip(old, new, strict=True))
+def _plus(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...]:
+    """`old` plus `new` seat by seat (the same tuple when `new` writes nothing: most rows)."""
+    return tuple(map(add, old, new)) if any(new) else old

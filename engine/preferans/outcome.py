@@ -29,13 +29,6 @@ def level(contract: str) -> int:
     return int(contract[:-2] if contract.endswith("NT") else contract[:-1])
 
 
-def trump(contract: str) -> str | None:
-    """The trump suit letter of a trick contract, None for NT and misère (P8, P9)."""
-    if contract == MISERE or contract.endswith("NT"):
-        return None
-    return contract[-1]
-
-
 @dataclass(frozen=True, slots=True)
 class PrefRules:
     """Options of a Preferans table; the defaults are the Sochi convention (preset `sochi`)."""

@@ -4,10 +4,12 @@ writing a record and reading it back."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from engine.preferans.outcome import PrefRules, score_deal
+from engine.preferans.pulya_record import load, report
 from engine.preferans.record import from_json, outcome, replay, to_json, to_record
 from engine.record import ReplayError, read
 from tests.engine_helpers import RECORDS, cli
@@ -107,3 +109,48 @@ def test_a_malformed_header_is_refused(change: dict[str, object], message: str) 
     record = read(RECORDS / "pref_p17a.json") | change
     with pytest.raises(ReplayError, match=message):
         replay(record)
+
+
+# RULES P17 (d): the whole pulya, each deal a played record (first dealer C, T = 10).
+P17D_SCORE = {
+    "finished": True, "deals": 6, "raspasy_streak": 0,
+    "players": {
+        "A": {"pulya": 10, "gora": 0, "whists": {"B": 0, "C": 54}, "balance": 92},
+        "B": {"pulya": 10, "gora": 4, "whists": {"A": 8, "C": 6}, "balance": 24},
+        "C": {"pulya": 10, "gora": 11, "whists": {"A": 4, "B": 0}, "balance": -116},
+    },
+}  # fmt: skip
+P17D_OUTCOMES = [
+    {"declarer": 0, "contract": "7S", "defence": [None, "whist", "whist"], "tricks": [7, 2, 1]},
+    {"raspasy": [0, 4, 6]},
+    {"declarer": 2, "contract": "8H", "defence": ["whist", "pass", None], "play": "light",
+     "tricks": [2, 1, 7]},
+    {"declarer": 1, "contract": "misere", "tricks": [5, 0, 5]},
+    {"declarer": 0, "contract": "9C", "defence": [None, "pass", "pass"]},
+    {"declarer": 2, "contract": "9S", "defence": ["pass", "pass", None]},
+]  # fmt: skip
+
+
+def p17d_pulya() -> dict[str, object]:
+    deals = [{"record": read(RECORDS / f"pref_p17d_{i}.json")} for i in range(1, 7)]
+    return {"format": "pref-pulya/1", "game": "preferans", "rules": {"preset": "sochi"},
+            "players": ["A", "B", "C"], "first_dealer": 2, "deals": deals}  # fmt: skip
+
+
+def test_P17d_each_deal_record_replays_to_the_pulyas_outcome() -> None:
+    for number, expected in enumerate(P17D_OUTCOMES, 1):
+        deal = replay(read(RECORDS / f"pref_p17d_{number}.json"))
+        assert deal.outcome is not None and deal.outcome.to_json() == expected
+
+
+def test_P17d_the_pulya_of_deal_records_scores_exactly_through_the_api() -> None:
+    sheet, names = load(p17d_pulya())
+    assert report(sheet, names) == P17D_SCORE
+
+
+def test_P17d_the_pulya_of_deal_records_through_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "pulya.json"
+    path.write_text(json.dumps(p17d_pulya()), encoding="utf-8")
+    done = cli("score", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == P17D_SCORE

@@ -13,6 +13,7 @@ from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules, score_deal
 from engine.preferans.record import replay, to_record
 from engine.preferans.views import seat_view, table_view
+from engine.tricks import trick_winner
 from tests.pref_deal_helpers import random_deal
 
 DECK = frozenset(make_deck(32))
@@ -52,8 +53,16 @@ def check_finished(deal: PrefDeal) -> None:
     assert deal.outcome is not None and deal.entries is not None
     if deal.tricks_played:
         assert len(deal.tricks_played) == 10 and sum(deal.won) == 10  # P8: all 10 tricks
-        for trick in deal.tricks_played:
+        takers = Counter[int]()
+        for number, trick in enumerate(deal.tricks_played):
             assert sorted(play.seat for play in trick) == sorted(deal.order)
+            if deal.raspasy and number < 2:  # P10: the highest card of the talon card's suit
+                suit = deal.talon[number].suit
+                taker = max((p for p in trick if p.card.suit is suit), key=lambda p: p.card.rank)
+                takers[taker.seat] += 1
+            else:  # P8, as the Frap family's trick core decides it
+                takers[trick_winner(trick, deal.trump)] += 1
+        assert [takers[seat] for seat in range(deal.n)] == deal.won
     else:
         assert deal.outcome.kind in ("uncontested", "half_whist")
     if deal.sitting_out is not None:

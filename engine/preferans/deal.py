@@ -445,8 +445,8 @@ class PrefDeal:
         ):
             raise IllegalAction(self._follow_rule(), self._why(hand))
         self.hands[seat] = hand[:at] + hand[at + 1 :]
-        self.trick.append(Play(seat, card))
-        events.append(CardPlayed(seat, card))
+        self.trick.append(_LAID[seat][id(card)])
+        events.append(_PLAYED[seat][id(card)])
         if self.contract == "misere" and not self.tricks_played and len(self.trick) == 1:
             self.opened = self.defenders  # P9: open after the first trick's lead
             events.append(HandsOpened(self.opened))
@@ -545,6 +545,9 @@ def _is_int(value: object) -> bool:
 # exact, as legal cards come from hands dealt from the one set of Card objects (ALL_CARDS).
 _PLAYS = [{id(card): PrefAction(seat, PrefDo.PLAY, card=card) for card in ALL_CARDS}
           for seat in range(4)]  # fmt: skip
+# The same for the (immutable) card on the trick and the event that says it was played.
+_LAID = [{id(card): Play(seat, card) for card in ALL_CARDS} for seat in range(4)]
+_PLAYED = [{id(card): CardPlayed(seat, card) for card in ALL_CARDS} for seat in range(4)]
 
 _CANONICAL = {card: card for card in ALL_CARDS}
 

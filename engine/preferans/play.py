@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card, Suit
-from ..tricks import Play, trick_winner
+from ..tricks import Play
 
 
 def legal_cards(hand: Sequence[Card], follow: Suit | None, trump: Suit | None) -> list[Card]:
@@ -28,12 +28,15 @@ def legal_cards(hand: Sequence[Card], follow: Suit | None, trump: Suit | None) -
 def winner(plays: Sequence[Play], trump: Suit | None, follow: Suit | None = None) -> int:
     """The seat that takes the trick: P8's highest trump, else highest of the suit led; in
     raspasy's talon tricks (`follow` set) the highest card of the talon card's suit (P10)."""
-    if follow is None:
-        return trick_winner(plays, trump)
-    best = None
-    for play in plays:
-        if play.card.suit is follow and (best is None or play.card.rank > best.card.rank):
-            best = play
+    best = plays[0]
+    suit = best.card.suit if follow is None else follow
+    if trump is not None and any(play.card.suit is trump for play in plays):
+        suit = trump
+    found = best.card.suit is suit
+    for play in plays[1:]:
+        card = play.card
+        if card.suit is suit and (not found or card.rank > best.card.rank):
+            best, found = play, True
     # Someone always holds the talon suit (7 or 6 of its cards are in three hands of 10); if not,
     # the first hand, who played first, takes it.
-    return (best or plays[0]).seat
+    return best.seat

@@ -111,7 +111,8 @@ def test_P6_half_whist_unanswered_no_play_and_the_contract_is_made() -> None:
     deal = run(deal, ["1: pass"])
     assert deal.finished and deal.outcome is not None
     assert (deal.outcome.kind, deal.outcome.defence) == ("half_whist", (None, "pass", "half_whist"))
-    assert deal.entries is not None and deal.entries.whists[2][0] > 0  # V·O/2 whists on him
+    assert deal.entries is not None and deal.entries.whists[2][0] == 4  # V·O/2 = 4·2/2 on him
+    assert deal.entries.pulya[0] == 4
 
 
 def test_P6_the_returned_whist_makes_the_first_a_lone_whister() -> None:

@@ -58,6 +58,7 @@ _PHASE_RULE = {
     Phase.PLAY: "P8",
     Phase.FINISHED: "P8",
 }
+_PLAYING = (Phase.PLAY, Phase.FINISHED)
 _BIDDING_WORDS = {PrefDo.BID: None, PrefDo.MISERE: "misere", PrefDo.HERE: "here",
                   PrefDo.PASS: "pass"}  # fmt: skip
 _LIST_FIELDS = ("hands", "defence", "trick", "tricks_played", "won", "actions")
@@ -198,7 +199,8 @@ class PrefDeal:
             return "whister"
         if said is not None:
             return "passer" if said == "pass" else "half_whister"
-        return "defender" if self.phase is Phase.PLAY else None
+        # misère and the checked ten: both defend without whisting calls (P9, P13)
+        return "defender" if self.contract and self.phase in _PLAYING else None
 
     def legal_actions(self) -> list[PrefAction]:
         """Every action the seat due may take now (for `controller` to choose from)."""

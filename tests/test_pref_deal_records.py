@@ -37,6 +37,24 @@ EXPECTED = {
     '"B": {"pulya": 0, "gora": 0, "whists": {"A": 28, "C": 0, "D": 0}}, '
     '"C": {"pulya": 0, "gora": 0, "whists": {"A": 8, "B": 0, "D": 0}}, '
     '"D": {"pulya": 0, "gora": 0, "whists": {"A": 8, "B": 0, "C": 0}}}}',
+    # (d) deal 2: raspasy at p = 1, 0/4/6: A pulya 1, B gora 4, C gora 6 (P10).
+    "pref_p17d_2": '{"finished": true, "kind": "raspasy", "contract": null, "declarer": null, '
+    '"made": null, "tricks": {"A": 0, "B": 4, "C": 6}, "entries": {'
+    '"A": {"pulya": 1, "gora": 0, "whists": {"B": 0, "C": 0}}, '
+    '"B": {"pulya": 0, "gora": 4, "whists": {"A": 0, "C": 0}}, '
+    '"C": {"pulya": 0, "gora": 6, "whists": {"A": 0, "B": 0}}}}',
+    # (d) deal 4: B's misère made: B pulya 10 (P9).
+    "pref_p17d_4": '{"finished": true, "kind": "misere", "contract": "misere", "declarer": "B", '
+    '"made": true, "tricks": {"A": 5, "B": 0, "C": 5}, "entries": {'
+    '"A": {"pulya": 0, "gora": 0, "whists": {"B": 0, "C": 0}}, '
+    '"B": {"pulya": 10, "gora": 0, "whists": {"A": 0, "C": 0}}, '
+    '"C": {"pulya": 0, "gora": 0, "whists": {"A": 0, "B": 0}}}}',
+    # (d) deal 5: A's 9♣ uncontested: A pulya 8 before overflow (P6, P11).
+    "pref_p17d_5": '{"finished": true, "kind": "uncontested", "contract": "9C", "declarer": "A", '
+    '"made": true, "tricks": {"A": 0, "B": 0, "C": 0}, "entries": {'
+    '"A": {"pulya": 8, "gora": 0, "whists": {"B": 0, "C": 0}}, '
+    '"B": {"pulya": 0, "gora": 0, "whists": {"A": 0, "C": 0}}, '
+    '"C": {"pulya": 0, "gora": 0, "whists": {"A": 0, "B": 0}}}}',
 }
 
 

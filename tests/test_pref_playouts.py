@@ -8,13 +8,16 @@ from collections import Counter
 
 import pytest
 
-from engine.cards import make_deck
+from engine.cards import make_deck, shuffled
+from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules, score_deal
+from engine.preferans.pulya import Pulya
+from engine.preferans.pulya_record import load, report
 from engine.preferans.record import replay, to_record
 from engine.preferans.views import seat_view, table_view
 from engine.tricks import trick_winner
-from tests.pref_deal_helpers import random_deal
+from tests.pref_deal_helpers import NAMES, random_deal
 
 DECK = frozenset(make_deck(32))
 OPTIONS = [
@@ -101,3 +104,34 @@ def test_every_kind_of_deal_happens_in_random_play() -> None:
         plays[deal.outcome.play] += 1
     assert set(kinds) == {"game", "misere", "raspasy", "uncontested", "half_whist"}
     assert {"light", "dark"} <= set(plays)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_random_pulyas_of_played_deals_end_and_settle_to_zero(players: int) -> None:
+    """Whole pulyas of random legal deals: each deal dealt by the sheet's dealer at its raspasy
+    streak (P3, P10), its outcome accepted by the sheet, the game ending (P14), and the
+    settlement summing to zero (P16); the same deals as records score the same."""
+    rng = random.Random(f"pulya-{players}")
+    for _ in range(4):
+        rules = PrefRules(target=10, raspasy_exit=rng.choice((6, 7)))
+        sheet = Pulya.new(players, rng.randrange(players), rules)
+        records = []
+        while not sheet.finished and sheet.deals < 400:
+            deal, _ = PrefDeal.new(
+                rules, NAMES[:players], sheet.dealer, shuffled(make_deck(32), rng), sheet.streak
+            )
+            while not deal.finished:
+                legal = deal.legal_actions()
+                passes = [a for a in legal if a.do is PrefDo.PASS]
+                deal, _ = deal.apply(
+                    passes[0] if passes and rng.random() < 0.6 else rng.choice(legal)
+                )
+            assert deal.outcome is not None
+            sheet = sheet.add(deal.outcome)
+            records.append({"record": to_record(deal)})
+        assert sheet.finished and sum(sheet.balances()) == 0
+        pulya = {"format": "pref-pulya/1", "game": "preferans", "rules": rules.to_dict(),
+                 "players": list(NAMES[:players]), "first_dealer": sheet.first_dealer,
+                 "deals": records}  # fmt: skip
+        again, names = load(json.loads(json.dumps(pulya)))
+        assert report(again, names) == report(sheet, names)

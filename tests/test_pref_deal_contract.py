@@ -118,20 +118,20 @@ def test_P6_half_whist_unanswered_no_play_and_the_contract_is_made() -> None:
 def test_P6_the_returned_whist_makes_the_first_a_lone_whister() -> None:
     deal = run(fresh(), [*named("6S"), "1: pass", "2: half_whist", "1: whist"])
     assert (deal.phase, deal.turn, deal.whister) == (Phase.LIGHT_OR_DARK, 1, 1)
-    assert deal.defence == [None, "whist", "pass"]  # the half-whister counts as a passer
+    assert deal.defence == (None, "whist", "pass")  # the half-whister counts as a passer
 
 
 def test_P6_stalingrad_6S_is_whisted_by_both_closed_without_calls() -> None:
     deal = run(fresh(stalingrad=True), named("6S"))
     assert (deal.phase, deal.turn, deal.defence, deal.opened) == (
-        Phase.PLAY, 0, [None, "whist", "whist"], ()
+        Phase.PLAY, 0, (None, "whist", "whist"), ()
     )  # fmt: skip
     assert run(fresh(stalingrad=True), named("6C")).phase is Phase.WHISTING
 
 
 def test_P13_the_ten_is_checked_not_whisted() -> None:
     deal = run(fresh(), named("10H"))
-    assert (deal.phase, deal.opened, deal.defence) == (Phase.PLAY, (), [None, None, None])
+    assert (deal.phase, deal.opened, deal.defence) == (Phase.PLAY, (), (None, None, None))
     assert run(fresh(ten="whisted"), named("10H")).phase is Phase.WHISTING
 
 

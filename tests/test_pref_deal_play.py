@@ -42,7 +42,7 @@ def test_P8_follow_suit_first() -> None:
 
 def test_P8_the_highest_trump_wins_and_the_winner_leads() -> None:
     deal = plays(run(fresh(), SIX_DIAMONDS), ["0:AH 1:JD 2:7D"])
-    assert deal.won == [0, 1, 0] and deal.turn == 1
+    assert deal.won == (0, 1, 0) and deal.turn == 1
 
 
 def test_P8_the_last_trick_may_be_seen_until_the_next_is_complete() -> None:
@@ -86,7 +86,7 @@ def test_P10_trick_1_follows_the_first_talon_card_for_every_hand() -> None:
 
 def test_P10_the_talon_card_never_wins_the_highest_of_its_suit_does() -> None:
     deal = plays(raspasy(), ["0:7S 1:8S 2:AC"])  # type: ignore[arg-type]
-    assert deal.won == [0, 1, 0]
+    assert deal.won == (0, 1, 0)
     assert table_view(deal).talon == cards("AS 8C")
     assert deal.turn == 0  # the first hand plays first in trick 2 too
 
@@ -95,10 +95,10 @@ def test_P10_trick_2_follows_the_second_talon_card_and_the_first_hand_leads_tric
     deal = plays(raspasy(), ["0:7S 1:8S 2:AC"])  # type: ignore[arg-type]
     assert legal_cards(deal) == {"7C"}
     deal = plays(deal, ["0:7C 1:9S 2:9C"])
-    assert deal.won == [0, 1, 1] and deal.turn == 0
+    assert deal.won == (0, 1, 1) and deal.turn == 0
     assert len(legal_cards(deal)) == 8  # trick 3: a free lead
     deal = plays(deal, ["0:AH 1:TS 2:TD"])
-    assert deal.won == [1, 1, 1] and deal.turn == 0
+    assert deal.won == (1, 1, 1) and deal.turn == 0
     deal = plays(deal, ["0:7H"])
     assert len(legal_cards(deal)) == 7  # no trump in raspasy: a void hand plays anything
 

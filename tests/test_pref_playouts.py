@@ -65,7 +65,7 @@ def check_finished(deal: PrefDeal) -> None:
                 takers[taker.seat] += 1
             else:  # P8, as the Frap family's trick core decides it
                 takers[trick_winner(trick, deal.trump)] += 1
-        assert [takers[seat] for seat in range(deal.n)] == deal.won
+        assert tuple(takers[seat] for seat in range(deal.n)) == deal.won
     else:
         assert deal.outcome.kind in ("uncontested", "half_whist")
     if deal.sitting_out is not None:

@@ -61,7 +61,6 @@ _PHASE_RULE = {
 _PLAYING = (Phase.PLAY, Phase.FINISHED)
 _BIDDING_WORDS = {PrefDo.BID: None, PrefDo.MISERE: "misere", PrefDo.HERE: "here",
                   PrefDo.PASS: "pass"}  # fmt: skip
-_LIST_FIELDS = ("hands", "defence", "trick", "tricks_played", "won", "actions")
 
 
 @dataclass
@@ -86,16 +85,16 @@ class PrefDeal:
     bid: str | None = None  # the winning bid (after "here": the one taken, P18)
     contract: str | None = None
     discards: tuple[Card, ...] = ()
-    defence: list[str | None] = field(default_factory=list)  # by seat: whist/pass/half_whist
+    defence: tuple[str | None, ...] = ()  # by seat: whist/pass/half_whist
     half_whist: bool = False  # the second defender said half-whist; the first answers (P6)
     raspasy: bool = False  # three passes (P10)
     whister: int | None = None  # the lone whister (P7)
     light: bool | None = None
     opened: tuple[int, ...] = ()  # hands laid open to all (P7 light, P9 misère)
     trump: Suit | None = None
-    trick: list[Play] = field(default_factory=list)
-    tricks_played: list[tuple[Play, ...]] = field(default_factory=list)
-    won: list[int] = field(default_factory=list)  # tricks by seat
+    trick: tuple[Play, ...] = ()
+    tricks_played: tuple[tuple[Play, ...], ...] = ()
+    won: tuple[int, ...] = ()  # tricks by seat
     actions: list[PrefAction] = field(default_factory=list)
     outcome: Outcome | None = None
     entries: Entries | None = None
@@ -134,8 +133,8 @@ class PrefDeal:
         deal = cls(
             players=tuple(players), dealer=dealer, rules=rules, streak=streak, deck=deck,
             order=order, talon=deck[FIRST_TALON:LAST_TALON], auction=auction,
-            hands=[tuple(hand) for hand in hands], turn=order[0], defence=[None] * n,
-            won=[0] * n,
+            hands=[tuple(hand) for hand in hands], turn=order[0], defence=(None,) * n,
+            won=(0,) * n,
         )  # fmt: skip
         return deal, []
 
@@ -249,9 +248,10 @@ class PrefDeal:
 
     def _copy(self) -> PrefDeal:
         new = object.__new__(PrefDeal)
+        # Only the two lists are copied: every other field is immutable and replaced on change.
         state = self.__dict__.copy()
-        for name in _LIST_FIELDS:
-            state[name] = state[name].copy()
+        state["hands"] = self.hands.copy()
+        state["actions"] = self.actions.copy()
         if self.phase is Phase.BIDDING:
             state["auction"] = self.auction.copy()
         new.__dict__ = state
@@ -334,7 +334,7 @@ class PrefDeal:
             # P13 / P6 `stalingrad`: no whisting calls, both defenders play closed (P18).
             if tricks != 10:
                 for seat in self.defenders:
-                    self.defence[seat] = "whist"
+                    self._say(seat, "whist")
             self._start_play(events)
             return
         self.phase = Phase.WHISTING
@@ -363,12 +363,13 @@ class PrefDeal:
         events.append(Called(seat, do.value))
         if self.half_whist:  # P6: the first defender answers the half-whist
             if do is PrefDo.WHIST:  # the returned whist: the half-whister counts as a passer
-                self.defence[first], self.defence[second] = "whist", "pass"
+                self._say(first, "whist")
+                self._say(second, "pass")
                 self._lone_whister(first)
             else:
                 self._finish(events)  # P6: no play; the half-whister writes his whists
             return
-        self.defence[seat] = do.value
+        self._say(seat, do.value)
         if do is PrefDo.HALF_WHIST:
             self.half_whist = True
             self.turn = first
@@ -383,6 +384,9 @@ class PrefDeal:
             self._lone_whister(whisting[0])
         else:
             self._finish(events)  # P6: both passed, the contract is made without play
+
+    def _say(self, seat: int, said: str) -> None:
+        self.defence = (*self.defence[:seat], said, *self.defence[seat + 1 :])
 
     def _lone_whister(self, seat: int) -> None:
         self.whister = seat
@@ -447,7 +451,7 @@ class PrefDeal:
         ):
             raise IllegalAction(self._follow_rule(), self._why(hand))
         self.hands[seat] = hand[:at] + hand[at + 1 :]
-        self.trick.append(_LAID[seat][id(card)])
+        self.trick += (_LAID[seat][id(card)],)
         events.append(_PLAYED[seat][id(card)])
         if self.contract == "misere" and not self.tricks_played and len(self.trick) == 1:
             self.opened = self.defenders  # P9: open after the first trick's lead
@@ -458,10 +462,10 @@ class PrefDeal:
         done = len(self.tricks_played)
         follow = self.talon[done].suit if self.raspasy and done < 2 else None
         taker = winner(self.trick, self.trump, follow)
-        self.won[taker] += 1
-        self.tricks_played.append(tuple(self.trick))
+        self.won = (*self.won[:taker], self.won[taker] + 1, *self.won[taker + 1 :])
+        self.tricks_played += (self.trick,)
         events.append(TrickWon(done + 1, taker, tuple(play.card for play in self.trick)))
-        self.trick = []
+        self.trick = ()
         if done + 1 == TRICKS:
             self._finish(events)
             return
@@ -506,7 +510,7 @@ class PrefDeal:
         if self.contract != "misere" and not (
             self.contract is not None and level(self.contract) == 10 and self.rules.ten == "checked"
         ):
-            defence = tuple(self.defence)
+            defence = self.defence
         play = None
         if self.whister is not None and self.light is not None:
             play = "light" if self.light else "dark"

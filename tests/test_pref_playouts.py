@@ -14,7 +14,7 @@ from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules, score_deal
 from engine.preferans.pulya import Pulya
 from engine.preferans.pulya_record import load, report
-from engine.preferans.record import replay, to_record
+from engine.preferans.record import from_json, replay, to_json, to_record
 from engine.preferans.views import seat_view, table_view
 from engine.tricks import trick_winner
 from tests.pref_deal_helpers import NAMES, random_deal
@@ -83,10 +83,12 @@ def check_finished(deal: PrefDeal) -> None:
 def test_random_legal_deals_keep_every_invariant(players: int, rules: PrefRules) -> None:
     rng = random.Random(f"pref-{players}-{rules}")
     kinds: Counter[str] = Counter()
-    for _ in range(400):
+    for number in range(400):
         deal, states = random_deal(rng, rules, players, streak=rng.randrange(3))
         for state in states[:: max(1, len(states) // 6)]:
             check_state(state)
+            if number % 8 == 0:  # a deal in progress serialises and comes back equal
+                assert from_json(json.loads(json.dumps(to_json(state)))) == state
         check_finished(deal)
         assert deal.outcome is not None
         kinds[deal.outcome.kind] += 1

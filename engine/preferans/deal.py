@@ -16,7 +16,7 @@ from ..errors import IllegalAction
 from ..events import CardPlayed, TrickWon
 from ..tricks import Play
 from .actions import PrefAction, PrefDo, word
-from .bidding import LADDER, RANK, Auction, level, trump_of
+from .bidding import LADDER, LOWEST_SEVEN, RANK, Auction, level, trump_of
 from .events import (
     AuctionWon,
     Called,
@@ -128,7 +128,7 @@ class PrefDeal:
             for seat in order:
                 hands[seat] += deck[at : at + 2]
                 at += 2
-        lowest = RANK["7S"] if rules.raspasy_exit == 7 and streak >= 1 else 0
+        lowest = LOWEST_SEVEN if rules.raspasy_exit == 7 and streak >= 1 else 0
         auction = Auction(order, here_allowed=rules.here == "on", lowest=lowest)
         deal = cls(
             players=tuple(players), dealer=dealer, rules=rules, streak=streak, deck=deck,
@@ -260,6 +260,10 @@ class PrefDeal:
     def _rule(self) -> str:
         return _PHASE_RULE[self.phase]
 
+    def _no_cards(self, action: PrefAction) -> None:
+        if action.card is not None or action.cards is not None:
+            raise IllegalAction(self._rule(), f"{action.do.value} names no cards")
+
     @property
     def _declarer(self) -> int:
         assert self.declarer is not None
@@ -273,7 +277,7 @@ class PrefDeal:
             raise IllegalAction("P4", "a bid names one of 6S … 10NT")
         if action.do is not PrefDo.BID and action.bid is not None:
             raise IllegalAction("P4", f"{action.do.value} takes no bid")
-        _no_cards(action)
+        self._no_cards(action)
         assert said is not None
         self.auction.call(action.seat, said)
         events.append(Called(action.seat, said))
@@ -317,7 +321,7 @@ class PrefDeal:
             self.phase = Phase.CONTRACT
 
     def _contract(self, action: PrefAction, events: list[PrefEvent]) -> None:
-        _no_cards(action)
+        self._no_cards(action)
         contract, bid = action.bid, self.bid
         assert bid is not None
         if contract is None or contract not in RANK or contract == "misere":
@@ -352,7 +356,7 @@ class PrefDeal:
         return (PrefDo.WHIST, PrefDo.PASS)
 
     def _whisting(self, action: PrefAction, events: list[PrefEvent]) -> None:
-        _no_cards(action)
+        self._no_cards(action)
         if action.bid is not None:
             raise IllegalAction("P6", f"{action.do.value} takes no bid")
         seat, do = action.seat, action.do
@@ -394,7 +398,7 @@ class PrefDeal:
         self.turn = seat
 
     def _light_or_dark(self, action: PrefAction, events: list[PrefEvent]) -> None:
-        _no_cards(action)
+        self._no_cards(action)
         if action.bid is not None:
             raise IllegalAction("P7", f"{action.do.value} takes no bid")
         self.light = action.do is PrefDo.LIGHT
@@ -518,11 +522,6 @@ class PrefDeal:
             declarer=self.declarer, contract=self.contract, defence=defence, play=play,
             tricks=tricks if played else None,
         )  # fmt: skip
-
-
-def _no_cards(action: PrefAction) -> None:
-    if action.card is not None or action.cards is not None:
-        raise IllegalAction("P4", f"{action.do.value} names no cards")
 
 
 @cache

@@ -92,6 +92,6 @@ class PrefAction:
 
 
 @cache
-def word(seat: int, do: PrefDo, bid: str | None = None, card: Card | None = None) -> PrefAction:
+def word(seat: int, do: PrefDo, bid: str | None = None) -> PrefAction:
     """A shared action (immutable): legal-action lists offer the same few again and again."""
-    return PrefAction(seat, do, bid=bid, card=card)
+    return PrefAction(seat, do, bid=bid)

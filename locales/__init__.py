@@ -1,53 +1,77 @@
-"""Every user-facing string, in Russian and English, with Russian plural forms.
+"""Every user-facing string, as gettext catalogs (README, "Translations").
 
-`t(lang, key, **values)` formats a string; an entry that is a dict of plural forms picks the form
-for `values["n"]`. Values are inserted as given: callers escape user text for HTML.
+`messages.pot` is the source: each message's context (msgctxt) is the key the code passes to `t`,
+its msgid the English text. `<lang>/LC_MESSAGES/messages.po` translates it into one language, with
+that catalog's own Plural-Forms; a message missing from a catalog comes from the default language's.
+Values are inserted as given: callers escape user text for HTML.
 """
 
 from __future__ import annotations
 
+from gettext import NullTranslations
+from pathlib import Path
 from typing import Any
 
-from locales import en, ru
+from locales import catalogs
 
-LANGUAGES = ("ru", "en")
-DEFAULT = "ru"
-_TABLES: dict[str, dict[str, str | dict[str, str]]] = {"ru": ru.STRINGS, "en": en.STRINGS}
+SOURCE = "en"  # the language of the template's msgids; it needs no catalog
+DEFAULT = "ru"  # a new chat's language, and where a catalog's missing messages come from
+# Without a catalog of their own, these readers get Russian rather than English.
+_READ_RUSSIAN = ("uk", "be", "kk")
 
 
-def pick_language(code: str | None, fallback: str = DEFAULT) -> str:
-    """The supported language for a Telegram language code ('ru', 'en-US', None…)."""
-    if code:
+class Locales:
+    """The messages of one locale directory: the template and every language's catalog."""
+
+    def __init__(self, root: Path) -> None:
+        self._messages: dict[str, tuple[str, str | None]] = {}
+        for message in catalogs.read(root / catalogs.TEMPLATE):
+            if message.id and message.context:
+                ids = message.id
+                single = (ids, None) if isinstance(ids, str) else (ids[0], ids[1])
+                self._messages[message.context] = single
+        files = catalogs.po_files(root)
+        default = catalogs.load(files[DEFAULT]) if DEFAULT in files else NullTranslations()
+        self._by_lang: dict[str, NullTranslations] = {SOURCE: NullTranslations(), DEFAULT: default}
+        for lang, po in files.items():
+            if lang != DEFAULT:
+                translations = catalogs.load(po)
+                if lang != SOURCE:
+                    translations.add_fallback(default)
+                self._by_lang[lang] = translations
+        rest = sorted(set(self._by_lang) - {DEFAULT, SOURCE})
+        self.languages: tuple[str, ...] = (DEFAULT, SOURCE, *rest)
+
+    def t(self, lang: str, key: str, /, **values: Any) -> str:
+        """The message `key` in `lang`, formatted with `values` (a plural one by `values["n"]`)."""
+        single, plural = self._messages[key]
+        translations = self._by_lang.get(lang) or self._by_lang[DEFAULT]
+        if plural is None:
+            text = translations.pgettext(key, single)
+        else:
+            text = translations.npgettext(key, single, plural, int(values["n"]))
+        return text.format(**values) if values else text
+
+    def has(self, key: str) -> bool:
+        """Whether `key` is a message (every language has it, if only by falling back)."""
+        return key in self._messages
+
+    def keys(self) -> list[str]:
+        """Every message key, in the template's order."""
+        return list(self._messages)
+
+    def pick_language(self, code: str | None, fallback: str = DEFAULT) -> str:
+        """The supported language for a Telegram language code ('ru', 'en-US', None…)."""
+        if not code:
+            return fallback
         base = code.split("-")[0].lower()
-        if base in _TABLES:
+        if base in self._by_lang:
             return base
-        if base in ("uk", "be", "kk"):
-            return "ru"
-        return "en"
-    return fallback
+        return "ru" if base in _READ_RUSSIAN else SOURCE
 
 
-def plural_form(lang: str, n: int) -> str:
-    """The CLDR plural category of `n`: ru one/few/many, en one/other."""
-    n = abs(n)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "other"
-
-
-def t(lang: str, key: str, /, **values: Any) -> str:
-    """The string `key` in `lang`, formatted with `values`."""
-    table = _TABLES.get(lang, _TABLES[DEFAULT])
-    entry = table[key]
-    if isinstance(entry, dict):
-        entry = entry[plural_form(lang, int(values["n"]))]
-    return entry.format(**values) if values else entry
-
-
-def has(key: str) -> bool:
-    """Whether `key` exists (in every language)."""
-    return all(key in table for table in _TABLES.values())
+_LOCALES = Locales(Path(__file__).parent)
+LANGUAGES = _LOCALES.languages
+t = _LOCALES.t
+has = _LOCALES.has
+pick_language = _LOCALES.pick_language

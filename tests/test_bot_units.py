@@ -1,9 +1,8 @@
-"""Unit checks of the bot's pieces: settings, locales, callback data."""
+"""Unit checks of the bot's pieces: settings, callback data (locales: test_locales.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 import subprocess
 import sys
 from itertools import combinations
@@ -15,7 +14,6 @@ from bot import callbacks
 from engine.actions import Action, Do
 from engine.cards import Suit, make_deck
 from engine.student import JOKER
-from locales import LANGUAGES, en, plural_form, ru, t
 from tests.bot_harness import bot_messages, make_players, open_table, running_bot
 from tests.fakebot import FakeTelegram
 
@@ -39,40 +37,6 @@ def test_malformed_token_is_refused_without_printing_it() -> None:
     result = _run_bot({"BOT_TOKEN": "secret-value-that-is-wrong"})
     assert result.returncode == 2
     assert "BOT_TOKEN" in result.stderr and "secret-value-that-is-wrong" not in result.stderr
-
-
-def test_both_languages_have_the_same_keys_and_placeholders() -> None:
-    assert set(ru.STRINGS) == set(en.STRINGS)
-    field = re.compile(r"{(\w+)}")
-    for key in ru.STRINGS:
-        forms = [ru.STRINGS[key], en.STRINGS[key]]
-        names = [
-            {
-                n
-                for text in (f.values() if isinstance(f, dict) else [f])
-                for n in field.findall(text)
-            }
-            for f in forms
-        ]
-        assert names[0] == names[1], key
-
-
-@pytest.mark.parametrize(
-    ("n", "form"),
-    [(1, "one"), (2, "few"), (4, "few"), (5, "many"), (11, "many"), (12, "many"), (21, "one"),
-     (22, "few"), (25, "many"), (111, "many"), (101, "one"), (0, "many")],
-)  # fmt: skip
-def test_russian_plural_forms(n: int, form: str) -> None:
-    assert plural_form("ru", n) == form
-
-
-def test_plural_strings_read_right() -> None:
-    assert t("ru", "table.tricks", n=1) == "1 взятка"
-    assert t("ru", "table.tricks", n=3) == "3 взятки"
-    assert t("ru", "table.tricks", n=0) == "0 взяток"
-    assert t("en", "table.tricks", n=1) == "1 trick"
-    assert t("en", "table.tricks", n=2) == "2 tricks"
-    assert all(lang in ("ru", "en") for lang in LANGUAGES)
 
 
 def test_every_action_code_fits_callback_data_and_round_trips() -> None:

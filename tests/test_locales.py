@@ -1,0 +1,198 @@
+"""The gettext catalogs: complete, consistent with the template, and open to a new language."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import write_po
+
+import locales
+from locales import catalogs
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = ROOT / "locales"
+TEMPLATE = catalogs.read(LOCALES / catalogs.TEMPLATE)
+SHIPPED = catalogs.po_files(LOCALES)
+
+
+def _forms(text: str | tuple[str, ...] | list[str] | None) -> list[str]:
+    return [text] if isinstance(text, str) else list(text or [])
+
+
+def _fields(text: str) -> set[str]:
+    """The replacement fields of a str.format string (raises on a stray brace)."""
+    return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+
+
+def _messages(catalog: Catalog) -> dict[str, Message]:
+    return {m.context: m for m in catalog if m.id and m.context}
+
+
+def test_the_template_gives_every_message_a_key_and_an_english_text() -> None:
+    messages = [m for m in TEMPLATE if m.id]
+    assert messages and all(m.context for m in messages)
+    assert len({m.context for m in messages}) == len(messages)
+    assert locales.t("en", "table.tricks", n=2) == "2 tricks"
+
+
+@pytest.mark.parametrize("lang", sorted(SHIPPED))
+def test_every_message_is_translated_in_every_catalog(lang: str) -> None:
+    catalog = catalogs.read(SHIPPED[lang])
+    translated = _messages(catalog)
+    assert set(translated) == set(_messages(TEMPLATE))
+    for key, message in translated.items():
+        assert not message.fuzzy, key
+        assert all(_forms(message.string)), key
+        if message.pluralizable:
+            assert len(_forms(message.string)) == catalog.num_plurals, key
+
+
+@pytest.mark.parametrize("lang", sorted(SHIPPED))
+def test_placeholders_match_the_template_in_every_form(lang: str) -> None:
+    for key, message in _messages(catalogs.read(SHIPPED[lang])).items():
+        wanted = set().union(*(_fields(f) for f in _forms(message.id)))
+        for form in _forms(message.string):
+            assert _fields(form) == wanted, (key, form)
+
+
+def _keys_named_in(path: Path) -> set[str]:
+    """The literal keys of `t(lang, "key")` calls (both branches of a conditional key too)."""
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t":
+            key = node.args[1] if len(node.args) > 1 else None
+            options = [key.body, key.orelse] if isinstance(key, ast.IfExp) else [key]
+            keys |= {
+                o.value for o in options if isinstance(o, ast.Constant) and isinstance(o.value, str)
+            }
+    return keys
+
+
+def test_every_key_the_bot_names_is_in_the_template() -> None:
+    named = set().union(*(_keys_named_in(p) for p in (ROOT / "bot").glob("*.py")))
+    assert len(named) > 50  # the walk finds the calls
+    assert {k for k in named if not locales.has(k)} == set()
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [(1, "взятка"), (2, "взятки"), (4, "взятки"), (5, "взяток"), (11, "взяток"),
+     (12, "взяток"), (21, "взятка"), (22, "взятки"), (25, "взяток"), (111, "взяток"),
+     (101, "взятка"), (0, "взяток")],
+)  # fmt: skip
+def test_russian_plurals_follow_the_catalog_header(n: int, form: str) -> None:
+    assert locales.t("ru", "table.tricks", n=n) == f"{n} {form}"
+
+
+def test_english_plurals_come_from_the_template() -> None:
+    assert [locales.t("en", "table.tricks", n=n) for n in (0, 1, 2)] == [
+        "0 tricks", "1 trick", "2 tricks"
+    ]  # fmt: skip
+
+
+def test_shipped_languages_and_picking_one() -> None:
+    assert locales.LANGUAGES[:2] == (locales.DEFAULT, locales.SOURCE) == ("ru", "en")
+    assert set(locales.LANGUAGES) == {"en", *SHIPPED}
+    assert locales.pick_language("en-US") == "en"
+    assert locales.pick_language("uk") == "ru"  # no Ukrainian catalog: Russian reads better
+    assert locales.pick_language("de") == "en"
+    assert locales.pick_language(None) == "ru"
+
+
+def _locale_dir(tmp_path: Path) -> Path:
+    """A copy of the project's template and catalogs (sources only, no compiled files)."""
+    root = tmp_path / "locales"
+    root.mkdir()
+    shutil.copy(LOCALES / catalogs.TEMPLATE, root)
+    for lang, po in SHIPPED.items():
+        (root / lang / "LC_MESSAGES").mkdir(parents=True)
+        shutil.copy(po, root / lang / "LC_MESSAGES")
+    return root
+
+
+def _add_catalog(root: Path, catalog: Catalog) -> Path:
+    """Write `catalog` as the new language's .po: the one file adding a language takes."""
+    folder = root / str(catalog.locale) / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    path = folder / f"{catalogs.DOMAIN}.po"
+    with path.open("wb") as f:
+        write_po(f, catalog)
+    return path
+
+
+def _template_id(key: str) -> str | tuple[str, ...] | list[str]:
+    message_id = _messages(TEMPLATE)[key].id
+    assert message_id is not None
+    return message_id
+
+
+def test_a_new_catalog_is_a_new_language_falling_back_to_the_default(tmp_path: Path) -> None:
+    root = _locale_dir(tmp_path)
+    uk = Catalog(locale="uk", fuzzy=False)  # Babel fills in CLDR's Plural-Forms for Ukrainian
+    uk.add(_template_id("lobby.closed"), "Стіл закрито.", context="lobby.closed")
+    forms = ("{n} взяття", "{n} взяття·few", "{n} взять")
+    uk.add(_template_id("table.tricks"), forms, context="table.tricks")
+    _add_catalog(root, uk)
+    new = locales.Locales(root)
+    assert "uk" in new.languages
+    assert new.pick_language("uk-UA") == "uk"
+    assert new.t("uk", "lobby.closed") == "Стіл закрито."
+    assert [new.t("uk", "table.tricks", n=n) for n in (1, 3, 5, 21)] == [
+        "1 взяття", "3 взяття·few", "5 взять", "21 взяття"
+    ]  # fmt: skip
+    assert new.t("uk", "lobby.started") == locales.t(locales.DEFAULT, "lobby.started")
+    assert new.t("uk", "hand.my_tricks", n=3) == locales.t(locales.DEFAULT, "hand.my_tricks", n=3)
+
+
+def test_plural_forms_come_from_the_catalogs_own_header(tmp_path: Path) -> None:
+    root = _locale_dir(tmp_path)
+    # CLDR's French, as Babel writes it: 0 is singular (unlike English), a million is "many".
+    fr = Catalog(locale="fr", fuzzy=False)
+    forms = ("{n} pli", "{n} de plis", "{n} plis")
+    fr.add(_template_id("table.tricks"), forms, context="table.tricks")
+    _add_catalog(root, fr)
+    new = locales.Locales(root)
+    assert [new.t("fr", "table.tricks", n=n) for n in (0, 1, 2, 10**6)] == [
+        "0 pli", "1 pli", "2 plis", "1000000 de plis"
+    ]  # fmt: skip
+    assert new.t("en", "table.tricks", n=0) == "0 tricks"
+
+
+def test_a_fuzzy_translation_is_not_used(tmp_path: Path) -> None:
+    root = _locale_dir(tmp_path)
+    uk = Catalog(locale="uk", fuzzy=False)
+    uk.add(_template_id("lobby.closed"), "Стіл закрито?", context="lobby.closed", flags=["fuzzy"])
+    _add_catalog(root, uk)
+    assert locales.Locales(root).t("uk", "lobby.closed") == locales.t("ru", "lobby.closed")
+
+
+def test_an_edited_catalog_is_recompiled_at_load(tmp_path: Path) -> None:
+    root = _locale_dir(tmp_path)
+    uk = Catalog(locale="uk", fuzzy=False)
+    uk.add(_template_id("lobby.closed"), "Стіл закрито.", context="lobby.closed")
+    po = _add_catalog(root, uk)
+    assert locales.Locales(root).t("uk", "lobby.closed") == "Стіл закрито."
+    mo = po.with_suffix(".mo")
+    assert mo.exists()  # cached beside the .po
+    edited = Catalog(locale="uk", fuzzy=False)
+    edited.add(_template_id("lobby.closed"), "Стіл зачинено.", context="lobby.closed")
+    with po.open("wb") as f:
+        write_po(f, edited)
+    later = mo.stat().st_mtime + 1  # a file system's clock may not tick between the two writes
+    os.utime(po, (later, later))
+    assert locales.Locales(root).t("uk", "lobby.closed") == "Стіл зачинено."
+
+
+def test_an_installed_package_reads_the_compiled_catalogs_alone(tmp_path: Path) -> None:
+    root = _locale_dir(tmp_path)
+    for mo in catalogs.compile_all(root):
+        mo.with_suffix(".po").unlink()  # a wheel ships only the .mo files
+    new = locales.Locales(root)
+    assert new.languages == locales.LANGUAGES
+    assert new.t("ru", "table.tricks", n=5) == locales.t("ru", "table.tricks", n=5)

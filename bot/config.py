@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AfterValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from locales import LANGUAGES
+
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
+
+
+def _has_catalog(lang: str) -> str:
+    if lang not in LANGUAGES:  # a language is a catalog in locales/, so no list to keep here
+        raise ValueError(f"no translations for {lang!r}; there are {', '.join(LANGUAGES)}")
+    return lang
 
 
 class Settings(BaseSettings):
@@ -20,7 +28,7 @@ class Settings(BaseSettings):
     bot_api_url: str = "https://api.telegram.org/bot"
     bot_file_api_url: str | None = None
     db_path: str = "./frap.sqlite3"
-    default_language: Literal["ru", "en"] = "ru"
+    default_language: Annotated[str, AfterValidator(_has_catalog)] = "ru"
     turn_timeout: int = Field(default=90, ge=0, description="seconds; 0 = no turn timer")
     lobby_timeout: int = Field(
         default=1800, ge=0, description="seconds an idle lobby or finished deal waits; 0 = forever"

@@ -11,8 +11,10 @@ from string import Formatter
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
+from pydantic import ValidationError
 
 import locales
+from bot.config import Settings
 from locales import catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,3 +198,10 @@ def test_an_installed_package_reads_the_compiled_catalogs_alone(tmp_path: Path) 
     new = locales.Locales(root)
     assert new.languages == locales.LANGUAGES
     assert new.t("ru", "table.tricks", n=5) == locales.t("ru", "table.tricks", n=5)
+
+
+def test_the_default_language_setting_takes_any_language_with_a_catalog() -> None:
+    token = "123:" + "a" * 30
+    assert Settings(bot_token=token, default_language="en").default_language == "en"
+    with pytest.raises(ValidationError, match="no translations for 'xx'"):
+        Settings(bot_token=token, default_language="xx")

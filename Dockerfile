@@ -8,11 +8,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 RUN useradd --create-home --uid 10001 frap && mkdir /data && chown frap /data
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
-RUN pip install .
+# The build compiles locales/*/LC_MESSAGES/*.po to .mo (setup.py); the import checks them.
+RUN pip install . && python -c "import locales"
 
 USER frap
 VOLUME ["/data"]

@@ -56,10 +56,6 @@ class Locales:
         """Whether `key` is a message (every language has it, if only by falling back)."""
         return key in self._messages
 
-    def keys(self) -> list[str]:
-        """Every message key, in the template's order."""
-        return list(self._messages)
-
     def pick_language(self, code: str | None, fallback: str = DEFAULT) -> str:
         """The supported language for a Telegram language code ('ru', 'en-US', None…)."""
         if not code:

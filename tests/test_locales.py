@@ -105,6 +105,7 @@ def test_shipped_languages_and_picking_one() -> None:
     assert locales.pick_language("uk") == "ru"  # no Ukrainian catalog: Russian reads better
     assert locales.pick_language("de") == "en"
     assert locales.pick_language(None) == "ru"
+    assert locales.t("xx", "table.tricks", n=5) == locales.t("ru", "table.tricks", n=5)
 
 
 def _locale_dir(tmp_path: Path) -> Path:

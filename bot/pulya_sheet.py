@@ -25,7 +25,7 @@ from locales import t
 WIDTH = 1024  # Telegram shows a photo up to 1280 px; 1024 stays sharp on a phone when zoomed
 NAME_BAND = 64  # the strip outside the sheet where each player's name is written
 EDGE = 16  # the margin of a side with no name on it
-MAX_CAPTION = 1024  # Telegram's caption limit, counted after entity parsing
+MAX_CAPTION = 1024  # Telegram's caption limit, in UTF-16 units after entity parsing
 CAPTION_NAME = 24  # a longer name is cut in the caption so four players' lines fit the limit
 
 # Bands as fractions of the sheet's half-side, outer edge first: whists | pulya | gora | circle.
@@ -108,9 +108,9 @@ def sheet_caption(figures: SheetFigures, lang: str) -> str:
     """The sheet's figures as Telegram HTML for those who cannot see the picture."""
     for limit in (CAPTION_NAME, 12, 6):
         caption = _caption(figures, lang, limit)
-        if len(_visible(caption)) <= MAX_CAPTION:
+        if len(_visible(caption).encode("utf-16-le")) // 2 <= MAX_CAPTION:  # UTF-16 units
             return caption
-    raise ValueError("the sheet's caption does not fit Telegram's limit")  # cannot happen: 4×4
+    raise ValueError("the caption does not fit Telegram's limit")  # never: 6-letter names fit
 
 
 def _caption(figures: SheetFigures, lang: str, limit: int) -> str:
@@ -178,7 +178,7 @@ def _signed(value: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Slot:
+class Slot:
     """A place to write: a box on the canvas and the angle its text is turned by (0, 90, 270)."""
 
     box: tuple[int, int, int, int]
@@ -186,24 +186,25 @@ class _Slot:
 
 
 @dataclass(frozen=True, slots=True)
-class _Layout:
+class SheetLayout:
     """Where everything goes for 3 or 4 players."""
 
     size: tuple[int, int]
     centre: tuple[int, int]
     half: int
     rays: tuple[tuple[int, int], ...]  # where the sector lines from the centre meet the edge
-    names: tuple[_Slot, ...]
-    cells: tuple[tuple[_Slot, _Slot, tuple[_Slot, ...]], ...]  # per seat: gora, pulya, whists
+    names: tuple[Slot, ...]
+    cells: tuple[tuple[Slot, Slot, tuple[Slot, ...]], ...]  # per seat: gora, pulya, whists
 
 
 def sheet_size(players: int) -> tuple[int, int]:
     """The picture's width and height for 3 or 4 players."""
-    return _layout(players).size
+    return sheet_layout(players).size
 
 
 @cache
-def _layout(players: int) -> _Layout:
+def sheet_layout(players: int) -> SheetLayout:
+    """Where the names and each player's cells are drawn for 3 or 4 players."""
     if players == 3:
         return _triangle()
     if players == 4:
@@ -211,7 +212,7 @@ def _layout(players: int) -> _Layout:
     raise ValueError(f"a pulya sheet is for 3 or 4 players, not {players}")
 
 
-def _triangle() -> _Layout:
+def _triangle() -> SheetLayout:
     # Seats clockwise: 0 top, 1 right, 2 left. The left and right players write in the bottom
     # halves of their bands (upright text is what a phone reads best); the top player along
     # the top. Names outside the sheet: the top one above it, the others below their halves.
@@ -220,9 +221,9 @@ def _triangle() -> _Layout:
     cx, cy = EDGE + half, NAME_BAND + half
     left, top, right, bottom = cx - half, cy - half, cx + half, cy + half
     names = (
-        _Slot((left, 0, right, top)),
-        _Slot((cx, bottom, right, bottom + NAME_BAND)),
-        _Slot((left, bottom, cx, bottom + NAME_BAND)),
+        Slot((left, 0, right, top)),
+        Slot((cx, bottom, right, bottom + NAME_BAND)),
+        Slot((left, bottom, cx, bottom + NAME_BAND)),
     )
     cells = []
     for seat in range(3):
@@ -240,9 +241,9 @@ def _triangle() -> _Layout:
         order = (2, 1) if seat == 0 else (0, 1) if seat == 2 else (2, 0)
         halves = _split(whist, 2)
         by_seat = dict(zip(order, halves, strict=True))
-        whists = tuple(_Slot(by_seat[(seat + k) % 3]) for k in (1, 2))
-        cells.append((_Slot(gora), _Slot(pulya), whists))
-    return _Layout(
+        whists = tuple(Slot(by_seat[(seat + k) % 3]) for k in (1, 2))
+        cells.append((Slot(gora), Slot(pulya), whists))
+    return SheetLayout(
         (WIDTH, side + 2 * NAME_BAND),
         (cx, cy),
         half,
@@ -252,7 +253,7 @@ def _triangle() -> _Layout:
     )
 
 
-def _square() -> _Layout:
+def _square() -> SheetLayout:
     # Seats clockwise: 0 top, 1 right, 2 bottom, 3 left; the diagonals part them. The side
     # players' text is turned to run along their edge, as they would write it at the table.
     side = WIDTH - 2 * NAME_BAND
@@ -260,10 +261,10 @@ def _square() -> _Layout:
     cx = cy = NAME_BAND + half
     left, top, right, bottom = cx - half, cy - half, cx + half, cy + half
     names = (
-        _Slot((left, 0, right, top)),
-        _Slot((right, top, WIDTH, bottom), 270),
-        _Slot((left, bottom, right, WIDTH)),
-        _Slot((0, top, left, bottom), 90),
+        Slot((left, 0, right, top)),
+        Slot((right, top, WIDTH, bottom), 270),
+        Slot((left, bottom, right, WIDTH)),
+        Slot((0, top, left, bottom), 90),
     )
     cells = []
     for seat in range(4):
@@ -289,9 +290,9 @@ def _square() -> _Layout:
         if seat == 2:
             order = [(seat + k) % 4 for k in (1, 2, 3)]
         by_seat = dict(zip(order, parts, strict=True))
-        whists = tuple(_Slot(by_seat[(seat + k) % 4], angle) for k in (1, 2, 3))
-        cells.append((_Slot(gora, angle), _Slot(pulya, angle), whists))
-    return _Layout(
+        whists = tuple(Slot(by_seat[(seat + k) % 4], angle) for k in (1, 2, 3))
+        cells.append((Slot(gora, angle), Slot(pulya, angle), whists))
+    return SheetLayout(
         (WIDTH, WIDTH),
         (cx, cy),
         half,
@@ -321,7 +322,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
     """The sheet as a PNG image, WIDTH pixels wide."""
-    layout = _layout(figures.players)
+    layout = sheet_layout(figures.players)
     image = Image.new("RGB", layout.size, PAPER)
     draw = ImageDraw.Draw(image)
     _draw_lines(draw, layout)
@@ -342,7 +343,7 @@ def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
     return out.getvalue()
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, layout: _Layout) -> None:
+def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
     cx, cy = layout.centre
     half = layout.half
     for scale in BANDS:
@@ -356,7 +357,7 @@ def _draw_lines(draw: ImageDraw.ImageDraw, layout: _Layout) -> None:
     draw.ellipse(circle, fill=PAPER, outline=LINE, width=3)
 
 
-def _whist_cuts(draw: ImageDraw.ImageDraw, layout: _Layout) -> None:
+def _whist_cuts(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
     for _gora, _pulya, whists in layout.cells:
         boxes = sorted(slot.box for slot in whists)
         for a, b in pairwise(boxes):
@@ -370,7 +371,7 @@ def _column(values: tuple[int, ...]) -> str:
     return ".".join(_num(value) for value in values)
 
 
-def _write_cell(image: Image.Image, slot: _Slot, label: str, column: tuple[int, ...]) -> None:
+def _write_cell(image: Image.Image, slot: Slot, label: str, column: tuple[int, ...]) -> None:
     """A label in small grey letters and the running totals under it, as large as fits."""
     x0, y0, x1, y1 = slot.box
     w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
@@ -386,7 +387,7 @@ def _write_cell(image: Image.Image, slot: _Slot, label: str, column: tuple[int, 
     _paste(image, tile, slot)
 
 
-def _write_name(image: Image.Image, slot: _Slot, name: str, extra: str | None) -> None:
+def _write_name(image: Image.Image, slot: Slot, name: str, extra: str | None) -> None:
     x0, y0, x1, y1 = slot.box
     w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
     w, h = w - 2 * PAD, h - 2 * PAD
@@ -400,7 +401,7 @@ def _write_name(image: Image.Image, slot: _Slot, name: str, extra: str | None) -
     _paste(image, tile, slot)
 
 
-def _paste(image: Image.Image, tile: Image.Image, slot: _Slot) -> None:
+def _paste(image: Image.Image, tile: Image.Image, slot: Slot) -> None:
     turned = tile.rotate(slot.angle, expand=True) if slot.angle else tile
     x0, y0, _x1, _y1 = slot.box
     image.paste(turned, (x0 + PAD, y0 + PAD), turned)

@@ -17,7 +17,7 @@ from html import escape
 from itertools import pairwise
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.preferans.pulya import Pulya
 from locales import t
@@ -33,10 +33,13 @@ BANDS = (1.0, 0.75, 0.5, 0.25)
 CIRCLE = 0.17
 PAD = 8
 
-INK = (20, 40, 110)  # ballpoint blue on paper, as a sheet on the table looks
-LINE = (70, 90, 150)
-LABEL = (120, 130, 160)
-PAPER = (253, 252, 246)
+# Drawn as ink levels on a one-channel image (0 paper, 255 full ink), then given a palette from
+# paper to ballpoint blue: antialiased text stays smooth and the PNG encodes twice as fast.
+INK = 255
+LINE = 200
+LABEL = 140
+PAPER_RGB = (253, 252, 246)
+INK_RGB = (20, 40, 110)
 MINUS = "\u2212"
 
 _FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
@@ -323,7 +326,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
     """The sheet as a PNG image, WIDTH pixels wide."""
     layout = sheet_layout(figures.players)
-    image = Image.new("RGB", layout.size, PAPER)
+    image = Image.new("L", layout.size, 0)
     draw = ImageDraw.Draw(image)
     _draw_lines(draw, layout)
     for seat, (gora, pulya, whists) in enumerate(layout.cells):
@@ -338,9 +341,21 @@ def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
     cx, cy = layout.centre
     text = str(figures.target)
     draw.text((cx, cy), text, fill=INK, font=_font(52, bold=True), anchor="mm")
+    sheet = Image.frombytes("P", image.size, image.tobytes())
+    sheet.putpalette(_palette())
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    sheet.save(out, format="PNG")
     return out.getvalue()
+
+
+@cache
+def _palette() -> list[int]:
+    """Ink level k as the colour k/255 of the way from paper to ink."""
+    return [
+        round(paper + (ink - paper) * level / 255)
+        for level in range(256)
+        for paper, ink in zip(PAPER_RGB, INK_RGB, strict=True)
+    ]
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
@@ -354,7 +369,7 @@ def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
         draw.line((cx, cy, x, y), fill=LINE, width=2)
     _whist_cuts(draw, layout)
     circle = (cx - radius, cy - radius, cx + radius, cy + radius)
-    draw.ellipse(circle, fill=PAPER, outline=LINE, width=3)
+    draw.ellipse(circle, fill=0, outline=LINE, width=3)
 
 
 def _whist_cuts(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
@@ -376,9 +391,9 @@ def _write_cell(image: Image.Image, slot: Slot, label: str, column: tuple[int, .
     x0, y0, x1, y1 = slot.box
     w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
     w, h = w - 2 * PAD, h - 2 * PAD
-    tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    tile = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(tile)
-    small = _fit_font(draw, label, w, 22, 14, bold=False)
+    small = _fit_font(draw, label, w, 22, 16, bold=False)
     draw.text((w // 2, 0), _ellipsize(draw, label, small, w), fill=LABEL, font=small, anchor="mt")
     if column:
         text, font = _fit_column(draw, column, w)
@@ -391,7 +406,7 @@ def _write_name(image: Image.Image, slot: Slot, name: str, extra: str | None) ->
     x0, y0, x1, y1 = slot.box
     w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
     w, h = w - 2 * PAD, h - 2 * PAD
-    tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    tile = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(tile)
     font = _font(34, bold=True)
     tail = f"  {extra}" if extra else ""
@@ -404,7 +419,9 @@ def _write_name(image: Image.Image, slot: Slot, name: str, extra: str | None) ->
 def _paste(image: Image.Image, tile: Image.Image, slot: Slot) -> None:
     turned = tile.rotate(slot.angle, expand=True) if slot.angle else tile
     x0, y0, _x1, _y1 = slot.box
-    image.paste(turned, (x0 + PAD, y0 + PAD), turned)
+    corner = (x0 + PAD, y0 + PAD)
+    under = image.crop((*corner, corner[0] + turned.width, corner[1] + turned.height))
+    image.paste(ImageChops.lighter(under, turned), corner)  # ink over ink: the darker stays
 
 
 def _fit_font(

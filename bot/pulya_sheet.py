@@ -10,11 +10,12 @@ running totals one after another («2.6.10»). Pure: figures in, bytes and text 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from html import escape
-from itertools import pairwise
+from html import escape, unescape
+from itertools import combinations, pairwise
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -42,6 +43,7 @@ PAPER_RGB = (253, 252, 246)
 INK_RGB = (20, 40, 110)
 MINUS = "\u2212"
 
+_TAG = re.compile(r"<[^>]*>")
 _FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
 
 
@@ -117,7 +119,7 @@ def sheet_caption(figures: SheetFigures, lang: str) -> str:
 
 
 def _caption(figures: SheetFigures, lang: str, limit: int) -> str:
-    names = [escape(_cut(name, limit)) for name in figures.names]
+    names = [escape(_cut(name, limit), quote=False) for name in figures.names]
     n = figures.players
     lines = [t(lang, "pref.sheet.title", target=figures.target)]
     for i in range(n):
@@ -150,19 +152,8 @@ def _opponents(row: tuple[tuple[int, ...], ...], seat: int) -> list[tuple[int, t
 
 
 def _visible(html: str) -> str:
-    """The text Telegram counts: tags dropped and the four entities we write decoded."""
-    out, inside = [], False
-    for char in html:
-        if char == "<":
-            inside = True
-        elif char == ">":
-            inside = False
-        elif not inside:
-            out.append(char)
-    text = "".join(out)
-    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#x27;", "'")):
-        text = text.replace(entity, char)
-    return text.replace("&amp;", "&")
+    """The text Telegram counts: the tags of our strings dropped, entities decoded."""
+    return unescape(_TAG.sub("", html))
 
 
 def _cut(name: str, limit: int) -> str:
@@ -216,9 +207,11 @@ def sheet_layout(players: int) -> SheetLayout:
 
 
 def _triangle() -> SheetLayout:
-    # Seats clockwise: 0 top, 1 right, 2 left. The left and right players write in the bottom
-    # halves of their bands (upright text is what a phone reads best); the top player along
-    # the top. Names outside the sheet: the top one above it, the others below their halves.
+    # Seats clockwise: 0 top, 1 right, 2 left. The top player writes along the top; the side
+    # players' sectors are L-shaped (their side and half the bottom): they write pulya and gora
+    # upright in the bottom half (what a phone reads best), their whists on the top player up
+    # their side next to his sector and those on each other along the bottom. Names outside the
+    # sheet: the top one above it, the others below their halves.
     side = WIDTH - 2 * EDGE
     half = side // 2
     cx, cy = EDGE + half, NAME_BAND + half
@@ -228,24 +221,27 @@ def _triangle() -> SheetLayout:
         Slot((cx, bottom, right, bottom + NAME_BAND)),
         Slot((left, bottom, cx, bottom + NAME_BAND)),
     )
+    o, i = round(BANDS[0] * half), round(BANDS[1] * half)  # the whist band
+    on_left, on_right = _split((cx - i, cy - o, cx + i, cy - i), 2)
+    whists = (
+        (Slot(on_right), Slot(on_left)),  # the top player's, on seats 1 and 2
+        (Slot((cx, cy + i, cx + o, cy + o)), Slot((cx + i, cy - i, cx + o, cy + i), 270)),
+        (Slot((cx - o, cy - i, cx - i, cy + i), 90), Slot((cx - o, cy + i, cx, cy + o))),
+    )
     cells = []
     for seat in range(3):
         bands = []
-        for outer, inner in pairwise(BANDS):
+        for outer, inner in pairwise(BANDS[1:]):  # pulya, gora
             o, i = round(outer * half), round(inner * half)
-            if seat == 0:
-                bands.append((cx - i, cy - o, cx + i, cy - i))
-            elif seat == 1:
-                bands.append((cx, cy + i, cx + o, cy + o))
-            else:
-                bands.append((cx - o, cy + i, cx, cy + o))
-        whist, pulya, gora = bands
-        # Each half of the whist band goes to the opponent whose sector it touches.
-        order = (2, 1) if seat == 0 else (0, 1) if seat == 2 else (2, 0)
-        halves = _split(whist, 2)
-        by_seat = dict(zip(order, halves, strict=True))
-        whists = tuple(Slot(by_seat[(seat + k) % 3]) for k in (1, 2))
-        cells.append((Slot(gora), Slot(pulya), whists))
+            bands.append(
+                [
+                    (cx - i, cy - o, cx + i, cy - i),
+                    (cx, cy + i, cx + o, cy + o),
+                    (cx - o, cy + i, cx, cy + o),
+                ][seat]
+            )
+        pulya, gora = bands
+        cells.append((Slot(gora), Slot(pulya), whists[seat]))
     return SheetLayout(
         (WIDTH, side + 2 * NAME_BAND),
         (cx, cy),
@@ -373,13 +369,14 @@ def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
 
 
 def _whist_cuts(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
+    """The cut between two whist cells of a player: along the edge the two boxes share."""
     for _gora, _pulya, whists in layout.cells:
-        boxes = sorted(slot.box for slot in whists)
-        for a, b in pairwise(boxes):
-            if a[2] == b[0]:  # side by side: a vertical cut
-                draw.line((a[2], a[1], a[2], a[3]), fill=LINE, width=2)
-            else:  # one above the other: a horizontal cut
-                draw.line((a[0], a[3], a[2], a[3]), fill=LINE, width=2)
+        for one, other in combinations((slot.box for slot in whists), 2):
+            for a, b in ((one, other), (other, one)):
+                if a[2] == b[0] and max(a[1], b[1]) < min(a[3], b[3]):
+                    draw.line((a[2], max(a[1], b[1]), a[2], min(a[3], b[3])), fill=LINE, width=2)
+                if a[3] == b[1] and max(a[0], b[0]) < min(a[2], b[2]):
+                    draw.line((max(a[0], b[0]), a[3], min(a[2], b[2]), a[3]), fill=LINE, width=2)
 
 
 def _column(values: tuple[int, ...]) -> str:

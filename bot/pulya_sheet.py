@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +44,7 @@ PAPER_RGB = (253, 252, 246)
 INK_RGB = (20, 40, 110)
 MINUS = "\u2212"
 
+_MISSING = "\ue000"  # a private-use character: the font draws its missing-glyph box for it
 _TAG = re.compile(r"<[^>]*>")
 _FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
 
@@ -325,13 +327,14 @@ def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
     image = Image.new("L", layout.size, 0)
     draw = ImageDraw.Draw(image)
     _draw_lines(draw, layout)
+    names = [_drawable(name) or f"#{seat + 1}" for seat, name in enumerate(figures.names)]
     for seat, (gora, pulya, whists) in enumerate(layout.cells):
         _write_cell(image, gora, t(lang, "pref.sheet.gora"), figures.gora[seat])
         _write_cell(image, pulya, t(lang, "pref.sheet.pulya"), figures.pulya[seat])
         for slot, (other, cell) in zip(whists, _opponents(figures.whists[seat], seat), strict=True):
-            label = t(lang, "pref.sheet.on", name=figures.names[other])
+            label = t(lang, "pref.sheet.on", name=names[other])
             _write_cell(image, slot, label, cell)
-        name = figures.names[seat]
+        name = names[seat]
         extra = None if figures.settlement is None else _signed(figures.settlement[seat])
         _write_name(image, layout.names[seat], name, extra)
     cx, cy = layout.centre
@@ -352,6 +355,31 @@ def _palette() -> list[int]:
         for level in range(256)
         for paper, ink in zip(PAPER_RGB, INK_RGB, strict=True)
     ]
+
+
+def _drawable(text: str) -> str:
+    """`text` without what the font cannot draw (emoji above all, common in Telegram names):
+    a missing glyph would show as a box; the caption keeps the name whole."""
+    kept = "".join(char for char in text if _has_glyph(char))
+    return " ".join(kept.split())
+
+
+@cache
+def _has_glyph(char: str) -> bool:
+    if unicodedata.category(char) == "Cf" or "\ufe00" <= char <= "\ufe0f":
+        return False  # joiners and emoji variation selectors: parts of an emoji
+    if char.isspace():
+        return True
+    for bold in (False, True):
+        font = _font(34, bold)
+        if _mask(font, char) == _mask(font, _MISSING):
+            return False
+    return True
+
+
+def _mask(font: ImageFont.FreeTypeFont, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = font.getmask(char)
+    return mask.size, bytes(mask)
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:

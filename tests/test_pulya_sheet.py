@@ -118,6 +118,15 @@ def test_cyrillic_letters_are_real_glyphs_not_boxes() -> None:
     assert differs(one, other, sheet_layout(3).names[0].box)
 
 
+def test_emoji_the_font_lacks_are_left_out_of_the_picture_but_kept_in_the_caption() -> None:
+    sheet = random_sheet(3, 3, 5)
+    plain = draw_sheet(SheetFigures.of(sheet, ["Вася", "Ann Lee", "#3"]), "ru")
+    emoji = ["Вася 🐺", "Ann\u200d👩\u200d💻 Lee", "🐺🐺"]  # no drawable letter left: "#3"
+    figures = SheetFigures.of(sheet, emoji)
+    assert draw_sheet(figures, "ru") == plain
+    assert all(name in visible_text(sheet_caption(figures, "ru")) for name in emoji)
+
+
 def test_long_names_keep_the_picture_whole() -> None:
     sheet = random_sheet(4, 4, 30)
     png, caption = render_sheet(SheetFigures.of(sheet, LONG, settled=True), "ru")

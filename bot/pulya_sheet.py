@@ -5,6 +5,14 @@ Three players get the triangle: the sheet cut into three sectors by lines from a
 get the square, cut by the diagonals. Each player's sector holds, from the centre outwards, his
 gora, his pulya and his whists on each opponent; a column is written as players write it, the
 running totals one after another («2.6.10»). Pure: figures in, bytes and text out.
+
+Choices the rules leave open (P18 says the printed sheet has no P14 top-up; the rest is ours):
+seats go clockwise from the top; each name is written outside the sheet beside its sector, with
+the settlement in whists after it once there is one; a cell a deal leaves alone gets no new total
+(an empty cell stays blank); a column too long for its cell keeps its latest totals after «…»;
+text is upright wherever the layout allows, turned only along the square's sides and the
+triangle's side strips; characters the font lacks (emoji) are left out of the picture, never out
+of the caption, which cuts names to 24 characters (fewer if 1024 would be passed).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    ReplyParameters,
     Update,
     User,
 )
@@ -25,7 +26,7 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, games, render, settings_menu
+from . import callbacks, export, games, render, settings_menu
 from .service import GameService, Person, Refusal
 
 log = logging.getLogger(__name__)
@@ -164,15 +165,38 @@ class Handlers:
         await self._reply(message, t(new, "language.set"))
 
     async def my_member(self, update: Update, context: Context) -> None:
-        """A user blocked (or unblocked) the bot in their private chat."""
+        """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
+        removed or may no longer write (issue 11)."""
         change = update.my_chat_member
-        if change is None or change.chat.type != ChatType.PRIVATE:
+        if change is None:
+            return
+        if change.chat.type != ChatType.PRIVATE:
+            member = change.new_chat_member
+            gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+            muted = member.status == ChatMemberStatus.RESTRICTED and not getattr(
+                member, "can_send_messages", True
+            )
+            if gone or muted:
+                await self.service.removed(change.chat.id)
             return
         status = change.new_chat_member.status
         if status == ChatMemberStatus.BANNED:
             await self.service.dm_forbidden(change.from_user.id)
         elif status == ChatMemberStatus.MEMBER:
             await self.service.touch(person(change.from_user), started=True)
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: the service messages in the old chat (migrate_to) and in
+        the new one (migrate_from); whichever comes first moves the chat (issue 11)."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.service.migrate(message.chat_id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.service.migrate(
+                message.migrate_from_chat_id, message.chat_id, message.chat.title
+            )
 
     # ---- the table ------------------------------------------------------------------------------
 
@@ -305,6 +329,31 @@ class Handlers:
         lines += [render.history_line(lang, deal) for deal in deals]
         lines.append(t(lang, "history.hint"))
         await self._reply(message, "\n".join(lines))
+
+    async def export(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/export: admins get the chat's ledger as a CSV file."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            await self._reply(message, t(lang, "err.admins_only"))
+            return
+        chat = await self.storage.chat(message.chat_id)
+        entries = await self.storage.ledger_entries(chat.chat_id)
+        if not entries:
+            await self._reply(message, t(lang, "balance.empty"))
+            return
+        try:
+            await context.bot.send_document(
+                chat.chat_id,
+                io.BytesIO(export.ledger_csv(entries)),
+                filename=f"ledger-{abs(chat.chat_id)}.csv",
+                caption=t(lang, "export.caption"),
+                reply_parameters=ReplyParameters(
+                    message.message_id, allow_sending_without_reply=True
+                ),
+            )
+        except TelegramError as exc:
+            log.warning("ledger of chat %s not sent: %s", chat.chat_id, exc)
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""

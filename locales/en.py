@@ -263,4 +263,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "set.must_whist.false": "passing allowed",
     "set.must_whist.true": "everyone whists",
     "set.game": "Default game: {value}",
+    # issue 11: /export (the chat's ledger as a file)
+    "cmd.export": "the chip ledger as CSV (admins)",
+    "export.caption": "This chat's chip ledger: each row is what a player won (+) or paid (−). A player's rows add up to his balance.",
 }

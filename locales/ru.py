@@ -271,4 +271,7 @@ STRINGS: dict[str, str | dict[str, str]] = {
     "set.must_whist.false": "можно пасовать",
     "set.must_whist.true": "все вистуют",
     "set.game": "Игра по умолчанию: {value}",
+    # issue 11: /export (the chat's ledger as a file)
+    "cmd.export": "журнал фишек в CSV (для админов)",
+    "export.caption": "Журнал фишек этого чата: каждая запись — сколько фишек игрок получил (+) или отдал (−). Сумма по игроку равна его балансу.",
 }

@@ -126,8 +126,12 @@ class Presenter:
         await self.storage.remember_messages([], forget=[name])
 
     async def flush(self) -> None:
-        """Wait until every slot shows its latest content (or gave up)."""
-        while tasks := [s.task for s in self._slots.values() if s.task and not s.task.done()]:
+        """Wait until every slot shows its latest content (or gave up), a chat's migration or
+        removal it found included."""
+        while tasks := [
+            *(s.task for s in self._slots.values() if s.task and not s.task.done()),
+            *self._background,
+        ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self, timeout: float) -> None:

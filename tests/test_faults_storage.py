@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import StartRefused
 from bot.storage import Movement, Storage
 from tests.bot_harness import (
     GROUP_ID,
@@ -61,18 +62,25 @@ async def test_the_ledger_is_append_only(tmp_path: Path) -> None:
                 db.execute(sql)
 
 
-async def test_a_broken_ledger_is_reported_at_start_up(
+async def test_a_broken_ledger_is_refused_at_start_up_unless_forced(
     tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Issue 11: the start-up check refuses a broken ledger in one line naming the chat and the
+    check; with the override the bot starts (and logs it)."""
     group, users = make_players(tg, 2)
     db = tmp_path / "db.sqlite3"
     async with running_bot(tg, db, seed=1) as bot:
         await open_table(bot, group, users)
     with closing(sqlite3.connect(db)) as sql, sql:
         sql.execute("UPDATE chats SET pot = pot + 7")  # seven chips from nowhere
+    with pytest.raises(StartRefused) as refused:
+        async with running_bot(tg, db, seed=1):
+            raise AssertionError("the bot started on a broken ledger")
+    line = str(refused.value)
+    assert "\n" not in line and f"chat {GROUP_ID}: zero-sum check" in line, line
     caplog.set_level(logging.ERROR, logger="bot.app")
-    async with running_bot(tg, db, seed=1):
-        pass
+    async with running_bot(tg, db, seed=1, force_start=True) as bot:
+        assert bot.service.table_in(GROUP_ID) is not None  # the table resumed
     lines = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
     assert any(f"chat {GROUP_ID}" in line and "!= 0" in line for line in lines), lines
 

@@ -90,11 +90,11 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             turn_timeout=settings.turn_timeout,
         )
         problems = await storage.check()
-        for problem in problems:
-            log.error("storage check failed: %s", problem.line())
         if problems and not settings.force_start:  # issue 11: no play on a broken ledger
             await storage.close()
             raise StartRefused(problems)
+        for problem in problems:  # started with the override
+            log.error("storage check failed: %s", problem.line())
         presenter = Presenter(app.bot, storage)
         service = GameService(
             storage,

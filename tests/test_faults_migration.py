@@ -173,3 +173,23 @@ async def test_a_group_upgraded_while_the_bot_is_down(
         await bot.idle()
         await assert_moved(bot, group, was)
         await play_on(bot, users, rng)
+
+
+async def test_the_turn_timer_follows_the_table_to_the_supergroup(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A move nobody makes after the upgrade is made by the timer, and the supergroup is told."""
+    group, users = basic_group(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=2) as bot:
+        await open_table(bot, group, users)
+        live = bot.service.table_in(OLD_ID)
+        assert live is not None and live.deal is not None
+        step = live.step
+        tg.migrate(group, NEW_ID, by=users[0])
+        await bot.idle()
+        await tg.wait_for(lambda: live.step > step, timeout=5)  # nobody pressed anything
+        await bot.idle()
+        table = next(m for m in bot_messages(tg, tg.chat(NEW_ID)) if "сдача №1" in m.text)
+        assert "⏰" in table.text  # the time-out note, in the supergroup's table message
+        assert "⏰" not in "".join(m.text for m in bot_messages(tg, group))
+        assert await bot.service.storage.check() == []

@@ -13,6 +13,7 @@ from typing import Any
 from telegram import (
     CallbackQuery,
     Chat,
+    ChatMemberUpdated,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
@@ -21,7 +22,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
@@ -69,9 +70,17 @@ class Handlers:
     async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
         try:
             member = await context.bot.get_chat_member(chat_id, user_id)
+        except ChatMigrated as exc:  # the group became a supergroup: its admins are there
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
+            return await self._is_admin(context, exc.new_chat_id, user_id)
         except TelegramError:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    def _noticed(self, chat_id: int, exc: TelegramError) -> None:
+        """A call was refused because the group became a supergroup: the chat moves there."""
+        if isinstance(exc, ChatMigrated):
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
 
     async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
         markup = None
@@ -177,6 +186,8 @@ class Handlers:
                 member, "can_send_messages", True
             )
             if gone or muted:
+                if change.chat.type == ChatType.GROUP and await self._upgraded(context, change):
+                    return  # a basic group that became a supergroup: the bot was not removed
                 await self.service.removed(change.chat.id)
             return
         status = change.new_chat_member.status
@@ -184,6 +195,18 @@ class Handlers:
             await self.service.dm_forbidden(change.from_user.id)
         elif status == ChatMemberStatus.MEMBER:
             await self.service.touch(person(change.from_user), started=True)
+
+    async def _upgraded(self, context: Context, change: ChatMemberUpdated) -> bool:
+        """Whether Telegram refuses calls on this basic group because it is a supergroup now
+        (then the chat moves there instead of its table being closed)."""
+        try:
+            await context.bot.get_chat(change.chat.id)
+        except ChatMigrated as exc:
+            await self.service.migrate(change.chat.id, exc.new_chat_id)
+            return True
+        except TelegramError:
+            pass
+        return False
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group became a supergroup: the service messages in the old chat (migrate_to) and in
@@ -320,6 +343,7 @@ class Handlers:
                 )
             except TelegramError as exc:
                 log.warning("record of deal %s not sent: %s", deal.deal_id, exc)
+                self._noticed(message.chat_id, exc)
             return
         deals = await self.storage.recent_deals(message.chat_id, HISTORY_SHOWN)
         if not deals:
@@ -354,6 +378,7 @@ class Handlers:
             )
         except TelegramError as exc:
             log.warning("ledger of chat %s not sent: %s", chat.chat_id, exc)
+            self._noticed(chat.chat_id, exc)
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""
@@ -453,6 +478,7 @@ class Handlers:
                 )
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
+                self._noticed(chat_id, exc)
 
 
 def _is_id(text: str) -> bool:

@@ -164,7 +164,7 @@ class Presenter:
                     chat_id, content.text, content.keyboard, reply_to=reply_to
                 )
             except ChatMigrated as exc:  # the message it answers stayed in the old group
-                chat_id, reply_to = self._migrated(chat_id, exc.new_chat_id), None
+                chat_id, reply_to = self.migrated(chat_id, exc.new_chat_id), None
             except Forbidden:
                 await self._forbidden(chat_id)
                 return None
@@ -211,7 +211,7 @@ class Presenter:
                         self._removed(slot.chat_id)
                     return
             except ChatMigrated as exc:  # the loop posts it in the supergroup
-                self._migrated(slot.chat_id, exc.new_chat_id)
+                self.migrated(slot.chat_id, exc.new_chat_id)
             except Forbidden:
                 await self._forbidden(slot.chat_id)
                 return
@@ -257,7 +257,7 @@ class Presenter:
         elif chat_id < 0:  # "bot was kicked from the group chat", "bot is not a member"
             self._removed(chat_id)
 
-    def _migrated(self, old_id: int, new_id: int) -> int:
+    def migrated(self, old_id: int, new_id: int) -> int:
         """Telegram said group `old_id` is supergroup `new_id` now: send there from now on, and
         have the service move the chat (once per run; the move itself is idempotent)."""
         if self.moves.get(old_id) != new_id:

@@ -193,3 +193,23 @@ async def test_the_turn_timer_follows_the_table_to_the_supergroup(
         assert "⏰" in table.text  # the time-out note, in the supergroup's table message
         assert "⏰" not in "".join(m.text for m in bot_messages(tg, group))
         assert await bot.service.storage.check() == []
+
+
+async def test_leaving_the_old_group_on_an_upgrade_is_no_removal(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """If the bot is told it left the basic group before it hears of the upgrade, the deal is
+    not voided: the chat moves to the supergroup (getChat answers migrate_to_chat_id)."""
+    group, users = basic_group(tg, 3)
+    rng = random.Random(5)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5) as bot:
+        await open_table(bot, group, users)
+        await move(bot, users, rng)
+        was = await before(bot, group)
+        tg.migrate(group, NEW_ID, by=users[0], announce=False)
+        tg.set_bot_status(group, "left", by=users[0])
+        await bot.idle()
+        await assert_moved(bot, group, was)
+        live = bot.service.table_in(NEW_ID)
+        assert live is not None and live.in_deal
+        await play_on(bot, users, rng)

@@ -367,6 +367,7 @@ class Storage:
 
     async def set_chat(self, chat_id: int, **fields: Any) -> None:
         """Change chat settings (lang, game, rules, ante, turn_timeout)."""
+        chat_id = self.moves.get(chat_id, chat_id)  # a settings menu in the old group
         if "rules" in fields:
             fields["rules"] = json.dumps(fields["rules"], sort_keys=True)
         await self._update("chats", "chat_id", chat_id, fields)

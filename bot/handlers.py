@@ -13,19 +13,21 @@ from typing import Any
 from telegram import (
     CallbackQuery,
     Chat,
+    ChatMemberUpdated,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    ReplyParameters,
     Update,
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, games, render, settings_menu
+from . import callbacks, export, games, render, settings_menu
 from .service import GameService, Person, Refusal
 
 log = logging.getLogger(__name__)
@@ -68,9 +70,17 @@ class Handlers:
     async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
         try:
             member = await context.bot.get_chat_member(chat_id, user_id)
+        except ChatMigrated as exc:  # the group became a supergroup: its admins are there
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
+            return await self._is_admin(context, exc.new_chat_id, user_id)
         except TelegramError:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    def _noticed(self, chat_id: int, exc: TelegramError) -> None:
+        """A call was refused because the group became a supergroup: the chat moves there."""
+        if isinstance(exc, ChatMigrated):
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
 
     async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
         markup = None
@@ -164,15 +174,52 @@ class Handlers:
         await self._reply(message, t(new, "language.set"))
 
     async def my_member(self, update: Update, context: Context) -> None:
-        """A user blocked (or unblocked) the bot in their private chat."""
+        """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
+        removed or may no longer write (issue 11)."""
         change = update.my_chat_member
-        if change is None or change.chat.type != ChatType.PRIVATE:
+        if change is None:
+            return
+        if change.chat.type != ChatType.PRIVATE:
+            member = change.new_chat_member
+            gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+            muted = member.status == ChatMemberStatus.RESTRICTED and not getattr(
+                member, "can_send_messages", True
+            )
+            if gone or muted:
+                if change.chat.type == ChatType.GROUP and await self._upgraded(context, change):
+                    return  # a basic group that became a supergroup: the bot was not removed
+                await self.service.removed(change.chat.id)
             return
         status = change.new_chat_member.status
         if status == ChatMemberStatus.BANNED:
             await self.service.dm_forbidden(change.from_user.id)
         elif status == ChatMemberStatus.MEMBER:
             await self.service.touch(person(change.from_user), started=True)
+
+    async def _upgraded(self, context: Context, change: ChatMemberUpdated) -> bool:
+        """Whether Telegram refuses calls on this basic group because it is a supergroup now
+        (then the chat moves there instead of its table being closed)."""
+        try:
+            await context.bot.get_chat(change.chat.id)
+        except ChatMigrated as exc:
+            await self.service.migrate(change.chat.id, exc.new_chat_id)
+            return True
+        except TelegramError:
+            pass
+        return False
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: the service messages in the old chat (migrate_to) and in
+        the new one (migrate_from); whichever comes first moves the chat (issue 11)."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.service.migrate(message.chat_id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.service.migrate(
+                message.migrate_from_chat_id, message.chat_id, message.chat.title
+            )
 
     # ---- the table ------------------------------------------------------------------------------
 
@@ -296,6 +343,7 @@ class Handlers:
                 )
             except TelegramError as exc:
                 log.warning("record of deal %s not sent: %s", deal.deal_id, exc)
+                self._noticed(message.chat_id, exc)
             return
         deals = await self.storage.recent_deals(message.chat_id, HISTORY_SHOWN)
         if not deals:
@@ -305,6 +353,32 @@ class Handlers:
         lines += [render.history_line(lang, deal) for deal in deals]
         lines.append(t(lang, "history.hint"))
         await self._reply(message, "\n".join(lines))
+
+    async def export(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/export: admins get the chat's ledger as a CSV file."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            await self._reply(message, t(lang, "err.admins_only"))
+            return
+        chat = await self.storage.chat(message.chat_id)
+        entries = await self.storage.ledger_entries(chat.chat_id)
+        if not entries:
+            await self._reply(message, t(lang, "balance.empty"))
+            return
+        try:
+            await context.bot.send_document(
+                chat.chat_id,
+                io.BytesIO(export.ledger_csv(entries)),
+                filename=f"ledger-{abs(chat.chat_id)}.csv",
+                caption=t(lang, "export.caption"),
+                reply_parameters=ReplyParameters(
+                    message.message_id, allow_sending_without_reply=True
+                ),
+            )
+        except TelegramError as exc:
+            log.warning("ledger of chat %s not sent: %s", chat.chat_id, exc)
+            self._noticed(chat.chat_id, exc)
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""
@@ -404,6 +478,7 @@ class Handlers:
                 )
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
+                self._noticed(chat_id, exc)
 
 
 def _is_id(text: str) -> bool:

@@ -10,12 +10,14 @@ from typing import Any
 from tests.fakebot.html_check import HtmlError, ParsedText, parse_html, strip_text, utf16_len
 from tests.fakebot.limits import FloodControl
 from tests.fakebot.models import (
+    GROUP,
     FakeChat,
     Json,
     StoredDocument,
     StoredMessage,
     bad_request,
     forbidden,
+    upgraded,
 )
 from tests.fakebot.params import Params
 from tests.fakebot.world import World, member_json
@@ -323,9 +325,12 @@ class BotApi:
     def _known_chat(self, p: Params) -> FakeChat:
         raw = p.required_text("chat_id")
         try:
-            return self.world.chat(int(raw))
+            chat = self.world.chat(int(raw))
         except (KeyError, ValueError):
             raise bad_request("chat not found") from None
+        if chat.migrated_to is not None:
+            raise upgraded(chat.migrated_to)
+        return chat
 
     def _writable_chat(self, p: Params) -> FakeChat:
         """The target chat of a send/edit, with Telegram's 400/403 errors."""
@@ -337,9 +342,11 @@ class BotApi:
             if not user.started:
                 raise forbidden("bot can't initiate conversation with a user")
         elif chat.bot_status == "kicked":
-            raise forbidden("bot was kicked from the supergroup chat")
+            raise forbidden(f"bot was kicked from the {_kind(chat)} chat")
         elif chat.bot_status == "left":
-            raise forbidden("bot is not a member of the supergroup chat")
+            raise forbidden(f"bot is not a member of the {_kind(chat)} chat")
+        elif chat.bot_status == "restricted":
+            raise bad_request("not enough rights to send text messages to the chat")
         return chat
 
     def _own_message(self, p: Params, verb: str) -> StoredMessage:
@@ -444,6 +451,11 @@ def scope_key(scope: Any, language_code: str | None) -> tuple[str, str]:
     if not isinstance(scope, dict) or "type" not in scope:
         raise bad_request("can't parse BotCommandScope JSON object")
     return json.dumps(scope, sort_keys=True), language_code or ""
+
+
+def _kind(chat: FakeChat) -> str:
+    """How Telegram's errors name a group chat's type."""
+    return "group" if chat.type == GROUP else "supergroup"
 
 
 def _snake(name: str) -> str:

@@ -11,23 +11,37 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 
 PRIVATE = "private"
+GROUP = "group"  # a basic group: Telegram upgrades it to a supergroup (a new chat id)
 SUPERGROUP = "supergroup"
 
 
 class ApiError(Exception):
     """A Bot API error response: ``{"ok": false, "error_code": ..., "description": ...}``."""
 
-    def __init__(self, error_code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        error_code: int,
+        description: str,
+        retry_after: int | None = None,
+        *,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(f"{error_code} {description}")
         self.error_code = error_code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> Json:
-        """The JSON body Telegram sends for this error."""
+        """The JSON body Telegram sends for this error (ResponseParameters when it has some)."""
         body: Json = {"ok": False, "error_code": self.error_code, "description": self.description}
+        parameters: Json = {}
         if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
+            parameters["retry_after"] = self.retry_after
+        if self.migrate_to_chat_id is not None:
+            parameters["migrate_to_chat_id"] = self.migrate_to_chat_id
+        if parameters:
+            body["parameters"] = parameters
         return body
 
 
@@ -39,6 +53,15 @@ def bad_request(detail: str) -> ApiError:
 def forbidden(detail: str) -> ApiError:
     """A 403 error with Telegram's ``Forbidden: `` prefix."""
     return ApiError(403, f"Forbidden: {detail}")
+
+
+def upgraded(new_chat_id: int) -> ApiError:
+    """What Telegram answers any call on a basic group that became a supergroup."""
+    return ApiError(
+        400,
+        "Bad Request: group chat was upgraded to a supergroup chat",
+        migrate_to_chat_id=new_chat_id,
+    )
 
 
 @dataclass
@@ -137,7 +160,8 @@ class FakeChat:
         self.user = user  # the other party of a private chat
         self.privacy = privacy  # bot privacy mode for this group
         self.members: dict[int, str] = {}  # user id -> "creator" | "administrator" | "member"
-        self.bot_status = "member"  # "member" | "administrator" | "left" | "kicked"
+        self.bot_status = "member"  # "member" | "administrator" | "restricted" | "left" | "kicked"
+        self.migrated_to: int | None = None  # a basic group upgraded to this supergroup
         self.messages: list[StoredMessage] = []
         self.chat_instance = f"{abs(chat_id) * 7919 + 104729}"
         self._next_message_id = 1
@@ -181,6 +205,11 @@ class FakeChat:
                 data["username"] = self.user.username
             return data
         return {"id": self.id, "type": self.type, "title": self.title}
+
+    @property
+    def bot_can_write(self) -> bool:
+        """Whether the bot is in the group with the right to send messages."""
+        return self.bot_status in ("member", "administrator")
 
 
 @dataclass(eq=False)
@@ -263,6 +292,7 @@ class StoredMessage:
     reply_to: StoredMessage | None = None
     document: StoredDocument | None = None
     photo: StoredPhoto | None = None
+    service: Json | None = None  # a service message's field, e.g. {"migrate_to_chat_id": id}
     edits: int = 0
     edit_date: int | None = None
     deleted: bool = False
@@ -306,6 +336,9 @@ class StoredMessage:
         return data
 
     def _add_content(self, data: Json) -> None:
+        if self.service is not None:
+            data.update(self.service)
+            return
         if self.document is not None or self.photo is not None:
             if self.photo is not None:
                 data["photo"] = self.photo.sizes()

@@ -21,6 +21,7 @@ from tests.fakebot.limits import Faults, FloodControl, default_description
 from tests.fakebot.media import MediaApi
 from tests.fakebot.methods import BotApi, scope_key
 from tests.fakebot.models import (
+    GROUP,
     SUPERGROUP,
     ApiCall,
     ApiError,
@@ -152,6 +153,38 @@ class FakeTelegram:
         for member in members:
             chat.add(member)
         return self.world.add_group(chat)
+
+    def basic_group(
+        self,
+        chat_id: int = -4_123,
+        title: str = "Friends",
+        *,
+        members: tuple[FakeUser, ...] | list[FakeUser] = (),
+    ) -> FakeChat:
+        """Create a basic group (the kind Telegram later upgrades to a supergroup) the bot is in."""
+        chat = FakeChat(chat_id, GROUP, title=title)
+        for member in members:
+            chat.add(member)
+        return self.world.add_group(chat)
+
+    def migrate(
+        self, group: FakeChat, new_id: int, *, by: FakeUser, announce: bool = True
+    ) -> FakeChat:
+        """Upgrade basic group ``group`` to supergroup ``new_id``; unless ``announce`` is False
+        the bot gets the two service messages at once (else: ``announce_migration`` later)."""
+        chat = self.world.migrate(group, new_id)
+        if announce:
+            self.world.announce_migration(group, by)
+        return chat
+
+    def announce_migration(self, group: FakeChat, *, by: FakeUser) -> None:
+        """Deliver an upgrade's two service messages (again)."""
+        self.world.announce_migration(group, by)
+
+    def set_bot_status(self, group: FakeChat, status: str, *, by: FakeUser) -> None:
+        """``by`` kicks the bot ("kicked"), it leaves ("left"), loses the right to write
+        ("restricted") or comes back ("member"); the bot gets my_chat_member."""
+        self.world.set_bot_status(group, status, by)
 
     def private_chat(self, user: FakeUser) -> FakeChat:
         """The private chat of ``user`` with the bot (same as ``user.dm``)."""

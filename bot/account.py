@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, Do
 from engine.events import (
     AllPassed,
     BidMade,
@@ -96,20 +96,39 @@ def reason_lines(
 
 
 def trick_log(
-    lang: str, steps: Sequence[tuple[Action | None, list[Event]]], names: Sequence[str]
+    lang: str, game: str, steps: Sequence[tuple[Action | None, list[Event]]], names: Sequence[str]
 ) -> list[str]:
     """Every trick of the deal, compactly: its cards in the order played and who took it."""
+    ui = games.ui(game)
     return [
-        _trick(lang, event, names)
-        for _, events in steps
-        for event in events
+        _trick(lang, ui, event, jokers, names)
+        for event, jokers in _walk(steps)
         if isinstance(event, TrickWon)
     ]
 
 
-def _trick(lang: str, won: TrickWon, names: Sequence[str]) -> str:
-    return t(lang, "trick.log", k=won.number, cards=" ".join(c.label for c in won.cards),
-             name=name(names[won.seat]))  # fmt: skip
+def _walk(
+    steps: Sequence[tuple[Action | None, list[Event]]],
+) -> Iterator[tuple[Event, tuple[bool, ...]]]:
+    """Each event in order; a trick comes with which of its cards were played as the joker (SK2:
+    the events name cards only, the actions say how the 7♠ was played)."""
+    jokers: list[bool] = []
+    for action, events in steps:
+        if action is not None and action.do is Do.PLAY:
+            jokers.append(bool(action.joker))
+        for event in events:
+            if isinstance(event, TrickWon):
+                yield event, tuple(jokers)
+                jokers = []
+            else:
+                yield event, ()
+
+
+def _trick(
+    lang: str, ui: games.GameUI, won: TrickWon, jokers: Sequence[bool], names: Sequence[str]
+) -> str:
+    cards = " ".join(ui.play_label(lang, c, j) for c, j in zip(won.cards, jokers, strict=True))
+    return t(lang, "trick.log", k=won.number, cards=cards, name=name(names[won.seat]))
 
 
 def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
@@ -122,16 +141,18 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     table = table_view(deal)
     ui = games.ui(table.game)
     names = list(deal.players)
-    first = deal.deck[deal.n * deal.HAND_SIZE] if len(deal.deck) > deal.n * deal.HAND_SIZE else None
+    dealt = deal.n * deal.HAND_SIZE  # F4: the card after the hands is the first turn-up
     lines = [t(lang, "account.title", game=ui.title(lang), deal_no=deal_no)]
     lines.append(t(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
-    if first is not None:
-        lines.append(t(lang, "account.turnup", card=first.label))
-    for _, events in steps:
-        for event in events:
-            line = _event_line(lang, ui, event, names)
-            if line:
-                lines.append(line)
+    if len(deal.deck) > dealt:
+        lines.append(t(lang, "account.turnup", card=deal.deck[dealt].label))
+    for event, jokers in _walk(steps):
+        if isinstance(event, TrickWon):
+            lines.append(_trick(lang, ui, event, jokers, names))
+            continue
+        line = _event_line(lang, ui, event, names)
+        if line:
+            lines.append(line)
     lines.append("")
     items = reasons(steps, deal.n, deal.p0)
     lines += reason_lines(lang, table, names, items)
@@ -162,6 +183,4 @@ def _event_line(lang: str, ui: games.GameUI, event: Event, names: Sequence[str])
         return t(lang, "account.kept", name=who)
     if isinstance(event, CutDecided) and event.cut:
         return t(lang, "account.cut", name=name(names[event.seat]))
-    if isinstance(event, TrickWon):
-        return _trick(lang, event, names)
     return None

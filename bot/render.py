@@ -139,22 +139,20 @@ def _word(lang: str, table: TableView, seat: int) -> str:
 PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker")
 
 
-def _trick_line(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
-    def card(play: Play) -> str:
-        joker = f" ({t(lang, 'student.word.joker')})" if play.joker else ""
-        return card_label(play.card) + joker
-
-    return " · ".join(f"{card(p)} {name(names[p.seat])}" for p in plays)
+def _trick_line(lang: str, ui: games.GameUI, plays: Sequence[Play], names: Sequence[str]) -> str:
+    return " · ".join(
+        f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
+    )
 
 
 def _trick_status(lang: str, table: TableView, names: Sequence[str]) -> str | None:
     """The trick on the table; before the next is led (and after the deciding one) the last
     trick with who took it; None before play."""
     if table.trick:
-        cards = _trick_line(lang, table.trick, names)
+        cards = _trick_line(lang, games.ui(table.game), table.trick, names)
         return t(lang, "table.trick", k=table.tricks_played + 1, cards=cards)
     if table.last_trick and table.last_winner is not None:
-        cards = _trick_line(lang, table.last_trick, names)
+        cards = _trick_line(lang, games.ui(table.game), table.last_trick, names)
         who = name(names[table.last_winner])
         return t(lang, "table.trick_taken", k=table.tricks_played, cards=cards, name=who)
     return None
@@ -387,7 +385,7 @@ def result_message(
     items = None
     if told is not None:
         deal, steps = told
-        log = account.trick_log(lang, steps, names)
+        log = account.trick_log(lang, table.game, steps, names)
         if log:
             lines += ["", t(lang, "result.tricks"), *log]
         items = account.reasons(steps, len(table.seats), deal.p0)

@@ -62,7 +62,10 @@ def story(record: dict[str, Any]) -> tuple[TrickDeal, list[tuple[Action | None, 
         ChipsMoved(seat, amount, Reason.ANTE) for seat, amount in enumerate(deal.delta) if amount
     ]
     steps: list[tuple[Action | None, list[Event]]] = [(None, antes)]
-    for index, entry in enumerate(record.get("actions", [])):
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise ReplayError(None, "actions must be a list")
+    for index, entry in enumerate(actions):
         try:
             action = Action.from_record(entry)
             deal, events = deal.apply(action)

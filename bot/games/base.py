@@ -51,6 +51,10 @@ class GameUI:
         """A seat's word on the table ('frap', 'pass')."""
         return self.text(lang, f"word.{bid.value}")
 
+    def play_label(self, lang: str, card: Card, joker: bool) -> str:
+        """A card on a trick ('10♥'); a game with a joker marks it."""
+        return card.label
+
     def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
         """The button for a legal action that names no card of the hand."""
         if action.do is Do.CUT:
@@ -81,10 +85,12 @@ class GameUI:
         return None
 
     def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
-        """Why `seat` paid `times` the pot (F14 and the game's own rules)."""
-        if seat == table.declarer:
-            return self.text(lang, "why.declarer", k=table.seats[seat].tricks)
-        return self.text(lang, "why.opponent")
+        """Why `seat` paid `times` the pot: the declarer short of his contract, or an opponent
+        who promised a trick and took none (F14 and the game's own rules)."""
+        if seat != table.declarer:
+            return self.text(lang, "why.opponent")
+        short = table.declarer_needs - table.seats[seat].tricks
+        return self.text(lang, "why.one_short" if short == 1 else "why.short", n=short)
 
     def redeal_line(self, lang: str, table: TableView) -> str:
         """The result's line when every round was passed and the same dealer redeals."""

@@ -76,9 +76,7 @@ class FrapUI(GameUI):
         if seat != table.declarer:
             role = table.seats[seat].role
             return self.text(lang, "why.cutter" if role == "cutter" else "why.whister")
-        short = table.declarer_needs - table.seats[seat].tricks
-        key = "why.one_short" if short == 1 else "why.short"
-        why = self.text(lang, key, n=short)
+        why = super().penalty_why(lang, table, seat, times)
         return why + (self.text(lang, "why.dark") if table.dark else "")
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:

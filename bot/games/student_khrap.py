@@ -44,6 +44,10 @@ class StudentUI(GameUI):
             return self.text(lang, "btn.joker", card=JOKER.label)
         return super().action_label(lang, action, turnup)
 
+    def play_label(self, lang: str, card: Card, joker: bool) -> str:
+        """SK2: the 7♠ played as the joker says so."""
+        return card.label + (f" ({self.text(lang, 'word.joker')})" if joker else "")
+
     def ask(self, lang: str, table: TableView) -> str:
         """SK4–SK9: the first call, or the answer to a khrap already called."""
         if table.phase == "bidding":
@@ -60,7 +64,7 @@ class StudentUI(GameUI):
     def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
         """SK12: the declarer short of two tricks, or a helper or taker with none."""
         if seat == table.declarer:
-            return self.text(lang, "why.short", n=table.declarer_needs - table.seats[seat].tricks)
+            return super().penalty_why(lang, table, seat, times)
         return self.text(lang, "why.helper")
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:

@@ -46,6 +46,9 @@ class Handlers:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.storage = service.storage
+        # the page each settings message was last edited to: a second press on a page already
+        # left is stale even when it changed nothing (a navigation button)
+        self._menu_pages: dict[tuple[int, int], str] = {}
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -392,7 +395,11 @@ class Handlers:
                 changes, page = settings_menu.apply_press(chat, code)
             except ValueError as exc:
                 raise Refusal("err.stale") from exc
-            if getattr(query.message, "reply_markup", None) != shown.markup:
+            where = (chat_id, query.message.message_id if query.message else 0)
+            left = self._menu_pages.get(where, settings_menu.origin(code))
+            if getattr(query.message, "reply_markup", None) != shown.markup or left != (
+                settings_menu.origin(code)
+            ):
                 # pressed on a menu that no longer shows the settings (a double press, another
                 # admin): applying it would step a setting twice (issue 4)
                 raise Refusal("err.stale")
@@ -404,6 +411,9 @@ class Handlers:
                 await query.edit_message_text(
                     content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
                 )
+                if len(self._menu_pages) > 1000:
+                    self._menu_pages.clear()  # only a guard against double presses: forgettable
+                self._menu_pages[where] = page
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
 

@@ -467,7 +467,7 @@ def history_line(lang: str, deal: DealRow) -> str:
     ui = games.ui(view.game)
     names = played.players
     if view.needs_redeal:
-        what = ui.redeal_line(lang, view)
+        what = ui.redeal_line(lang, view).rstrip(".")  # history.line puts its own colon after
     elif view.declarer is None or view.contract is None:
         what = ""
     else:

@@ -178,3 +178,19 @@ def test_settings_pages_are_per_game_with_distinct_labels() -> None:
     assert settings_menu.apply_press(chat, "ante=20") == ({"ante": 20}, "main")
     with pytest.raises(ValueError):
         settings_menu.apply_press(chat, "ante=7")  # numbers only from the list
+
+
+def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
+    """The header's stakes with a pot of 60: a Frap trick is a quarter (F13), a frap one short
+    pays the pot, none twice, dark up to four times (F14); Khrap's first round takes it all (K4)."""
+    frap = _deal("frap", 3, 3)
+    pot = frap.pot
+    line = games.ui("frap").stakes("en", table_view(frap))
+    assert line is not None
+    assert f"A trick: {pot // 4}" in line and f"{pot}–{2 * pot}, dark up to {4 * pot}" in line
+    khrap = _deal("khrap", 3, 3)
+    line = games.ui("khrap").stakes("en", table_view(khrap))
+    assert (
+        line is not None and f"takes {khrap.pot} " in line and f"a trick {khrap.pot // 5}" in line
+    )
+    assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None

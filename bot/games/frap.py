@@ -50,7 +50,9 @@ class FrapUI(GameUI):
     def _penalty(self, table: TableView, tricks: int, *, dark: bool) -> int:
         rules = self.typed_rules(table.rules)
         needs = table.declarer_needs
-        times = declarer_penalty(rules, tricks, dark=dark, taken_turnup=None, trump=table.trump,
+        # F7, F14: a dark declarer takes the turn-up, and one short with the trump ace pays ×3
+        taken = table.turnup if dark else None
+        times = declarer_penalty(rules, tricks, dark=dark, taken_turnup=taken, trump=table.trump,
                                  needs=needs)  # fmt: skip
         return times * table.pot
 

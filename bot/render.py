@@ -23,6 +23,7 @@ from . import account, callbacks, games
 from .format import name, signed
 from .storage import DealRow
 
+# re-exported: the service and the handlers name players through render
 __all__ = ["name", "signed"]
 
 MAX_TEXT = 4096

@@ -48,6 +48,9 @@ class Handlers:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.storage = service.storage
+        # the page each settings message was last edited to: a second press on a page already
+        # left is stale even when it changed nothing (a navigation button)
+        self._menu_pages: dict[tuple[int, int], str] = {}
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -230,7 +233,7 @@ class Handlers:
         args = context.args or []
         game = games.parse(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and game is None):
-            await self._reply(message, t(lang, "usage.newgame_games"))
+            await self._reply(message, t(lang, "usage.newgame_games", games=games.choices()))
             return
         async with self.service.lock(message.chat_id):
             live = await self.service.new_table(
@@ -461,21 +464,30 @@ class Handlers:
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
-            if getattr(query.message, "reply_markup", None) != settings_menu.menu(chat).markup:
+            try:
+                shown = settings_menu.menu(chat, settings_menu.origin(code))
+                changes, page = settings_menu.apply_press(chat, code)
+            except ValueError as exc:
+                raise Refusal("err.stale") from exc
+            where = (chat_id, query.message.message_id if query.message else 0)
+            left = self._menu_pages.get(where, settings_menu.origin(code))
+            if getattr(query.message, "reply_markup", None) != shown.markup or left != (
+                settings_menu.origin(code)
+            ):
                 # pressed on a menu that no longer shows the settings (a double press, another
                 # admin): applying it would step a setting twice (issue 4)
                 raise Refusal("err.stale")
-            try:
-                changes = settings_menu.apply_press(chat, code)
-            except ValueError as exc:
-                raise Refusal("err.stale") from exc
-            await self.storage.set_chat(chat_id, **changes)
-            chat = await self.storage.chat(chat_id)
-            content = settings_menu.menu(chat)  # a press always changes a value: never "not
-            try:  # modified"; edited under the lock, so a later press's menu is never overtaken
+            if changes:
+                await self.storage.set_chat(chat_id, **changes)
+                chat = await self.storage.chat(chat_id)
+            content = settings_menu.menu(chat, page)  # a press changes a value or the page:
+            try:  # never "not modified"; edited under the lock, so never overtaken
                 await query.edit_message_text(
                     content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
                 )
+                if len(self._menu_pages) > 1000:
+                    self._menu_pages.clear()  # only a guard against double presses: forgettable
+                self._menu_pages[where] = page
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
                 self._noticed(chat_id, exc)

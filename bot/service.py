@@ -708,6 +708,7 @@ class GameService:
             live.row.table_id,
             pot_has_penalty=deal.pot_has_penalty,
             offer_next=offer_next,
+            record=deal.to_record(),
         )
 
     async def _post_result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:

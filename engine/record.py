@@ -10,6 +10,7 @@ from typing import Any
 from .actions import Action
 from .deal import FORMAT, TrickDeal
 from .errors import IllegalAction
+from .events import ChipsMoved, Event, Reason
 from .games import GAMES
 
 
@@ -51,6 +52,28 @@ def replay(record: dict[str, Any]) -> TrickDeal:
         except IllegalAction as exc:
             raise ReplayError(index, str(exc)) from exc
     return deal
+
+
+def story(record: dict[str, Any]) -> tuple[TrickDeal, list[tuple[Action | None, list[Event]]]]:
+    """The deal after every action and, step by step, what happened: first (None, the antes),
+    then each action with its events; raises ReplayError like `replay`."""
+    deal = start(record)
+    # F3: at the start only antes move, so the deal's changes so far are the antes paid
+    antes: list[Event] = [
+        ChipsMoved(seat, amount, Reason.ANTE) for seat, amount in enumerate(deal.delta) if amount
+    ]
+    steps: list[tuple[Action | None, list[Event]]] = [(None, antes)]
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise ReplayError(None, "actions must be a list")
+    for index, entry in enumerate(actions):
+        try:
+            action = Action.from_record(entry)
+            deal, events = deal.apply(action)
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(index, str(exc)) from exc
+        steps.append((action, events))
+    return deal, steps
 
 
 def outcome(deal: TrickDeal) -> dict[str, Any]:

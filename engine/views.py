@@ -3,13 +3,15 @@ hidden even from its owner)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .actions import Action, Do
 from .cards import Card, Suit
 from .deal import TrickDeal
-from .tricks import Play
+from .tricks import Play, trick_winner
 
 _DARK = (Do.DARK_FRAP, Do.DARK_KHRAP)
 
@@ -50,10 +52,13 @@ class TableView:
     dark: bool
     trick: tuple[Play, ...]
     last_trick: tuple[Play, ...]
+    last_winner: int | None  # the seat that took `last_trick`
     tricks_played: int
     finished: bool
     needs_redeal: bool
     delta: tuple[int, ...]
+    ante: int
+    rules: Mapping[str, Any]  # the deal's house rules, as its record's `rules` object
     trump_named: bool = True  # False until Napoleon's first lead names the trump (N4)
 
 
@@ -83,6 +88,7 @@ def table_view(deal: TrickDeal) -> TableView:
         for seat in range(deal.n)
     )
     contract = deal.contract
+    last = deal.tricks_played[-1] if deal.tricks_played else ()
     return TableView(
         game=deal.game,
         phase=deal.phase,
@@ -101,11 +107,14 @@ def table_view(deal: TrickDeal) -> TableView:
         declarer_needs=deal.declarer_needs,
         dark=contract in _DARK,
         trick=tuple(deal.trick),
-        last_trick=deal.tricks_played[-1] if deal.tricks_played else (),
+        last_trick=last,
+        last_winner=trick_winner(last, deal.trump) if last else None,
         tricks_played=len(deal.tricks_played),
         finished=deal.finished,
         needs_redeal=deal.needs_redeal,
         delta=tuple(deal.delta),
+        ante=deal.ante,
+        rules=deal.rules_record(),
         trump_named=deal.trump_named,
     )
 

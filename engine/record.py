@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,20 @@ def outcome(deal: TrickDeal) -> dict[str, Any]:
         "delta": dict(zip(deal.players, deal.delta, strict=True)),
         "tricks": dict(zip(deal.players, deal.tricks_won, strict=True)),
     }
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What `engine replay` prints for a record of any game; raises ReplayError."""
+    own = _own_summaries().get(record.get("game", "frap"))
+    return own(record) if own is not None else outcome(replay(record))
+
+
+def _own_summaries() -> dict[object, Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Games outside the Frap family, whose records print their own summary (imported here, as
+    their record modules use ReplayError)."""
+    from .preferans.record import summary as preferans
+
+    return {"preferans": preferans}
 
 
 def read(path: str | Path) -> dict[str, Any]:

@@ -27,6 +27,7 @@ class SeatInfo:
     cards: int
     tricks: int
     looked: bool
+    level: int | None = None  # Napoleon (N2): the height of the latest bid, 1–5 or 6 (napoleon)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class TableView:
     delta: tuple[int, ...]
     ante: int
     rules: Mapping[str, Any]  # the deal's house rules, as its record's `rules` object
+    trump_named: bool = True  # False until Napoleon's first lead names the trump (N4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +83,11 @@ def table_view(deal: TrickDeal) -> TableView:
             cards=len(deal.hands[seat]),
             tricks=deal.tricks_won[seat],
             looked=not deal.hand_hidden(seat),
+            level=deal.bid_level(seat),
         )
         for seat in range(deal.n)
     )
-    contract = deal.bids[deal.declarer] if deal.declarer is not None else None
+    contract = deal.contract
     last = deal.tricks_played[-1] if deal.tricks_played else ()
     return TableView(
         game=deal.game,
@@ -101,7 +104,7 @@ def table_view(deal: TrickDeal) -> TableView:
         seats=seats,
         declarer=deal.declarer,
         contract=contract,
-        declarer_needs=deal.DECLARER_NEEDS,
+        declarer_needs=deal.declarer_needs,
         dark=contract in _DARK,
         trick=tuple(deal.trick),
         last_trick=last,
@@ -112,6 +115,7 @@ def table_view(deal: TrickDeal) -> TableView:
         delta=tuple(deal.delta),
         ante=deal.ante,
         rules=deal.rules_record(),
+        trump_named=deal.trump_named,
     )
 
 

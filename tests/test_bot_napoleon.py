@@ -4,6 +4,7 @@ mid-deal; the treasure kept apart from the other games' pots (RULES.md N1–N7).
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from tests.bot_harness import (
     make_players,
     open_table,
     play_deal,
+    push_callback,
     running_bot,
 )
 from tests.fakebot import FakeTelegram, FakeUser
@@ -338,3 +340,57 @@ async def test_each_game_keeps_its_own_pot(tg: FakeTelegram, tmp_path: Path) -> 
         assert (f"Клад Наполеона: {treasure}" in text) == bool(treasure)
         assert await storage.check() == []
     assert tg.errors == []
+
+
+async def test_timers_pass_in_bidding_then_play_for_the_away(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 4 for Napoleon: a silent player passes when bidding (the default move) and, after
+    two time-outs, is away and plays his lowest card at once; the deal ends."""
+    group, users = make_players(tg, 3)
+    alice = users[0]
+    hands = ["AS KS QS JS TS", "6C 7C 8C 9C TC", "6H 7H 8H 9H TH"]
+    async with running_bot(tg, tmp_path / "db.sqlite3", turn_timeout=1, away_delay=0.05) as bot:
+        bot.service.rng = Rigged([deck_for(hands, dealer=0)])
+        await open_table(bot, group, users, "/newgame napoleon")
+        await press(bot, alice, "3 взятки")
+        for _ in range(150):
+            if "Итог сдачи №1" in bot_messages(tg, group)[-1].text:
+                break
+            if mover(tg, users) is alice:
+                await press(bot, alice, labels(tg, alice)[0])
+            await asyncio.sleep(0.05)
+            await bot.idle()
+        result = group_text(tg, "Итог сдачи №1")
+        assert "Alice +50" in result  # −10 + 2 × 3u: the others passed by time-out (N2, N5)
+        texts = "\n".join(t for m in bot_messages(tg, group) for t in (*m.history, m.text))
+        assert "⏰ Bob" in texts and "💤 Carol" in texts
+        deal = (await bot.service.storage.recent_deals(GROUP_ID, 1))[0]
+        words = [(a["seat"], a["do"]) for a in deal.record["actions"][:3]]
+        assert words == [(0, "bid"), (1, "pass"), (2, "pass")]
+        assert await bot.service.storage.check() == []
+    assert tg.errors == []
+
+
+async def test_forged_bid_presses_are_refused(tg: FakeTelegram, tmp_path: Path) -> None:
+    """N2 through forged callback data: a bid out of range, a bid below the current one, or
+    "here" from a player who is not the dealer changes nothing."""
+    group, users = make_players(tg, 3)
+    alice, bob = users[:2]
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        bot.service.rng = Rigged([])
+        await open_table(bot, group, users, "/newgame napoleon")
+        await press(bot, alice, "2 взятки")
+        message = control_message(tg, bob)
+        assert message is not None
+        prefix = action_buttons(message)[0][1].rsplit(":", 1)[0]
+        for code in ("t9", "t1", "t2", "E", "tx"):
+            query = push_callback(tg, bob, message, f"{prefix}:{code}")
+            await bot.idle()
+            answer = tg.callback_answer(query)
+            assert answer is not None and answer.get("show_alert"), code
+        deal = await bot.service.storage.current_deal(1)
+        assert deal is not None and len(deal.record["actions"]) == 1
+        await press(bot, bob, "3 взятки")
+    assert tg.errors == []
+    assert tg.unanswered_callbacks() == []

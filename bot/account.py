@@ -20,7 +20,7 @@ from engine.events import (
     TrickWon,
     TurnupTaken,
 )
-from engine.record import story
+from engine.record import start, story
 from engine.views import TableView, table_view
 from locales import t
 
@@ -164,11 +164,11 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     table = table_view(deal)
     ui = games.ui(table.game)
     names = list(deal.players)
-    dealt = deal.n * deal.HAND_SIZE  # F4: the card after the hands is the first turn-up
     lines = [t(lang, "account.title", game=ui.title(lang), deal_no=deal_no)]
-    lines.append(t(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
-    if len(deal.deck) > dealt:
-        lines.append(t(lang, "account.turnup", card=deal.deck[dealt].label))
+    lines.append(ui.text(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
+    first = start(record).turnup  # F4: the first turn-up (N1: Napoleon turns none up)
+    if first is not None:
+        lines.append(t(lang, "account.turnup", card=first.label))
     for event, jokers in _walk(steps):
         if isinstance(event, TrickWon):
             lines.append(_trick(lang, ui, event, jokers, names))
@@ -179,7 +179,7 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     lines.append("")
     items = reasons(steps, deal.n, deal.p0)
     lines += reason_lines(lang, table, names, items)
-    lines.append(t(lang, "result.pot", pot=table.pot))
+    lines.append(ui.text(lang, "result.pot", pot=table.pot))
     return "\n".join(lines)
 
 

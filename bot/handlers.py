@@ -261,7 +261,7 @@ class Handlers:
         lines = [t(lang, "balance.title")]
         lines += [f"{render.name(u.name)}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
-            lines.append(t(lang, "pot", pot=chat.pot))
+            lines.append(render.pots(lang, chat))
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:

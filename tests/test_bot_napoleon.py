@@ -394,3 +394,29 @@ async def test_forged_bid_presses_are_refused(tg: FakeTelegram, tmp_path: Path) 
         await press(bot, bob, "3 взятки")
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []
+
+
+async def test_the_lobby_button_cycles_to_napoleon_and_rules_explain_it(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 1)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        await users[0].start()
+        await bot.idle()
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        lobby = next(m for m in bot_messages(tg, group) if any(d == "g:1" for _, d in m.buttons))
+        assert "Фрап" in lobby.text
+        for _ in range(3):  # Frap → Khrap → Student Khrap → Napoleon
+            await users[0].press(lobby, data="g:1")
+            await bot.idle()
+        assert "Клад Наполеона" in lobby.text and "от 2 до 6" in lobby.text  # N1
+        await users[0].send(group, "/rules")
+        await bot.idle()
+        rules = bot_messages(tg, group)[-1].text
+        assert "2–6 игроков" in rules and "«здесь»" in rules and "удваивает клад" in rules
+        assert "Ставка за взятку u: как анте" in rules
+        await users[0].press(lobby, data="g:1")
+        await bot.idle()
+        assert "Фрап" in lobby.text  # and back to the first game
+    assert tg.errors == []

@@ -322,11 +322,7 @@ class Storage:
         epoch = self._chats_epoch
         row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
         if row is not None and (not title or row["title"] == title):
-            pots = await self._all(
-                "SELECT game, pot, has_penalty FROM pots WHERE chat_id = ? ORDER BY game",
-                (chat_id,),
-            )
-            chat = _chat(row, pots)
+            chat = _chat(row, await self._pots(chat_id))
             if epoch == self._chats_epoch:
                 self._chats[chat_id] = chat
             return chat
@@ -350,7 +346,13 @@ class Storage:
 
         created = await self._write(body)
         self._chat_changed(chat_id)
-        return await self.chat(chat_id) if created["pot"] else _chat(created, [])
+        return _chat(created, await self._pots(chat_id))
+
+    async def _pots(self, chat_id: int) -> list[aiosqlite.Row]:
+        """The chat's pot of each game that has had one (issue 13)."""
+        return await self._all(
+            "SELECT game, pot, has_penalty FROM pots WHERE chat_id = ? ORDER BY game", (chat_id,)
+        )
 
     def _chat_changed(self, chat_id: int) -> None:
         """A write transaction changed chat `chat_id`'s row: forget the cached one."""

@@ -12,8 +12,13 @@ from typing import Any
 
 import pytest
 
+from bot import render
+from bot.storage import DealRow
+from engine.actions import Action, Do
 from engine.cards import Card, make_deck
+from engine.napoleon import NapoleonDeal
 from engine.record import replay
+from engine.views import table_view
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -420,3 +425,24 @@ async def test_the_lobby_button_cycles_to_napoleon_and_rules_explain_it(
         await bot.idle()
         assert "Фрап" in lobby.text  # and back to the first game
     assert tg.errors == []
+
+
+def test_everyone_passing_is_said_and_the_contributions_stay() -> None:
+    """N2: nobody bids: the deal is over, the result says why, the treasure keeps the
+    contributions; /history N tells it without a turn-up (N1 turns none up)."""
+    deal, _ = NapoleonDeal.create({}, ["A", "B", "C"], 0, 10, 30, make_deck(36))
+    while not deal.finished:
+        assert deal.to_act is not None
+        deal, _ = deal.apply(Action(deal.to_act, Do.PASS))
+    table = table_view(deal)
+    record = deal.to_record()
+    text = render.result_message(
+        "ru", table, list(deal.players), 1, {}, 1, pot_has_penalty=False, offer_next=True,
+        record=record,
+    ).text  # fmt: skip
+    assert "Все спасовали: взносы остаются в кладе." in text and "Клад: 60" in text
+    history = render.history_line("en", DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0))
+    assert "Everyone passed" in history
+    account = render.deal_account("en", DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0))
+    assert account is not None and "treasure before the deal: 30" in account
+    assert "turn-up" not in account.lower()

@@ -82,12 +82,15 @@ def lobby(
     *,
     players_range: tuple[int, int],
     closed: str | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> Rendered:
-    """The lobby message: the game, who sits, and Join / Leave / Start / game buttons."""
-    title = games.ui(game).title(lang)
+    """The lobby message: the game, who sits, what a deal costs (the chat's `rules` may set a
+    game's own amounts), and Join / Leave / Start / game buttons."""
+    ui = games.ui(game)
+    title = ui.title(lang)
     lines = [t(lang, "lobby.title", game=title)]
     lines.append(t(lang, "lobby.creator", name=name(creator)))
-    lines.append(t(lang, "lobby.ante", ante=ante))
+    lines.append(ui.money_line(lang, rules or {}, ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
     players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
     lines.append(t(lang, "lobby.players", n=len(names), players=players))

@@ -597,6 +597,7 @@ class GameService:
             self.bot_username,
             players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
             closed=closed,
+            rules=chat.rules,
         )
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
 

@@ -224,6 +224,7 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         assert page.message_id == settings.message_id
         assert "Ставка за взятку u: 5" in [text for text, _ in page.buttons]
         await open_lobby(bot, users, "/newgame napoleon")
+        assert "Взнос в клад c: 10 · ставка за взятку u: 5" in group_text(tg, "собираем стол")
         await press(bot, alice, "1 взятка")
         await press(bot, bob, "2 взятки")
         await press(bot, carol, "Пас")

@@ -124,6 +124,10 @@ class GameUI:
         more keywords of the engine's `create` (N5's stake), from the chat's ante and rules."""
         return ante, {}
 
+    def money_line(self, lang: str, chat_rules: dict[str, Any], ante: int) -> str:
+        """The lobby's line saying what a deal costs: the ante (F3)."""
+        return t(lang, "lobby.ante", ante=ante)
+
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """The engine preset this game's rules start from."""
         return "classic"

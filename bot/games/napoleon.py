@@ -63,6 +63,11 @@ class NapoleonUI(GameUI):
         c, u = (mine.get(key) for key in ("contribution", "stake"))
         return (ante if c is None else int(c)), {"stake": ante if u is None else int(u)}
 
+    def money_line(self, lang: str, chat_rules: dict[str, Any], ante: int) -> str:
+        """N1, N5: the contribution c and the stake u this chat plays for."""
+        c, money = self.deal_money(chat_rules, ante)
+        return self.text(lang, "lobby.money", c=c, u=money["stake"])
+
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """N1–N7 briefly, with this chat's u, c (a number, or the ante) and N7's option."""
         u, c = (self.option_label(lang, option, self.option_value(chat_rules, option))

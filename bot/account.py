@@ -20,7 +20,7 @@ from engine.events import (
     TrickWon,
     TurnupTaken,
 )
-from engine.record import story
+from engine.record import start, story
 from engine.views import TableView, table_view
 from locales import t
 
@@ -31,13 +31,15 @@ from .format import name, signed
 @dataclass(frozen=True, slots=True)
 class Item:
     """One reason a seat's chips moved: `amount` in all, `count` times `each` (antes, tricks),
-    or `times` the pot (a penalty, F14)."""
+    or `times` the pot (a penalty, F14); `other` the player on the other side of a payment
+    between two players (N5–N7)."""
 
     reason: Reason
     amount: int
     count: int = 1
     each: int = 0
     times: int = 0
+    other: int | None = None
 
 
 def reasons(
@@ -60,11 +62,28 @@ def reasons(
             if reason in (Reason.ANTE, Reason.ALL_PASS_ANTE):
                 items.append(Item(reason, total, len(mine), mine[0].amount))
             elif reason is Reason.PENALTY:
-                items += [Item(reason, m.amount, times=-m.amount // p0 if p0 else 0) for m in mine]
+                items += [Item(reason, m.amount, times=_times(m.amount, p0)) for m in mine]
+            elif reason is Reason.STAKE:  # N5–N7: who paid whom, one item per other player
+                items += _stakes(mine)
             else:
                 items.append(Item(reason, total))
         out.append(items)
     return out
+
+
+def _times(amount: int, p0: int) -> int:
+    """How many times the pot a penalty is (F14); 0 when it is no whole multiple of it (N5:
+    a failed bid puts b·u into the treasure)."""
+    return -amount // p0 if p0 and amount % p0 == 0 else 0
+
+
+def _stakes(moves: Sequence[ChipsMoved]) -> list[Item]:
+    """A seat's payments to and from each other player, one net item per counterpart."""
+    net: dict[int, int] = {}
+    for move in moves:
+        assert move.other is not None
+        net[move.other] = net.get(move.other, 0) + move.amount
+    return [Item(Reason.STAKE, amount, other=other) for other, amount in net.items() if amount]
 
 
 def reason_text(lang: str, ui: games.GameUI, table: TableView, seat: int, item: Item) -> str:
@@ -77,6 +96,10 @@ def reason_text(lang: str, ui: games.GameUI, table: TableView, seat: int, item: 
     if item.reason is Reason.PENALTY:
         why = ui.penalty_why(lang, table, seat, item.times)
         return ui.text(lang, "why.penalty", times=item.times, why=why, amount=amount)
+    if item.reason is Reason.STAKE and item.other is not None:  # N5–N7: name the other side
+        who = name(table.seats[item.other].name)
+        key = "why.stake_from" if item.amount > 0 else "why.stake_to"
+        return ui.text(lang, key, name=who, amount=amount)
     if item.reason is Reason.ALL_PASS_ANTE and item.count > 1:  # F8: one ante a round
         return ui.text(lang, "why.all_pass_ante_n", n=item.count, each=-item.each, amount=amount)
     return ui.text(lang, f"why.{item.reason.value}", amount=amount)
@@ -141,11 +164,11 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     table = table_view(deal)
     ui = games.ui(table.game)
     names = list(deal.players)
-    dealt = deal.n * deal.HAND_SIZE  # F4: the card after the hands is the first turn-up
     lines = [t(lang, "account.title", game=ui.title(lang), deal_no=deal_no)]
-    lines.append(t(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
-    if len(deal.deck) > dealt:
-        lines.append(t(lang, "account.turnup", card=deal.deck[dealt].label))
+    lines.append(ui.text(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
+    first = start(record).turnup  # F4: the first turn-up (N1: Napoleon turns none up)
+    if first is not None:
+        lines.append(t(lang, "account.turnup", card=first.label))
     for event, jokers in _walk(steps):
         if isinstance(event, TrickWon):
             lines.append(_trick(lang, ui, event, jokers, names))
@@ -156,13 +179,13 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     lines.append("")
     items = reasons(steps, deal.n, deal.p0)
     lines += reason_lines(lang, table, names, items)
-    lines.append(t(lang, "result.pot", pot=table.pot))
+    lines.append(ui.text(lang, "result.pot", pot=table.pot))
     return "\n".join(lines)
 
 
 def _event_line(lang: str, ui: games.GameUI, event: Event, names: Sequence[str]) -> str | None:
     if isinstance(event, BidMade):
-        return f"{name(names[event.seat])}: {ui.word(lang, event.bid)}"
+        return f"{name(names[event.seat])}: {ui.bid_word(lang, event.bid, event.level)}"
     if isinstance(event, AllPassed):
         if event.new_turnup is None:
             return ui.text(

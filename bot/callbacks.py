@@ -30,6 +30,8 @@ _SIMPLE = {
     Do.BERU_PYAT: "B",
     Do.VESELYU: "V",
     Do.ZAVORACHIVAYU: "Z",
+    Do.NAPOLEON: "N",
+    Do.HERE: "E",
 }
 _SIMPLE_BACK = {code: do for do, code in _SIMPLE.items()}
 _ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.CALL_DISCARD: "z", Do.PLAY: "p"}
@@ -94,6 +96,8 @@ def action_code(action: Action) -> str:
         return "k" + ("1" if action.joker else "0") + (action.suit.value if action.suit else "")
     if action.do in _SIMPLE:
         return _SIMPLE[action.do]
+    if action.do is Do.BID and action.tricks is not None:
+        return f"t{action.tricks}"  # N2: a bid of 1–5 tricks
     if action.do in _ONE_CARD:
         assert action.card is not None
         return _ONE_CARD[action.do] + str(action.card)
@@ -115,6 +119,8 @@ def parse_action(seat: int, code: str) -> Action:
             return Action(seat, _ONE_CARD_BACK[head], card=Card.parse(tail))
         if head == "b":
             return Action(seat, Do.DISCARD, cards=parse_cards_code(tail))
+        if head == "t" and len(tail) == 1 and tail.isdigit():
+            return Action(seat, Do.BID, tricks=int(tail))
         if code in ("c1", "c0"):
             return Action(seat, Do.CUT, turnup=code == "c1")
         if head == "k" and tail[:1] in ("0", "1") and len(tail) <= 2:

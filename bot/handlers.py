@@ -283,10 +283,9 @@ class Handlers:
     # ---- money and information ------------------------------------------------------------------
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/pot: the chat's pot."""
+        """/pot: each game's pot that holds chips (issue 13: one pot per game)."""
         chat = await self.storage.chat(message.chat_id)
-        extra = t(lang, "result.penalty_carries") if chat.pot_has_penalty else ""
-        await self._reply(message, t(lang, "pot", pot=chat.pot) + extra)
+        await self._reply(message, render.pots(lang, chat))
 
     async def balance(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/balance [name] (or as a reply): players' chips in this chat."""
@@ -312,7 +311,7 @@ class Handlers:
         lines = [t(lang, "balance.title")]
         lines += [f"{render.name(u.name)}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
-            lines.append(t(lang, "pot", pot=chat.pot))
+            lines.append(render.pots(lang, chat))
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:

@@ -21,7 +21,7 @@ from locales import t
 
 from . import account, callbacks, games
 from .format import name, signed
-from .storage import DealRow
+from .storage import ChatRow, DealRow
 
 # re-exported: the service and the handlers name players through render
 __all__ = ["name", "signed"]
@@ -83,12 +83,15 @@ def lobby(
     *,
     players_range: tuple[int, int],
     closed: str | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> Rendered:
-    """The lobby message: the game, who sits, and Join / Leave / Start / game buttons."""
-    title = games.ui(game).title(lang)
+    """The lobby message: the game, who sits, what a deal costs (the chat's `rules` may set a
+    game's own amounts), and Join / Leave / Start / game buttons."""
+    ui = games.ui(game)
+    title = ui.title(lang)
     lines = [t(lang, "lobby.title", game=title)]
     lines.append(t(lang, "lobby.creator", name=name(creator)))
-    lines.append(t(lang, "lobby.ante", ante=ante))
+    lines.append(ui.money_line(lang, rules or {}, ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
     players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
     lines.append(t(lang, "lobby.players", n=len(names), players=players))
@@ -134,10 +137,10 @@ def _word(lang: str, table: TableView, seat: int) -> str:
     info = table.seats[seat]
     if info.bid is None:
         return t(lang, "word.thinking") if table.to_act == seat else ""
-    return games.ui(table.game).word(lang, info.bid)
+    return games.ui(table.game).bid_word(lang, info.bid, info.level)
 
 
-PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker")
+PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
 
 
 def _trick_line(lang: str, ui: games.GameUI, plays: Sequence[Play], names: Sequence[str]) -> str:
@@ -167,7 +170,7 @@ def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str
     title = t(lang, "table.title", game=_game(lang, table), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
     lines.append(f"{_trump_and_pot(lang, table)} · {t(lang, 'table.stock', n=table.stock)}")
-    if table.phase == "bidding":
+    if table.phase == "bidding" and table.max_rounds > 1:
         lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
     stakes = games.ui(table.game).stakes(lang, table)
     if stakes:
@@ -177,13 +180,16 @@ def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str
 
 def _trump_and_pot(lang: str, table: TableView) -> str:
     """The header's facts that stay put while a player waits: the trump and the pot."""
-    if table.turnup is not None:
+    if not table.trump_named:  # N4: the first lead will name it
+        trump = t(lang, "table.trump_unnamed")
+    elif table.turnup is not None:
         trump = t(
             lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup)
         )
     else:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
-    return f"{trump} · {t(lang, 'table.pot', pot=table.pot)}"
+    pot = games.ui(table.game).text(lang, "table.pot", pot=table.pot)  # N1: the treasure
+    return f"{trump} · {pot}"
 
 
 def _prompt(lang: str, table: TableView, names: Sequence[str]) -> str:
@@ -403,7 +409,7 @@ def result_message(
         lines.append(line)
     lines.append("")
     carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
-    lines.append(t(lang, "result.pot", pot=table.pot) + carried)
+    lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
     markup = None
     if offer_next:
         markup = InlineKeyboardMarkup(
@@ -436,12 +442,12 @@ def _headline(lang: str, ui: games.GameUI, table: TableView, names: Sequence[str
     if table.needs_redeal:
         return ui.redeal_line(lang, table)
     if declarer is None or table.contract is None:
-        return None
+        return ui.no_contract_line(lang, table)
     who = name(names[declarer])
     if not table.tricks_played:
         return ui.text(lang, "result.uncontested", name=who)
     made = table.seats[declarer].tricks >= table.declarer_needs
-    contract = ui.word(lang, table.contract)
+    contract = ui.bid_word(lang, table.contract, table.seats[declarer].level)
     return ui.text(
         lang,
         "result.made" if made else "result.failed",
@@ -450,6 +456,22 @@ def _headline(lang: str, ui: games.GameUI, table: TableView, names: Sequence[str
         k=table.seats[declarer].tricks,
         n=table.declarer_needs,
     )
+
+
+def pots(lang: str, chat: ChatRow) -> str:
+    """/pot: every game's pot that holds chips, in the registry's order (Napoleon's treasure,
+    Frap's pot…); the empty pot when none does."""
+    lines = []
+    for game in games.ORDER:
+        pot = chat.pot_of(game)
+        if pot:
+            ui = games.ui(game)
+            line = ui.text(lang, "pot.line", game=ui.title(lang), pot=pot)
+            carried = t(lang, "result.penalty_carries") if chat.penalty_in(game) else ""
+            lines.append(line + carried)
+    if not lines:
+        return t(lang, "pot", pot=0)
+    return "\n".join([t(lang, "pot.title"), *lines])
 
 
 def deal_account(lang: str, deal: DealRow) -> str | None:
@@ -470,9 +492,10 @@ def history_line(lang: str, deal: DealRow) -> str:
     if view.needs_redeal:
         what = ui.redeal_line(lang, view).rstrip(".")  # history.line puts its own colon after
     elif view.declarer is None or view.contract is None:
-        what = ""
+        what = ui.no_contract_line(lang, view) or ""
     else:
-        what = f"{name(names[view.declarer])}: {ui.word(lang, view.contract)}"
+        word = ui.bid_word(lang, view.contract, view.seats[view.declarer].level)
+        what = f"{name(names[view.declarer])}: {word}"
     changes = ", ".join(f"{name(n)} {signed(d)}" for n, d in zip(names, view.delta, strict=True))
     return t(
         lang, "history.line", deal_id=deal.deal_id, deal_no=deal.deal_no, what=what, changes=changes

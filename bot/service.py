@@ -343,15 +343,17 @@ class GameService:
         """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
         chat = await self.storage.chat(live.row.chat_id)
-        cls = games.deal_class(live.row.game)
-        rules = games.rules_for(live.row.game, chat.rules)
+        game = live.row.game
+        cls = games.deal_class(game)
+        rules = games.rules_for(game, chat.rules)
+        ante, money = games.ui(game).deal_money(chat.rules, chat.ante)  # N1, N5: c and u
         seats = live.row.seats
         live.users.update(await self.storage.users(seats))
         names = games.labels([live.users[uid].name for uid in seats])
         deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.rng)
         deal, events = cls.create(
-            rules, names, dealer, chat.ante, chat.pot, deck,
-            pot_has_penalty=chat.pot_has_penalty, redeal=redeal,
+            rules, names, dealer, ante, chat.pot_of(game), deck,
+            pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,
         )  # fmt: skip
         live.row = replace(
             live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
@@ -609,6 +611,7 @@ class GameService:
             self.bot_username,
             players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
             closed=closed,
+            rules=chat.rules,
         )
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
 

@@ -120,12 +120,33 @@ MIGRATIONS: tuple[str, ...] = (
     )
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # 5: one pot per game (issue 13): Napoleon's treasure is not Frap's pot. `chats.pot` stays
+    # the sum of the chat's pots; the single pot so far goes to the game of the last deal that
+    # moved chips in the chat, or to Frap.
+    """
+    CREATE TABLE pots (
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        pot INTEGER NOT NULL DEFAULT 0,
+        has_penalty INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, game)
+    );
+    INSERT INTO pots (chat_id, game, pot, has_penalty)
+    SELECT c.chat_id,
+        COALESCE((SELECT t.game FROM ledger l JOIN deals d ON d.deal_id = l.deal_id
+                  JOIN tables t ON t.table_id = d.table_id
+                  WHERE l.chat_id = c.chat_id ORDER BY l.entry_id DESC LIMIT 1), 'frap'),
+        c.pot, c.pot_has_penalty
+    FROM chats c WHERE c.pot != 0 OR c.pot_has_penalty != 0;
+    UPDATE chats SET pot_has_penalty = 0;
+    """,
 )
 
 
 @dataclass(frozen=True, slots=True)
 class ChatRow:
-    """A chat's settings and pot."""
+    """A chat's settings and pots: `pot` is the sum of every game's pot, `pots` each game's
+    (game, pot, whether a penalty is in it: F3) for the games that have one."""
 
     chat_id: int
     title: str
@@ -135,7 +156,16 @@ class ChatRow:
     ante: int
     turn_timeout: int
     pot: int
-    pot_has_penalty: bool
+    pot_has_penalty: bool  # unused since pots are per game (migration 5): see `pots`
+    pots: tuple[tuple[str, int, bool], ...] = ()
+
+    def pot_of(self, game: str) -> int:
+        """The chips in `game`'s pot (Napoleon's treasure, Frap's pot…)."""
+        return next((pot for g, pot, _ in self.pots if g == game), 0)
+
+    def penalty_in(self, game: str) -> bool:
+        """Whether `game`'s pot holds a penalty (F3: the next deal has no ante)."""
+        return next((has for g, _, has in self.pots if g == game), False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +364,7 @@ class Storage:
         epoch = self._chats_epoch
         row = await self._one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
         if row is not None and (not title or row["title"] == title):
-            chat = _chat(row)
+            chat = _chat(row, await self._pots(chat_id))
             if epoch == self._chats_epoch:
                 self._chats[chat_id] = chat
             return chat
@@ -358,7 +388,13 @@ class Storage:
 
         created = await self._write(body)
         self._chat_changed(chat_id)
-        return _chat(created)
+        return _chat(created, await self._pots(chat_id))
+
+    async def _pots(self, chat_id: int) -> list[aiosqlite.Row]:
+        """The chat's pot of each game that has had one (issue 13)."""
+        return await self._all(
+            "SELECT game, pot, has_penalty FROM pots WHERE chat_id = ? ORDER BY game", (chat_id,)
+        )
 
     def _chat_changed(self, chat_id: int) -> None:
         """A write transaction changed chat `chat_id`'s row: forget the cached one."""
@@ -514,8 +550,9 @@ class Storage:
             if pot_has_penalty is None:
                 return pot_moved
             db.execute(
-                "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
-                (int(pot_has_penalty), table.chat_id),
+                "INSERT INTO pots (chat_id, game, has_penalty) VALUES (?, ?, ?) "
+                "ON CONFLICT (chat_id, game) DO UPDATE SET has_penalty = excluded.has_penalty",
+                (table.chat_id, table.game, int(pot_has_penalty)),
             )
             return True
 
@@ -659,6 +696,13 @@ class Storage:
                 what = f"balances {r['total']} + pot {r['pot']} != 0"
                 problems.append(Problem(r["chat_id"], what, "zero-sum"))
         for r in await self._all(
+            "SELECT c.chat_id, c.pot, COALESCE((SELECT SUM(p.pot) FROM pots p "
+            "WHERE p.chat_id = c.chat_id), 0) AS pots FROM chats c"
+        ):
+            if r["pot"] != r["pots"]:  # so balances plus every game's pot is zero too
+                what = f"the pots {r['pots']} != the chat's pot {r['pot']}"
+                problems.append(Problem(r["chat_id"], what, "pots"))
+        for r in await self._all(
             "SELECT b.chat_id, b.user_id, b.balance, COALESCE((SELECT SUM(amount) FROM ledger l "
             "WHERE l.chat_id = b.chat_id AND l.user_id = b.user_id), 0) AS booked FROM balances b"
         ):
@@ -696,8 +740,8 @@ def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]
 
 def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | None) -> None:
     """Inside a migration: the old chat's row becomes the new one's. A row the new chat got
-    meanwhile (someone typed there first) is merged: its pot and balances are added, so per chat
-    balances plus pot stay zero."""
+    meanwhile (someone typed there first) is merged: its pots and balances are added, so per chat
+    balances plus pots stay zero."""
     if db.execute("SELECT 1 FROM chats WHERE chat_id = ?", (old_id,)).fetchone() is None:
         return  # the bot never stored anything of the old group
     new = db.execute("SELECT pot, pot_has_penalty FROM chats WHERE chat_id = ?", (new_id,))
@@ -720,6 +764,14 @@ def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | N
         (new_id, old_id),
     )
     db.execute("DELETE FROM balances WHERE chat_id = ?", (old_id,))
+    db.execute(
+        "INSERT INTO pots (chat_id, game, pot, has_penalty) "
+        "SELECT ?, game, pot, has_penalty FROM pots WHERE chat_id = ? "
+        "ON CONFLICT (chat_id, game) DO UPDATE SET pot = pot + excluded.pot, "
+        "has_penalty = MAX(has_penalty, excluded.has_penalty)",
+        (new_id, old_id),
+    )
+    db.execute("DELETE FROM pots WHERE chat_id = ?", (old_id,))
 
 
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
@@ -743,8 +795,9 @@ def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
 def _book(
     db: sqlite3.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
 ) -> bool:
-    """Inside a transaction: a ledger row and a balance change per movement; the pot takes the
-    opposite of their sum (per chat, balances plus pot stay zero). True if the pot changed."""
+    """Inside a transaction: a ledger row and a balance change per movement; the pot of the
+    deal's game takes the opposite of their sum, and so does the chat's sum of pots (per chat,
+    balances plus every pot stay zero). True if a pot changed."""
     now = time.time()
     db.executemany(
         "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
@@ -759,7 +812,21 @@ def _book(
     total = sum(move.amount for move in movements)
     if total:
         db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
+        db.execute(
+            "INSERT INTO pots (chat_id, game, pot) VALUES (?, ?, ?) "
+            "ON CONFLICT (chat_id, game) DO UPDATE SET pot = pot + excluded.pot",
+            (chat_id, _game_of(db, deal_id), -total),
+        )
     return total != 0
+
+
+def _game_of(db: sqlite3.Connection, deal_id: int | None) -> str:
+    """The game a deal is played at (its table's); Frap for chips moved outside a deal."""
+    row = db.execute(
+        "SELECT t.game FROM deals d JOIN tables t ON t.table_id = d.table_id WHERE d.deal_id = ?",
+        (deal_id,),
+    ).fetchone()
+    return str(row["game"]) if row is not None else "frap"
 
 
 def _user(row: aiosqlite.Row) -> UserRow:
@@ -773,7 +840,7 @@ def _user(row: aiosqlite.Row) -> UserRow:
     )
 
 
-def _chat(row: aiosqlite.Row) -> ChatRow:
+def _chat(row: aiosqlite.Row, pots: Iterable[Any]) -> ChatRow:
     return ChatRow(
         row["chat_id"],
         row["title"],
@@ -784,6 +851,7 @@ def _chat(row: aiosqlite.Row) -> ChatRow:
         row["turn_timeout"],
         row["pot"],
         bool(row["pot_has_penalty"]),
+        tuple((p["game"], int(p["pot"]), bool(p["has_penalty"])) for p in pots),
     )
 
 

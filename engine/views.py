@@ -60,6 +60,7 @@ class TableView:
     ante: int
     rules: Mapping[str, Any]  # the deal's house rules, as its record's `rules` object
     trump_named: bool = True  # False until Napoleon's first lead names the trump (N4)
+    stake: int = 0  # Napoleon's u, the chips per trick of the bid (N5); 0 in the other games
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,14 @@ def table_view(deal: TrickDeal) -> TableView:
         ante=deal.ante,
         rules=deal.rules_record(),
         trump_named=deal.trump_named,
+        stake=_stake(deal),
     )
+
+
+def _stake(deal: TrickDeal) -> int:
+    """N5's u where the game has one (a Napoleon deal's `stake`), else 0."""
+    stake = getattr(deal, "stake", 0)
+    return stake if isinstance(stake, int) else 0
 
 
 def seat_view(deal: TrickDeal, seat: int) -> SeatView:

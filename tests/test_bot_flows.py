@@ -175,7 +175,8 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         assert sum(amount for _, _, amount, _ in ledger) + chat.pot == 0
         await users[1].send(group, "/pot")
         await bot.idle()
-        assert f"В банке: {chat.pot}" in bot_messages(tg, group)[-1].text
+        assert chat.pot == chat.pot_of("frap")  # issue 13: the pot of the game played
+        assert f"Фрап: {chat.pot}" in bot_messages(tg, group)[-1].text
         await users[1].send(group, "/balance")
         await bot.idle()
         text = bot_messages(tg, group)[-1].text

@@ -82,7 +82,7 @@ async def test_lobby_game_button_and_player_limits(tg: FakeTelegram, tmp_path: P
         await users[0].send(group, "/rules")
         await bot.idle()
         assert "джокер" in bot_messages(tg, group)[-1].text
-        await users[0].send(group, "/newgame napoleon")
+        await users[0].send(group, "/newgame poker")
         await bot.idle()
-        assert "/newgame [frap | khrap | student]" in bot_messages(tg, group)[-1].text
+        assert "/newgame [frap | khrap | student | napoleon]" in bot_messages(tg, group)[-1].text
     assert tg.errors == []

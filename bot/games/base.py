@@ -51,6 +51,11 @@ class GameUI:
         """A seat's word on the table ('frap', 'pass')."""
         return self.text(lang, f"word.{bid.value}")
 
+    def bid_word(self, lang: str, bid: Do, level: int | None) -> str:
+        """A seat's word with the height it stands at, where the game has heights (N2: '3
+        tricks'); by default the word alone."""
+        return self.word(lang, bid)
+
     def play_label(self, lang: str, card: Card, joker: bool) -> str:
         """A card on a trick ('10♥'); a game with a joker marks it."""
         return card.label
@@ -92,6 +97,11 @@ class GameUI:
         short = table.declarer_needs - table.seats[seat].tricks
         return self.text(lang, "why.one_short" if short == 1 else "why.short", n=short)
 
+    def no_contract_line(self, lang: str, table: TableView) -> str | None:
+        """The result's headline for a deal that ended without a declarer and without a redeal
+        (N2: everyone passed); None where that cannot happen."""
+        return None
+
     def redeal_line(self, lang: str, table: TableView) -> str:
         """The result's line when every round was passed and the same dealer redeals."""
         return self.text(lang, "result.redeal", n=table.max_rounds)
@@ -108,6 +118,15 @@ class GameUI:
         own = chat_rules.get(self.game)
         mine = {k: v for k, v in own.items() if k in names} if isinstance(own, dict) else {}
         return {"preset": self.preset(chat_rules), **flat, **mine}
+
+    def deal_money(self, chat_rules: dict[str, Any], ante: int) -> tuple[int, dict[str, Any]]:
+        """What a deal starts with: the ante each player pays in (F3; N1's contribution) and any
+        more keywords of the engine's `create` (N5's stake), from the chat's ante and rules."""
+        return ante, {}
+
+    def money_line(self, lang: str, chat_rules: dict[str, Any], ante: int) -> str:
+        """The lobby's line saying what a deal costs: the ante (F3)."""
+        return t(lang, "lobby.ante", ante=ante)
 
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """The engine preset this game's rules start from."""

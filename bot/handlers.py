@@ -33,7 +33,7 @@ from .service import GameService, Person, Refusal
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 HISTORY_SHOWN = 5
-TAKE_ARGUMENTS = ("newgame", "balance", "history")  # the other group commands take none
+TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick")  # the other group commands take none
 ANSWER_TRIES = 4
 
 
@@ -248,8 +248,12 @@ class Handlers:
         user = update.effective_user
         assert user is not None
         async with self.service.lock(message.chat_id):
+            table = self.service.table_in(message.chat_id)
+            back = table is not None and user.id in table.row.away
             live = await self.service.join(message.chat_id, person(user))
-        if live.row.status == "playing":  # the lobby message is gone: say it in words
+        if back:  # issue 16: a player sitting out is dealt in again
+            await self._reply(message, t(lang, "seat.back", name=render.name(user.full_name)))
+        elif live.row.status == "playing":  # the lobby message is gone: say it in words
             await self._reply(
                 message, t(lang, "joined_next_deal", name=render.name(user.full_name))
             )
@@ -261,6 +265,51 @@ class Handlers:
         async with self.service.lock(message.chat_id):
             await self.service.leave(message.chat_id, person(user))
         await self._reply(message, t(lang, "left", name=render.name(user.full_name)))
+
+    async def kick(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/kick as a reply (or with a name): an admin stands a player up (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            raise Refusal("err.admins_only")
+        live = self.service.table_in(message.chat_id)
+        if live is None:
+            raise Refusal("err.no_table")
+        target: int | None = None
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user is not None:
+            target = replied.from_user.id
+        elif context.args:
+            query = " ".join(context.args).lstrip("@").lower()
+            found = [
+                uid
+                for uid, u in live.users.items()
+                if uid in live.row.seats and query in (u.name.lower(), (u.username or "").lower())
+            ]
+            target = found[0] if len(found) == 1 else None
+        if target is None:
+            raise Refusal("seat.kick_usage")
+        async with self.service.lock(message.chat_id):
+            if not await self.service.stand_up(message.chat_id, target, kicked=True):
+                raise Refusal("seat.not_seated")
+
+    async def member_left(self, update: Update, context: Context) -> None:
+        """A member left the group or was removed (a left_chat_member service message, which
+        a bot gets whatever its privacy mode, or a chat_member update, which an admin bot gets):
+        he stands up from the table at the end of his deal (issue 16)."""
+        chat_id: int | None = None
+        gone: User | None = None
+        change = update.chat_member
+        if change is not None:
+            if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                chat_id, gone = change.chat.id, change.new_chat_member.user
+        elif update.effective_message is not None:
+            chat_id = update.effective_message.chat_id
+            gone = update.effective_message.left_chat_member
+        if chat_id is None or gone is None or gone.is_bot:
+            return
+        async with self.service.lock(chat_id):
+            await self.service.stand_up(chat_id, gone.id, kicked=False)
 
     async def startgame(
         self, update: Update, context: Context, message: Message, lang: str

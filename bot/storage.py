@@ -120,6 +120,11 @@ MIGRATIONS: tuple[str, ...] = (
     )
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # (issue 16) players who left the group or were stood up by an admin: seated until the
+    # deal in play ends (the bot moves for them), then stood up
+    """
+    ALTER TABLE tables ADD COLUMN leaving TEXT NOT NULL DEFAULT '[]';
+    """,
 )
 
 
@@ -165,6 +170,7 @@ class TableRow:
     deadline: float | None  # the lobby's expiry, or the current move's
     away: tuple[int, ...] = ()  # players who play automatically until they press a button
     strikes: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
+    leaving: tuple[int, ...] = ()  # stand up when the deal in play ends (issue 16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -725,7 +731,7 @@ def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | N
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
     db.execute(
         "UPDATE tables SET game = ?, status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
-        "away = ?, strikes = ? WHERE table_id = ?",
+        "away = ?, strikes = ?, leaving = ? WHERE table_id = ?",
         (
             table.game,
             table.status,
@@ -735,6 +741,7 @@ def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
             table.deadline,
             json.dumps(list(table.away)),
             json.dumps(dict(table.strikes)),
+            json.dumps(list(table.leaving)),
             table.table_id,
         ),
     )
@@ -800,6 +807,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         row["deadline"],
         tuple(json.loads(row["away"])),
         tuple((int(user), count) for user, count in json.loads(row["strikes"]).items()),
+        tuple(json.loads(row["leaving"])),
     )
 
 

@@ -24,7 +24,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render
+from . import callbacks, games, render, summary
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 
@@ -418,6 +418,10 @@ class GameService:
         if not announce:
             return
         text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
+        deals, results = await self.storage.session(table_id)
+        if deals:  # issue 16: the evening's result and who pays whom, in the same message
+            names = {uid: user.name for uid, user in (await self.storage.users(results)).items()}
+            text += "\n\n" + summary.session_summary(chat.lang, deals, results, names)
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:

@@ -592,6 +592,20 @@ class Storage:
             for r in rows
         ]
 
+    async def session(self, table_id: int) -> tuple[int, dict[int, int]]:
+        """A table's evening (issue 16): deals played to the end, and each player's chips won
+        (+) or lost (−) over them (a voided deal's reversal cancels its rows)."""
+        row = await self._one(
+            "SELECT COUNT(*) AS n FROM deals WHERE table_id = ? AND status = 'finished'",
+            (table_id,),
+        )
+        sums = await self._all(
+            "SELECT l.user_id, SUM(l.amount) AS total FROM ledger l JOIN deals d USING (deal_id) "
+            "WHERE d.table_id = ? GROUP BY l.user_id",
+            (table_id,),
+        )
+        return int(row["n"]) if row else 0, {r["user_id"]: int(r["total"]) for r in sums}
+
     # ---- a group that became a supergroup (issue 11) --------------------------------------------
 
     async def chat_moves(self) -> dict[int, int]:

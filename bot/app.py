@@ -45,6 +45,7 @@ GROUP_COMMANDS = (
     "settings",
     "export",
     "kick",
+    "newseason",
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help", "language")

@@ -43,7 +43,7 @@ class BadCallback(ValueError):
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
-    c(onfig)."""
+    c(onfig) z (a new season: table_id holds the seasons closed so far)."""
 
     kind: str
     table_id: int = 0
@@ -80,7 +80,7 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), int(parts[1]))
         if kind == "c" and rest:
             return Press(kind, code=rest)
-        if kind in ("j", "l", "s", "g") and len(parts) == 1:
+        if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
             return Press(kind, int(parts[0]))
     except ValueError as exc:
         raise BadCallback(data) from exc

@@ -450,6 +450,40 @@ class Handlers:
         content = settings_menu.menu(chat)
         await self._reply(message, content.text, content.markup)
 
+    async def newseason(
+        self, update: Update, context: Context, message: Message, lang: str
+    ) -> None:
+        """/newseason: admins archive the chat's balances and start from zero, once they
+        confirm with the button (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            raise Refusal("err.admins_only")
+        if self.service.table_in(message.chat_id) is not None:
+            raise Refusal("season.table_open")
+        closed = await self.storage.seasons(
+            self.storage.moves.get(message.chat_id, message.chat_id)
+        )
+        button = InlineKeyboardButton(
+            t(lang, "season.btn_confirm"), callback_data=callbacks.encode("z", closed)
+        )
+        await self._reply(message, t(lang, "season.confirm"), InlineKeyboardMarkup([[button]]))
+
+    async def _season_press(
+        self, context: Context, query: CallbackQuery, chat_id: int, closed: int
+    ) -> None:
+        if not await self._is_admin(context, chat_id, query.from_user.id):
+            raise Refusal("err.admins_only")
+        async with self.service.lock(chat_id):
+            archived = await self.service.new_season(chat_id, closed)
+            chat = await self.storage.chat(chat_id)
+        text = t(chat.lang, "season.started", n=closed + 1, players=len(archived))
+        try:  # the question becomes the answer: its button goes
+            await query.edit_message_text(text, parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.warning("season message in %s not updated: %s", chat_id, exc)
+            self._noticed(chat_id, exc)
+
     # ---- buttons --------------------------------------------------------------------------------
 
     async def button(self, update: Update, context: Context) -> None:
@@ -493,6 +527,9 @@ class Handlers:
             return
         if press.kind == "c":
             await self._settings_press(context, query, chat.id, press.code)
+            return
+        if press.kind == "z":
+            await self._season_press(context, query, chat.id, press.table_id)
             return
         async with self.service.lock(chat.id):
             if press.kind == "j":

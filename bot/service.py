@@ -897,6 +897,18 @@ class GameService:
                     ),
                 )
 
+    # ---- seasons (issue 16) -------------------------------------------------------------------
+
+    async def new_season(self, chat_id: int, closed: int) -> dict[int, int]:
+        """Archive the chat's balances and start from zero (no table may be open: its pot and
+        deal belong to the season being closed). Refusal when pressed twice or too late."""
+        if self.table_in(chat_id) is not None:
+            raise Refusal("season.table_open")
+        archived = await self.storage.new_season(self.storage.moves.get(chat_id, chat_id), closed)
+        if archived is None:
+            raise Refusal("err.stale")
+        return archived
+
     # ---- a group that became a supergroup, a group that removed the bot (issue 11) -------------
 
     async def migrate(self, old_id: int, new_id: int, title: str | None = None) -> None:

@@ -125,6 +125,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN leaving TEXT NOT NULL DEFAULT '[]';
     """,
+    # (issue 16) /newseason: the balances and pot a chat ended a season with; the ledger rows
+    # that brought them back to zero carry the reason 'season'
+    """
+    CREATE TABLE seasons (
+        season_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        closed_at REAL NOT NULL,
+        pot INTEGER NOT NULL,
+        balances TEXT NOT NULL
+    );
+    CREATE INDEX seasons_by_chat ON seasons (chat_id);
+    """,
 )
 
 
@@ -606,6 +618,39 @@ class Storage:
         )
         return int(row["n"]) if row else 0, {r["user_id"]: int(r["total"]) for r in sums}
 
+    async def seasons(self, chat_id: int) -> int:
+        """How many seasons the chat has closed (issue 16)."""
+        row = await self._one("SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,))
+        return int(row["n"]) if row else 0
+
+    async def new_season(self, chat_id: int, closed: int) -> dict[int, int] | None:
+        """Close the chat's season (issue 16): ledger rows bring every balance back to zero
+        (the pot, which held their opposite, with them), the season row keeps what they were.
+        None if the chat has closed another season since `closed` were counted."""
+
+        def body(db: sqlite3.Connection) -> dict[int, int] | None:
+            count = db.execute("SELECT COUNT(*) FROM seasons WHERE chat_id = ?", (chat_id,))
+            if count.fetchone()[0] != closed:
+                return None
+            rows = db.execute(
+                "SELECT user_id, balance FROM balances WHERE chat_id = ? AND balance != 0",
+                (chat_id,),
+            ).fetchall()
+            balances = {r["user_id"]: r["balance"] for r in rows}
+            pot = db.execute("SELECT pot FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+            db.execute(
+                "INSERT INTO seasons (chat_id, closed_at, pot, balances) VALUES (?, ?, ?, ?)",
+                (chat_id, time.time(), pot[0] if pot else 0, json.dumps(balances)),
+            )
+            _book(db, chat_id, None, [Movement(u, -b, "season") for u, b in balances.items()])
+            db.execute("UPDATE chats SET pot_has_penalty = 0 WHERE chat_id = ?", (chat_id,))
+            return balances
+
+        result = await self._write(body)
+        if result is not None:
+            self._chat_changed(chat_id)
+        return result
+
     # ---- a group that became a supergroup (issue 11) --------------------------------------------
 
     async def chat_moves(self) -> dict[int, int]:
@@ -740,6 +785,7 @@ def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | N
         (new_id, old_id),
     )
     db.execute("DELETE FROM balances WHERE chat_id = ?", (old_id,))
+    db.execute("UPDATE seasons SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
 
 
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:

@@ -7,7 +7,14 @@ import random
 from pathlib import Path
 
 from bot.format import MINUS
-from tests.bot_harness import bot_messages, make_players, open_table, play_deal, running_bot
+from tests.bot_harness import (
+    bot_messages,
+    make_players,
+    open_table,
+    play_deal,
+    push_callback,
+    running_bot,
+)
 from tests.fakebot import FakeTelegram
 
 POT = "🏦 банк"
@@ -66,4 +73,54 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
             assert value + left.get(party, 0) == 0, (party, text)
         assert transfers <= len(expected) - 1
         assert await bot.service.storage.check() == []
+    assert tg.errors == []
+
+
+async def test_newseason_archives_the_balances_once_an_admin_confirms(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)  # users[0] created the group: an admin
+    rng = random.Random(22)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=22) as bot:
+        storage = bot.service.storage
+        await open_table(bot, group, users)
+        await users[0].send(group, "/newseason")  # not while a table is open
+        await bot.idle()
+        assert "Открыт стол" in bot_messages(tg, group)[-1].text
+        await play_deal(bot, users, rng)
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        before = {u.user_id: b for u, b in await storage.balances(group.id)}
+        rows = len(await storage.ledger_rows(group.id))
+        assert any(before.values())
+        await users[1].send(group, "/newseason")  # not an admin
+        await bot.idle()
+        assert not any(b for _, b in bot_messages(tg, group)[-1].buttons)
+        await users[0].send(group, "/newseason")
+        await bot.idle()
+        ask = bot_messages(tg, group)[-1]
+        data = next(d for _, d in ask.buttons if d and d.startswith("z:"))
+        refused = await users[1].press(ask, data=data)  # only an admin confirms
+        await bot.idle()
+        assert {u.user_id: b for u, b in await storage.balances(group.id)} == before
+        answer = tg.callback_answer(refused)
+        assert answer is not None and answer.get("show_alert")
+        await users[0].press(ask, data=data)
+        await bot.idle()
+        assert "Сезон 1 закрыт" in bot_messages(tg, group)[-1].text
+        assert all(b == 0 for _, b in await storage.balances(group.id))
+        assert (await storage.chat(group.id)).pot == 0
+        ledger = await storage.ledger_rows(group.id)
+        assert len(ledger) == rows + sum(1 for v in before.values() if v)  # history kept
+        assert {u: -a for _, u, a, r in ledger[rows:] if r == "season"} == {
+            u: v for u, v in before.items() if v
+        }
+        assert await storage.seasons(group.id) == 1
+        assert await storage.check() == []
+        assert not ask.buttons  # the question became the answer
+        again = push_callback(tg, users[0], ask, data)  # a second press of it, from a client
+        await bot.idle()
+        answer = tg.callback_answer(again)
+        assert answer is not None and answer.get("show_alert")
+        assert await storage.seasons(group.id) == 1
     assert tg.errors == []

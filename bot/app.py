@@ -40,6 +40,7 @@ GROUP_COMMANDS = (
     "pot",
     "balance",
     "top",
+    "stats",
     "history",
     "rules",
     "settings",

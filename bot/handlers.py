@@ -27,13 +27,14 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, export, games, render, settings_menu
+from . import callbacks, export, games, names, render, settings_menu, stats, stats_view
 from .service import GameService, Person, Refusal
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 HISTORY_SHOWN = 5
-TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick")  # the other group commands take none
+# the other group commands take none
+TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick", "stats")
 ANSWER_TRIES = 4
 
 
@@ -358,24 +359,57 @@ class Handlers:
             await self._reply(message, t(lang, "balance.empty"))
             return
         chat = await self.storage.chat(message.chat_id)
+        labels = names.distinct(u for u, _ in await self.storage.balances(message.chat_id))
         lines = [t(lang, "balance.title")]
-        lines += [f"{render.name(u.name)}: <b>{b:+d}</b>" for u, b in rows[:50]]
+        lines += [f"{render.name(labels[u.user_id])}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
             lines.append(t(lang, "pot", pot=chat.pot))
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/top: the ten richest players of this chat."""
-        rows = (await self.storage.balances(message.chat_id))[:10]
+        everyone = await self.storage.balances(message.chat_id)
+        rows = everyone[:10]
         if not rows:
             await self._reply(message, t(lang, "balance.empty"))
             return
+        labels = names.distinct(u for u, _ in everyone)
         medals = ["🥇", "🥈", "🥉"]
         lines = [t(lang, "top.title")]
         for i, (user, bal) in enumerate(rows):
             mark = medals[i] if i < len(medals) else f"{i + 1}."
-            lines.append(f"{mark} {render.name(user.name)}: <b>{bal:+d}</b>")
+            lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{bal:+d}</b>")
         await self._reply(message, "\n".join(lines))
+
+    async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and
+        worst deal, biggest pot, streak; and the chat's records (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        players = [u for u, _ in await self.storage.balances(message.chat_id)]
+        labels = names.distinct(players)
+        wanted = user.id
+        if message.reply_to_message and message.reply_to_message.from_user:
+            wanted = message.reply_to_message.from_user.id
+        elif context.args:
+            query = " ".join(context.args).lstrip("@").casefold()
+            found = [
+                u.user_id
+                for u in players
+                if query in (u.name.casefold(), (u.username or "").casefold())
+                or query == labels[u.user_id].casefold()
+            ]
+            if len(found) != 1:
+                await self._reply(message, t(lang, "balance.nobody"))
+                return
+            wanted = found[0]
+        deals = await stats_view.gather(self.storage, message.chat_id)
+        if wanted not in labels:
+            stored = await self.storage.user(wanted)
+            labels[wanted] = stored.name if stored else user.full_name
+        text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
+        records = stats_view.records_text(lang, stats.chat_records(deals), labels)
+        await self._reply(message, text + ("\n\n" + records if records else ""))
 
     async def history(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/history: the last deals; /history <id> sends that deal's hand record as a file."""

@@ -25,6 +25,7 @@ from engine.views import seat_view, table_view
 from locales import pick_language, t
 
 from . import callbacks, games, render, summary
+from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 
@@ -420,7 +421,7 @@ class GameService:
         text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
         deals, results = await self.storage.session(table_id)
         if deals:  # issue 16: the evening's result and who pays whom, in the same message
-            names = {uid: user.name for uid, user in (await self.storage.users(results)).items()}
+            names = distinct((await self.storage.users(results)).values())
             text += "\n\n" + summary.session_summary(chat.lang, deals, results, names)
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 

@@ -618,6 +618,34 @@ class Storage:
         )
         return int(row["n"]) if row else 0, {r["user_id"]: int(r["total"]) for r in sums}
 
+    async def deal_sums(
+        self, chat_id: int
+    ) -> list[tuple[DealRow, str, dict[int, int], dict[int, int]]]:
+        """The chat's finished deals, oldest first, for /stats (issue 16): each with its game,
+        every seated player's chips won or lost in it, and what each took from the pot."""
+        deals = await self._all(
+            "SELECT d.*, t.game FROM deals d JOIN tables t USING (table_id) "
+            "WHERE d.chat_id = ? AND d.status = 'finished' ORDER BY d.deal_id",
+            (chat_id,),
+        )
+        sums = await self._all(
+            "SELECT deal_id, user_id, SUM(amount) AS total, SUM(CASE WHEN amount > 0 AND "
+            "reason IN ('tricks', 'pot_taken') THEN amount ELSE 0 END) AS taken FROM ledger "
+            "WHERE chat_id = ? AND deal_id IS NOT NULL GROUP BY deal_id, user_id",
+            (chat_id,),
+        )
+        by_deal: dict[int, dict[int, tuple[int, int]]] = {}
+        for r in sums:
+            by_deal.setdefault(r["deal_id"], {})[r["user_id"]] = (int(r["total"]), int(r["taken"]))
+        out = []
+        for row in deals:
+            deal = _deal(row)
+            booked = by_deal.get(deal.deal_id, {})
+            deltas = {uid: booked.get(uid, (0, 0))[0] for uid in deal.seats}
+            taken = {uid: booked[uid][1] for uid in deal.seats if uid in booked and booked[uid][1]}
+            out.append((deal, str(row["game"]), deltas, taken))
+        return out
+
     async def seasons(self, chat_id: int) -> int:
         """How many seasons the chat has closed (issue 16)."""
         row = await self._one("SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,))

@@ -24,7 +24,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render, summary
+from . import callbacks, games, render, settings_menu, summary
 from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
@@ -66,6 +66,7 @@ class Live:
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
     sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
+    short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
 
     @property
     def step(self) -> int:
@@ -366,7 +367,7 @@ class GameService:
         chat = await self.storage.chat(chat_id)
         if cls.deck_size_for(games.rules_for(live.row.game, chat.rules), n) < cls.HAND_SIZE * n + 1:
             raise Refusal("err.deck_too_small")
-        self._check_dealt_in(live)
+        await self._check_dealt_in(live, chat)
         live.row = replace(live.row, status="playing")
         await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
@@ -445,11 +446,26 @@ class GameService:
             or (user is not None and user.blocked)
         )
 
-    def _check_dealt_in(self, live: Live) -> None:
+    async def _dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seated players the next deal deals to, and those it leaves out for want of chips:
+        with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks)."""
+        seats = tuple(uid for uid in live.row.seats if not self._sits_out(live, uid))
+        start = settings_menu.bankroll(chat)
+        if not start:
+            return seats, ()
+        need = games.ui(live.row.game).bankroll_need(chat.ante, chat.pot, len(seats))
+        held = {user.user_id: bal for user, bal in await self.storage.balances(chat.chat_id)}
+        short = tuple(uid for uid in seats if start + held.get(uid, 0) < need)
+        return tuple(uid for uid in seats if uid not in short), short
+
+    async def _check_dealt_in(self, live: Live, chat: ChatRow) -> None:
         """Refuse a deal that too few of the seated players could be dealt into."""
         fewest = games.deal_class(live.row.game).MIN_PLAYERS
-        dealt = [uid for uid in live.row.seats if not self._sits_out(live, uid)]
-        if len(dealt) < fewest:
+        seats, short = await self._dealt_in(live, chat)
+        if len(seats) < fewest:
+            if short:
+                names = ", ".join(render.name(live.users[uid].name) for uid in short)
+                raise Refusal("bankroll.too_few", low=fewest, names=names)
             raise Refusal("seat.too_few_dealt", low=fewest)
 
     async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
@@ -465,10 +481,10 @@ class GameService:
         live.users.update(await self.storage.users(live.row.seats))
         if redeal and live.deal is not None:
             seats, dealt_dealer = live.deal_seats, live.deal.dealer
-            sitting_out = live.sitting_out
+            sitting_out, short = live.sitting_out, live.short
         else:
             everyone = live.row.seats
-            seats = tuple(uid for uid in everyone if not self._sits_out(live, uid))
+            seats, short = await self._dealt_in(live, chat)
             dealer_uid = next(
                 everyone[(dealer + k) % len(everyone)]
                 for k in range(len(everyone))
@@ -486,7 +502,7 @@ class GameService:
             live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
         )
         live.deal, live.deal_seats, live.selection, live.note = deal, seats, {}, None
-        live.sitting_out = sitting_out
+        live.sitting_out, live.short = sitting_out, short
         live.deal_id = await self.storage.start_deal(
             live.row, deal.to_record(), self._movements(live, events)
         )
@@ -607,8 +623,8 @@ class GameService:
             if user_id not in live.row.seats:
                 raise Refusal("err.not_player")
             self._back(live, user_id)  # issue 16: pressing anything brings him back
-            self._check_dealt_in(live)
             chat = await self.storage.chat(chat_id)
+            await self._check_dealt_in(live, chat)
             result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
             result = await self._result(live, chat, offer_next=False)
             previous = live.row.deal_no
@@ -770,9 +786,16 @@ class GameService:
         if live.note is not None:
             key, who = live.note
             lines.append(t(lang, key, name=render.name(who)))
-        out = [live.users[uid].name for uid in live.sitting_out if uid in live.users]
+        out = [
+            live.users[uid].name
+            for uid in live.sitting_out
+            if uid in live.users and uid not in live.short
+        ]
         if out:  # issue 16: who was not dealt in, and how to come back
             lines.append(t(lang, "seat.sitting_out", names=", ".join(map(render.name, out))))
+        short = [live.users[uid].name for uid in live.short if uid in live.users]
+        if short:  # F15: the group is told who the bankroll left out
+            lines.append(t(lang, "bankroll.sitting_out", names=", ".join(map(render.name, short))))
         return "\n".join(lines) or None
 
     async def _returns(self, live: Live, user_id: int) -> None:

@@ -199,7 +199,7 @@ class GameService:
         chat = await self.storage.chat(chat_id, title)
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
-            raise self._table_exists(chat_id, chat.lang)
+            raise await self._table_exists(chat_id, chat.lang)
         live = Live(row, {})
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
@@ -293,7 +293,7 @@ class GameService:
             return False
         chat = await self.storage.chat(live.row.chat_id)
         user = live.users.get(user_id) or await self.storage.user(user_id)
-        name = render.name(self.label(user) if user else "?")
+        name = render.name(user.name if user else "?")
         if live.in_deal and user_id in live.deal_seats:
             live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
             await self.storage.save_table(live.row)
@@ -324,17 +324,15 @@ class GameService:
         await self.storage.save_table(live.row)
         return False
 
-    def label(self, user: UserRow) -> str:
-        """How a player is named to the group (plain text; render.name escapes it)."""
-        return user.name
-
-    def _table_exists(self, chat_id: int, lang: str) -> Refusal:
+    async def _table_exists(self, chat_id: int, lang: str) -> Refusal:
         """/newgame while a table is open: who can stop it, and where it is."""
         live = self.table_in(chat_id)
         if live is None:
             return Refusal("err.table_exists")
         runner = self._runner(live)
         user = live.users.get(runner) if runner is not None else None
+        if user is None and runner is not None:  # a creator who never started the bot
+            user = await self.storage.user(runner)
         return Refusal(
             "seat.table_open",
             game=games.ui(live.row.game).title(lang),

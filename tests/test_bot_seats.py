@@ -219,3 +219,22 @@ async def test_an_admin_stands_a_player_up_with_kick_as_a_reply(
         assert target.id not in live.row.seats
         assert await bot.service.storage.check() == []
     assert tg.errors == []
+
+
+async def test_a_leaver_stays_leaving_across_a_restart(tg: FakeTelegram, tmp_path: Path) -> None:
+    """The stand-up waiting for the deal's end is stored with the table, not only in memory."""
+    group, users = make_players(tg, 3)
+    rng = random.Random(13)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=13, away_delay=0.05) as bot:
+        await open_table(bot, group, users)
+        tg.member_leaves(group, users[2])
+        await bot.idle()
+    async with running_bot(tg, db, seed=13, away_delay=0.05) as bot:
+        live = bot.service.find(1)
+        assert live is not None and live.row.leaving == (users[2].id,)
+        await _until(lambda: _result(tg, group.id) is not None, _mover(bot, users[:2], rng))
+        await bot.idle()
+        assert live.row.seats == (users[0].id, users[1].id)
+        assert await bot.service.storage.check() == []
+    assert tg.errors == []

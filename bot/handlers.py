@@ -288,6 +288,19 @@ class Handlers:
                 if uid in live.row.seats and query in (u.name.lower(), (u.username or "").lower())
             ]
             target = found[0] if len(found) == 1 else None
+        if target is None and not context.args:  # a button per seated player
+            rows = [
+                [
+                    InlineKeyboardButton(
+                        live.users[uid].name,  # a button shows plain text
+                        callback_data=callbacks.encode("k", live.row.table_id, code=str(uid)),
+                    )
+                ]
+                for uid in live.row.seats
+                if uid in live.users and uid not in live.row.leaving
+            ]
+            await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
+            return
         if target is None:
             raise Refusal("seat.kick_usage")
         async with self.service.lock(message.chat_id):
@@ -564,6 +577,16 @@ class Handlers:
             return
         if press.kind == "z":
             await self._season_press(context, query, chat.id, press.table_id)
+            return
+        if press.kind == "k":
+            if not await self._is_admin(context, chat.id, user.id):
+                raise Refusal("err.admins_only")
+            async with self.service.lock(chat.id):
+                live = self.service.find(press.table_id)
+                if live is None or live.row.chat_id != self.storage.moves.get(chat.id, chat.id):
+                    raise Refusal("err.stale")
+                if not await self.service.stand_up(chat.id, int(press.code), kicked=True):
+                    raise Refusal("seat.not_seated")
             return
         async with self.service.lock(chat.id):
             if press.kind == "j":

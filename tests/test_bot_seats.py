@@ -238,3 +238,28 @@ async def test_a_leaver_stays_leaving_across_a_restart(tg: FakeTelegram, tmp_pat
         assert live.row.seats == (users[0].id, users[1].id)
         assert await bot.service.storage.check() == []
     assert tg.errors == []
+
+
+async def test_an_admin_stands_a_player_up_with_a_button(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", away_delay=0.05) as bot:
+        await open_table(bot, group, users)
+        await users[0].send(group, "/kick")
+        await bot.idle()
+        pick = bot_messages(tg, group)[-1]
+        data = next(d for text, d in pick.buttons if text == users[1].first_name)
+        assert data is not None
+        refused = await users[2].press(pick, data=data)  # not an admin
+        await bot.idle()
+        live = bot.service.find(1)
+        assert live is not None and live.row.leaving == ()
+        answer = tg.callback_answer(refused)
+        assert answer is not None and answer.get("show_alert")
+        await users[0].press(pick, data=data)
+        await bot.idle()
+        assert live.row.leaving == (users[1].id,)
+        again = await users[0].press(pick, data=data)  # already leaving: said so
+        await bot.idle()
+        answer = tg.callback_answer(again)
+        assert answer is not None and answer.get("show_alert")
+    assert tg.errors == []

@@ -8,7 +8,7 @@ import sys
 from pydantic import ValidationError
 
 from . import cli
-from .app import StartRefused, build
+from .app import ALLOWED_UPDATES, StartRefused, build
 from .config import Settings
 
 
@@ -32,7 +32,7 @@ def main() -> int:
     app = build(settings)
     try:
         app.run_polling(
-            allowed_updates=["message", "callback_query", "my_chat_member"],
+            allowed_updates=list(ALLOWED_UPDATES),
             timeout=settings.poll_timeout,
         )
     except StartRefused as refused:  # issue 11: one line naming the chat and the check

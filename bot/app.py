@@ -40,13 +40,19 @@ GROUP_COMMANDS = (
     "pot",
     "balance",
     "top",
+    "stats",
     "history",
     "rules",
     "settings",
     "export",
+    "kick",
+    "newseason",
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help", "language")
+# The updates the bot asks for: chat_member (sent only to admin bots, and only when asked for)
+# tells it a player left the group, besides the left_chat_member service message (issue 16).
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
 # Connections for the bot's Bot API calls (getUpdates has its own one). Every table's messages
 # are edited concurrently, so a busy bot has dozens of calls in flight.
 REQUEST_POOL_SIZE = 64
@@ -158,6 +164,8 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_handler(ChatMemberHandler(handlers.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
+    app.add_handler(ChatMemberHandler(handlers.member_left, ChatMemberHandler.CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, handlers.member_left))
     app.add_error_handler(_on_error)
 
 

@@ -45,7 +45,8 @@ class BadCallback(ValueError):
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
-    c(onfig)."""
+    c(onfig) z (a new season: table_id holds the seasons closed so far) k (an admin stands
+    player `code` up)."""
 
     kind: str
     table_id: int = 0
@@ -62,6 +63,8 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"n:{table_id}:{deal_no}"
     elif kind == "c":
         data = f"c:{code}"
+    elif kind == "k":  # an admin stands player `code` (a user id) up (issue 16)
+        data = f"k:{table_id}:{code}"
     else:
         data = f"{kind}:{table_id}"
     if len(data.encode()) > MAX_BYTES:
@@ -82,7 +85,9 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), int(parts[1]))
         if kind == "c" and rest:
             return Press(kind, code=rest)
-        if kind in ("j", "l", "s", "g") and len(parts) == 1:
+        if kind == "k" and len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
+            return Press(kind, int(parts[0]), code=parts[1])
+        if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
             return Press(kind, int(parts[0]))
     except ValueError as exc:
         raise BadCallback(data) from exc

@@ -27,13 +27,14 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, export, games, render, settings_menu
+from . import callbacks, export, games, names, render, settings_menu, stats, stats_view
 from .service import GameService, Person, Refusal
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 HISTORY_SHOWN = 5
-TAKE_ARGUMENTS = ("newgame", "balance", "history")  # the other group commands take none
+# the other group commands take none
+TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick", "stats")
 ANSWER_TRIES = 4
 
 
@@ -248,8 +249,12 @@ class Handlers:
         user = update.effective_user
         assert user is not None
         async with self.service.lock(message.chat_id):
+            table = self.service.table_in(message.chat_id)
+            back = table is not None and user.id in table.row.away
             live = await self.service.join(message.chat_id, person(user))
-        if live.row.status == "playing":  # the lobby message is gone: say it in words
+        if back:  # issue 16: a player sitting out is dealt in again
+            await self._reply(message, t(lang, "seat.back", name=render.name(user.full_name)))
+        elif live.row.status == "playing":  # the lobby message is gone: say it in words
             await self._reply(
                 message, t(lang, "joined_next_deal", name=render.name(user.full_name))
             )
@@ -261,6 +266,64 @@ class Handlers:
         async with self.service.lock(message.chat_id):
             await self.service.leave(message.chat_id, person(user))
         await self._reply(message, t(lang, "left", name=render.name(user.full_name)))
+
+    async def kick(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/kick as a reply (or with a name): an admin stands a player up (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            raise Refusal("err.admins_only")
+        live = self.service.table_in(message.chat_id)
+        if live is None:
+            raise Refusal("err.no_table")
+        target: int | None = None
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user is not None:
+            target = replied.from_user.id
+        elif context.args:
+            query = " ".join(context.args).lstrip("@").lower()
+            found = [
+                uid
+                for uid, u in live.users.items()
+                if uid in live.row.seats and query in (u.name.lower(), (u.username or "").lower())
+            ]
+            target = found[0] if len(found) == 1 else None
+        if target is None and not context.args:  # a button per seated player
+            rows = [
+                [
+                    InlineKeyboardButton(
+                        live.users[uid].name,  # a button shows plain text
+                        callback_data=callbacks.encode("k", live.row.table_id, code=str(uid)),
+                    )
+                ]
+                for uid in live.row.seats
+                if uid in live.users and uid not in live.row.leaving
+            ]
+            await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
+            return
+        if target is None:
+            raise Refusal("seat.kick_usage")
+        async with self.service.lock(message.chat_id):
+            if not await self.service.stand_up(message.chat_id, target, kicked=True):
+                raise Refusal("seat.not_seated")
+
+    async def member_left(self, update: Update, context: Context) -> None:
+        """A member left the group or was removed (a left_chat_member service message, which
+        a bot gets whatever its privacy mode, or a chat_member update, which an admin bot gets):
+        he stands up from the table at the end of his deal (issue 16)."""
+        chat_id: int | None = None
+        gone: User | None = None
+        change = update.chat_member
+        if change is not None:
+            if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                chat_id, gone = change.chat.id, change.new_chat_member.user
+        elif update.effective_message is not None:
+            chat_id = update.effective_message.chat_id
+            gone = update.effective_message.left_chat_member
+        if chat_id is None or gone is None or gone.is_bot:
+            return
+        async with self.service.lock(chat_id):
+            await self.service.stand_up(chat_id, gone.id, kicked=False)
 
     async def startgame(
         self, update: Update, context: Context, message: Message, lang: str
@@ -308,24 +371,57 @@ class Handlers:
             await self._reply(message, t(lang, "balance.empty"))
             return
         chat = await self.storage.chat(message.chat_id)
+        labels = names.distinct(u for u, _ in await self.storage.balances(message.chat_id))
         lines = [t(lang, "balance.title")]
-        lines += [f"{render.name(u.name)}: <b>{b:+d}</b>" for u, b in rows[:50]]
+        lines += [f"{render.name(labels[u.user_id])}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
             lines.append(render.pots(lang, chat))
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/top: the ten richest players of this chat."""
-        rows = (await self.storage.balances(message.chat_id))[:10]
+        everyone = await self.storage.balances(message.chat_id)
+        rows = everyone[:10]
         if not rows:
             await self._reply(message, t(lang, "balance.empty"))
             return
+        labels = names.distinct(u for u, _ in everyone)
         medals = ["🥇", "🥈", "🥉"]
         lines = [t(lang, "top.title")]
         for i, (user, bal) in enumerate(rows):
             mark = medals[i] if i < len(medals) else f"{i + 1}."
-            lines.append(f"{mark} {render.name(user.name)}: <b>{bal:+d}</b>")
+            lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{bal:+d}</b>")
         await self._reply(message, "\n".join(lines))
+
+    async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and
+        worst deal, biggest pot, streak; and the chat's records (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        players = [u for u, _ in await self.storage.balances(message.chat_id)]
+        labels = names.distinct(players)
+        wanted = user.id
+        if message.reply_to_message and message.reply_to_message.from_user:
+            wanted = message.reply_to_message.from_user.id
+        elif context.args:
+            query = " ".join(context.args).lstrip("@").casefold()
+            found = [
+                u.user_id
+                for u in players
+                if query in (u.name.casefold(), (u.username or "").casefold())
+                or query == labels[u.user_id].casefold()
+            ]
+            if len(found) != 1:
+                await self._reply(message, t(lang, "balance.nobody"))
+                return
+            wanted = found[0]
+        deals = await stats_view.gather(self.storage, message.chat_id)
+        if wanted not in labels:
+            stored = await self.storage.user(wanted)
+            labels[wanted] = stored.name if stored else user.full_name
+        text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
+        records = stats_view.records_text(lang, stats.chat_records(deals), labels)
+        await self._reply(message, text + ("\n\n" + records if records else ""))
 
     async def history(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/history: the last deals; /history <id> sends that deal's hand record as a file."""
@@ -400,6 +496,40 @@ class Handlers:
         content = settings_menu.menu(chat)
         await self._reply(message, content.text, content.markup)
 
+    async def newseason(
+        self, update: Update, context: Context, message: Message, lang: str
+    ) -> None:
+        """/newseason: admins archive the chat's balances and start from zero, once they
+        confirm with the button (issue 16)."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            raise Refusal("err.admins_only")
+        if self.service.table_in(message.chat_id) is not None:
+            raise Refusal("season.table_open")
+        closed = await self.storage.seasons(
+            self.storage.moves.get(message.chat_id, message.chat_id)
+        )
+        button = InlineKeyboardButton(
+            t(lang, "season.btn_confirm"), callback_data=callbacks.encode("z", closed)
+        )
+        await self._reply(message, t(lang, "season.confirm"), InlineKeyboardMarkup([[button]]))
+
+    async def _season_press(
+        self, context: Context, query: CallbackQuery, chat_id: int, closed: int
+    ) -> None:
+        if not await self._is_admin(context, chat_id, query.from_user.id):
+            raise Refusal("err.admins_only")
+        async with self.service.lock(chat_id):
+            archived = await self.service.new_season(chat_id, closed)
+            chat = await self.storage.chat(chat_id)
+        text = t(chat.lang, "season.started", n=closed + 1, players=len(archived))
+        try:  # the question becomes the answer: its button goes
+            await query.edit_message_text(text, parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.warning("season message in %s not updated: %s", chat_id, exc)
+            self._noticed(chat_id, exc)
+
     # ---- buttons --------------------------------------------------------------------------------
 
     async def button(self, update: Update, context: Context) -> None:
@@ -443,6 +573,19 @@ class Handlers:
             return
         if press.kind == "c":
             await self._settings_press(context, query, chat.id, press.code)
+            return
+        if press.kind == "z":
+            await self._season_press(context, query, chat.id, press.table_id)
+            return
+        if press.kind == "k":
+            if not await self._is_admin(context, chat.id, user.id):
+                raise Refusal("err.admins_only")
+            async with self.service.lock(chat.id):
+                live = self.service.find(press.table_id)
+                if live is None or live.row.chat_id != self.storage.moves.get(chat.id, chat.id):
+                    raise Refusal("err.stale")
+                if not await self.service.stand_up(chat.id, int(press.code), kicked=True):
+                    raise Refusal("seat.not_seated")
             return
         async with self.service.lock(chat.id):
             if press.kind == "j":

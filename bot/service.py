@@ -24,7 +24,8 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render
+from . import callbacks, games, render, settings_menu, summary
+from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 
@@ -64,6 +65,8 @@ class Live:
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
+    sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
+    short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
 
     @property
     def step(self) -> int:
@@ -139,6 +142,7 @@ class GameService:
                     continue
                 live.deal_id = deal_row.deal_id
                 live.deal_seats = deal_row.seats
+                live.sitting_out = tuple(u for u in row.seats if u not in deal_row.seats)
                 live.users.update(await self.storage.users(deal_row.seats))
             self._live[row.table_id] = live
             async with self.lock(row.chat_id):
@@ -195,7 +199,7 @@ class GameService:
         chat = await self.storage.chat(chat_id, title)
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
-            raise Refusal("err.table_exists")
+            raise await self._table_exists(chat_id, chat.lang)
         live = Live(row, {})
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
@@ -212,6 +216,11 @@ class GameService:
         user = await self.touch(person)
         live = self._table(chat_id, table_id)
         if person.user_id in live.row.seats:
+            if person.user_id in live.row.away:  # issue 16: /join brings a sitting-out player back
+                self._back(live, person.user_id)
+                await self.storage.save_table(live.row)
+                self._arm_timer(live)
+                return live
             raise Refusal("err.already_joined")
         most = games.deal_class(live.row.game).MAX_PLAYERS
         if len(live.row.seats) >= most:
@@ -240,23 +249,105 @@ class GameService:
             raise Refusal("err.not_seated")
         if live.in_deal and uid in live.deal_seats:
             raise Refusal("err.leave_mid_deal")
+        chat = await self.storage.chat(chat_id)
+        self._unseat(live, uid)
+        if await self._too_few(live, chat):
+            return live
+        await self.storage.save_table(live.row)
+        if live.row.status == "lobby":
+            self._show_lobby(live, chat)
+        return live
+
+    def _unseat(self, live: Live, uid: int) -> None:
+        """Take a player off the seats (the dealer's place moves with them)."""
         seats = list(live.row.seats)
         index = seats.index(uid)
         seats.remove(uid)
         dealer = live.row.dealer
         if dealer is not None and seats:
             dealer = (dealer - 1) % len(seats) if index <= dealer else dealer
-        live.row = replace(live.row, seats=tuple(seats), dealer=dealer)
+        live.row = replace(
+            live.row,
+            seats=tuple(seats),
+            dealer=dealer,
+            away=tuple(u for u in live.row.away if u != uid),
+            strikes=tuple((u, n) for u, n in live.row.strikes if u != uid),
+            leaving=tuple(u for u in live.row.leaving if u != uid),
+        )
         self.presenter.retire(self._hand_slot(live, uid))
-        chat = await self.storage.chat(chat_id)
+
+    async def _too_few(self, live: Live, chat: ChatRow) -> bool:
+        """A table in play that has fewer seats than its game takes closes (True if it did)."""
         fewest = games.deal_class(live.row.game).MIN_PLAYERS
-        if live.row.status == "playing" and len(seats) < fewest:
+        if live.row.status == "playing" and len(live.row.seats) < fewest:
             await self._close(live, chat, "table.closed_too_few")
-            return live
+            return True
+        return False
+
+    async def stand_up(self, chat_id: int, user_id: int, *, kicked: bool) -> bool:
+        """A player left the group (or an admin stood him up, `kicked`): off the seats now, or
+        at the end of the deal he is playing, his moves made for him till then (issue 16).
+        False if he was not seated (or is already leaving)."""
+        live = self.table_in(chat_id)
+        if live is None or user_id not in live.row.seats or user_id in live.row.leaving:
+            return False
+        chat = await self.storage.chat(live.row.chat_id)
+        user = live.users.get(user_id) or await self.storage.user(user_id)
+        name = render.name(user.name if user else "?")
+        if live.in_deal and user_id in live.deal_seats:
+            live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
+            await self.storage.save_table(live.row)
+            self._arm_timer(live)  # if it is his move, the bot makes it
+            key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
+            await self.presenter.post(chat.chat_id, render.Rendered(t(chat.lang, key, name=name)))
+            return True
+        self._unseat(live, user_id)
+        key = "seat.kicked" if kicked else "seat.left_group"
+        await self.presenter.post(chat.chat_id, render.Rendered(t(chat.lang, key, name=name)))
+        if await self._too_few(live, chat):
+            return True
         await self.storage.save_table(live.row)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
-        return live
+        return True
+
+    async def _stand_up_leavers(self, live: Live, chat: ChatRow) -> bool:
+        """At a deal's end: players leaving stand up now (True if the table closed for it)."""
+        if not live.row.leaving:
+            return False
+        for uid in live.row.leaving:
+            if uid in live.row.seats:
+                self._unseat(live, uid)
+        live.row = replace(live.row, leaving=())
+        if await self._too_few(live, chat):
+            return True
+        await self.storage.save_table(live.row)
+        return False
+
+    async def _table_exists(self, chat_id: int, lang: str) -> Refusal:
+        """/newgame while a table is open: who can stop it, and where it is."""
+        live = self.table_in(chat_id)
+        if live is None:
+            return Refusal("err.table_exists")
+        runner = self._runner(live)
+        user = live.users.get(runner) if runner is not None else None
+        if user is None and runner is not None:  # a creator who never started the bot
+            user = await self.storage.user(runner)
+        return Refusal(
+            "seat.table_open",
+            game=games.ui(live.row.game).title(lang),
+            name=render.name(user.name if user else "?"),
+        )
+
+    def _runner(self, live: Live) -> int | None:
+        """Who runs the table: its creator, or while he is not seated the first seated player
+        (issue 16: a table does not stall when its creator stands up)."""
+        if live.row.creator_id in live.row.seats or not live.row.seats:
+            return live.row.creator_id
+        return live.row.seats[0]
+
+    def _may_run(self, live: Live, user_id: int, is_admin: bool) -> bool:
+        return is_admin or user_id in (live.row.creator_id, self._runner(live))
 
     async def start(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
@@ -266,7 +357,7 @@ class GameService:
         live = self._table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
-        if person.user_id != live.row.creator_id and not is_admin:
+        if not self._may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator")
         cls, n = games.deal_class(live.row.game), len(live.row.seats)
         if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
@@ -274,6 +365,7 @@ class GameService:
         chat = await self.storage.chat(chat_id)
         if cls.deck_size_for(games.rules_for(live.row.game, chat.rules), n) < cls.HAND_SIZE * n + 1:
             raise Refusal("err.deck_too_small")
+        await self._check_dealt_in(live, chat)
         live.row = replace(live.row, status="playing")
         await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
@@ -287,7 +379,7 @@ class GameService:
         live = self._table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
-        if person.user_id != live.row.creator_id and not is_admin:
+        if not self._may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator_game")
         live.row = replace(live.row, game=games.next_game(live.row.game))
         await self.storage.save_table(live.row)
@@ -296,7 +388,7 @@ class GameService:
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
         live = self._table(chat_id, None)
-        if person.user_id != live.row.creator_id and not is_admin:
+        if not self._may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator_stop")
         chat = await self.storage.chat(chat_id)
         await self._close(live, chat, "table.stopped")
@@ -326,6 +418,10 @@ class GameService:
         if not announce:
             return
         text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
+        deals, results = await self.storage.session(table_id)
+        if deals:  # issue 16: the evening's result and who pays whom, in the same message
+            names = distinct((await self.storage.users(results)).values())
+            text += "\n\n" + summary.session_summary(chat.lang, deals, results, names)
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:
@@ -339,26 +435,76 @@ class GameService:
 
     # ---- deals ----------------------------------------------------------------------------------
 
+    def _sits_out(self, live: Live, user_id: int) -> bool:
+        """Issue 16: away, unreachable or leaving players are not dealt in (no ante)."""
+        user = live.users.get(user_id)
+        return (
+            user_id in live.row.away
+            or user_id in live.row.leaving
+            or (user is not None and user.blocked)
+        )
+
+    async def _dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seated players the next deal deals to, and those it leaves out for want of chips:
+        with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks)."""
+        seats = tuple(uid for uid in live.row.seats if not self._sits_out(live, uid))
+        start = settings_menu.bankroll(chat)
+        if not start:
+            return seats, ()
+        need = games.ui(live.row.game).bankroll_need(
+            chat.ante, chat.pot_of(live.row.game), len(seats)
+        )
+        held = {user.user_id: bal for user, bal in await self.storage.balances(chat.chat_id)}
+        short = tuple(uid for uid in seats if start + held.get(uid, 0) < need)
+        return tuple(uid for uid in seats if uid not in short), short
+
+    async def _check_dealt_in(self, live: Live, chat: ChatRow) -> None:
+        """Refuse a deal that too few of the seated players could be dealt into."""
+        fewest = games.deal_class(live.row.game).MIN_PLAYERS
+        seats, short = await self._dealt_in(live, chat)
+        if len(seats) < fewest:
+            if short:
+                names = ", ".join(render.name(live.users[uid].name) for uid in short)
+                raise Refusal("bankroll.too_few", low=fewest, names=names)
+            raise Refusal("seat.too_few_dealt", low=fewest)
+
     async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
-        """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4)."""
+        """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4).
+
+        `dealer` is a place in the table's seats (the next one dealt in deals if he sits out);
+        an F8 redeal deals to the same players as the deal it replaces, the same dealer, whoever
+        sat down or went away meanwhile (issue 16: a redeal is not a new deal)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
         chat = await self.storage.chat(live.row.chat_id)
         game = live.row.game
         cls = games.deal_class(game)
         rules = games.rules_for(game, chat.rules)
         ante, money = games.ui(game).deal_money(chat.rules, chat.ante)  # N1, N5: c and u
-        seats = live.row.seats
-        live.users.update(await self.storage.users(seats))
+        live.users.update(await self.storage.users(live.row.seats))
+        if redeal and live.deal is not None:
+            seats, dealt_dealer = live.deal_seats, live.deal.dealer
+            sitting_out, short = live.sitting_out, live.short
+        else:
+            everyone = live.row.seats
+            seats, short = await self._dealt_in(live, chat)
+            dealer_uid = next(
+                everyone[(dealer + k) % len(everyone)]
+                for k in range(len(everyone))
+                if everyone[(dealer + k) % len(everyone)] in seats
+            )
+            dealer, dealt_dealer = everyone.index(dealer_uid), seats.index(dealer_uid)
+            sitting_out = tuple(uid for uid in everyone if uid not in seats)
         names = games.labels([live.users[uid].name for uid in seats])
         deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.rng)
         deal, events = cls.create(
-            rules, names, dealer, ante, chat.pot_of(game), deck,
+            rules, names, dealt_dealer, ante, chat.pot_of(game), deck,
             pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,
         )  # fmt: skip
         live.row = replace(
             live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
         )
         live.deal, live.deal_seats, live.selection, live.note = deal, seats, {}, None
+        live.sitting_out, live.short = sitting_out, short
         live.deal_id = await self.storage.start_deal(
             live.row, deal.to_record(), self._movements(live, events)
         )
@@ -464,7 +610,9 @@ class GameService:
                 await self._close(live, chat, "table.closed_away")
                 return
             self._retire_deal(live, live.row.deal_no)
-            await self._new_deal(live, deal.dealer, redeal=True)
+            await self._new_deal(live, live.row.dealer or 0, redeal=True)
+            return
+        if await self._stand_up_leavers(live, chat):  # issue 16: at the end of the deal
             return
         await self._post_result(live, chat, offer_next=True)
 
@@ -476,7 +624,9 @@ class GameService:
                 raise Refusal("err.stale")
             if user_id not in live.row.seats:
                 raise Refusal("err.not_player")
+            self._back(live, user_id)  # issue 16: pressing anything brings him back
             chat = await self.storage.chat(chat_id)
+            await self._check_dealt_in(live, chat)
             result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
             result = await self._result(live, chat, offer_next=False)
             previous = live.row.deal_no
@@ -545,7 +695,9 @@ class GameService:
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
         """Away players and players the bot cannot reach move automatically, without waiting."""
-        return user_id in live.row.away or live.users[user_id].blocked
+        return (
+            user_id in live.row.away or user_id in live.row.leaving or live.users[user_id].blocked
+        )
 
     def _cancel_timer(self, table_id: int) -> None:
         timer = self._timers.pop(table_id, None)
@@ -633,15 +785,26 @@ class GameService:
             self._show_hand(live, chat, seat, closing=closing)
 
     def _note(self, lang: str, live: Live) -> str | None:
-        if live.note is None:
-            return None
-        key, who = live.note
-        return t(lang, key, name=render.name(who))
+        lines = []
+        if live.note is not None:
+            key, who = live.note
+            lines.append(t(lang, key, name=render.name(who)))
+        out = [
+            live.users[uid].name
+            for uid in live.sitting_out
+            if uid in live.users and uid not in live.short
+        ]
+        if out:  # issue 16: who was not dealt in, and how to come back
+            lines.append(t(lang, "seat.sitting_out", names=", ".join(map(render.name, out))))
+        short = [live.users[uid].name for uid in live.short if uid in live.users]
+        if short:  # F15: the group is told who the bankroll left out
+            lines.append(t(lang, "bankroll.sitting_out", names=", ".join(map(render.name, short))))
+        return "\n".join(lines) or None
 
     async def _returns(self, live: Live, user_id: int) -> None:
         """An away player pressed one of his buttons (even an outdated one): he is back, and
         from now on his moves wait for him again (issue 4)."""
-        if user_id in live.row.away and user_id in live.deal_seats:
+        if user_id in live.row.away and user_id in live.row.seats:  # dealt in or sitting out
             self._back(live, user_id)
             await self.storage.save_table(live.row)
             self._arm_timer(live)
@@ -760,6 +923,18 @@ class GameService:
                         t(chat.lang, "table.dm_blocked", name=render.name(user.name), link=link)
                     ),
                 )
+
+    # ---- seasons (issue 16) -------------------------------------------------------------------
+
+    async def new_season(self, chat_id: int, closed: int) -> dict[int, int]:
+        """Archive the chat's balances and start from zero (no table may be open: its pot and
+        deal belong to the season being closed). Refusal when pressed twice or too late."""
+        if self.table_in(chat_id) is not None:
+            raise Refusal("season.table_open")
+        archived = await self.storage.new_season(self.storage.moves.get(chat_id, chat_id), closed)
+        if archived is None:
+            raise Refusal("err.stale")
+        return archived
 
     # ---- a group that became a supergroup, a group that removed the bot (issue 11) -------------
 

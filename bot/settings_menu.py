@@ -18,8 +18,20 @@ from .storage import ChatRow
 
 ANTES = (0, 1, 2, 5, 10, 20, 50, 100)
 TIMERS = (0, 30, 60, 90, 180, 300)
+BANKROLLS = (0, 100, 200, 500, 1000, 2000)  # F15's starting bankroll; 0: none
 MAIN = "main"
-_PICKERS = ("ante", "timer", "game")  # pages that list values to pick from
+_PICKERS = ("ante", "timer", "game", "bankroll")  # pages that list values to pick from
+
+
+def bankroll(chat: ChatRow) -> int:
+    """The chat's starting bankroll per player (F15), 0 when it plays without one (issue 16);
+    kept among the chat's rules, beside the games' own options."""
+    value = chat.rules.get("bankroll", 0)
+    return value if isinstance(value, int) and value > 0 else 0
+
+
+def _bankroll(lang: str, value: int) -> str:
+    return t(lang, "bankroll.off") if value == 0 else str(value)
 
 
 def _button(label: str, code: str) -> InlineKeyboardButton:
@@ -59,6 +71,13 @@ def menu(chat: ChatRow, page: str = MAIN) -> Rendered:
             _button(_mark(_timer(lang, s), s == chat.turn_timeout), f"timer={s}") for s in TIMERS
         ]
         return Rendered(t(lang, "set.pick_timer"), InlineKeyboardMarkup([*_rows(picks, 3), back]))
+    if page == "bankroll":
+        picks = [
+            _button(_mark(_bankroll(lang, b), b == bankroll(chat)), f"bankroll={b}")
+            for b in BANKROLLS
+        ]
+        text = t(lang, "bankroll.pick")
+        return Rendered(text, InlineKeyboardMarkup([*_rows(picks, 3), back]))
     if page == "game":
         picks = [
             _button(_mark(ui.title(lang), ui.game == chat.game), f"game={ui.game}")
@@ -85,6 +104,9 @@ def _main(chat: ChatRow) -> Rendered:
             _button(t(lang, "set.timer", value=_timer(lang, chat.turn_timeout)), "timer"),
         ]
     )
+    rows.append(
+        [_button(t(lang, "bankroll.button", value=_bankroll(lang, bankroll(chat))), "bankroll")]
+    )
     rows.append([_button(t(lang, "set.language"), "lang")])
     lines = [
         t(lang, "set.title"),
@@ -92,6 +114,7 @@ def _main(chat: ChatRow) -> Rendered:
         t(lang, "set.game", value=games.ui(chat.game).title(lang)),
         t(lang, "rules.ante", ante=chat.ante),
         t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)),
+        t(lang, "bankroll.rule", value=_bankroll(lang, bankroll(chat))),
     ]
     return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))
 
@@ -136,6 +159,10 @@ def apply_press(chat: ChatRow, code: str) -> tuple[dict[str, Any], str]:
             raise ValueError(code)
         return {"game": value}, MAIN
     number = int(value)
+    if name == "bankroll":
+        if number not in BANKROLLS:
+            raise ValueError(code)
+        return {"rules": {**chat.rules, "bankroll": number}}, MAIN
     if number not in (ANTES if name == "ante" else TIMERS):
         raise ValueError(code)
     return {"ante" if name == "ante" else "turn_timeout": number}, MAIN
@@ -163,4 +190,6 @@ def rules_summary(chat: ChatRow, game: str | None = None) -> str:
     lines = ui.rules_lines(lang, chat.rules)
     lines.insert(1, t(lang, "rules.ante", ante=chat.ante))
     lines.append(t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)))
+    if bankroll(chat):
+        lines.append(t(lang, "bankroll.rule", value=bankroll(chat)))
     return "\n".join(lines)

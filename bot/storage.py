@@ -140,6 +140,23 @@ MIGRATIONS: tuple[str, ...] = (
     FROM chats c WHERE c.pot != 0 OR c.pot_has_penalty != 0;
     UPDATE chats SET pot_has_penalty = 0;
     """,
+    # 6 (issue 16): players who left the group or were stood up by an admin: seated until the
+    # deal in play ends (the bot moves for them), then stood up
+    """
+    ALTER TABLE tables ADD COLUMN leaving TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 7 (issue 16): /newseason: the balances and pot a chat ended a season with; the ledger rows
+    # that brought them back to zero carry the reason 'season'
+    """
+    CREATE TABLE seasons (
+        season_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        closed_at REAL NOT NULL,
+        pot INTEGER NOT NULL,
+        balances TEXT NOT NULL
+    );
+    CREATE INDEX seasons_by_chat ON seasons (chat_id);
+    """,
 )
 
 
@@ -195,6 +212,7 @@ class TableRow:
     deadline: float | None  # the lobby's expiry, or the current move's
     away: tuple[int, ...] = ()  # players who play automatically until they press a button
     strikes: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
+    leaving: tuple[int, ...] = ()  # stand up when the deal in play ends (issue 16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,6 +641,83 @@ class Storage:
             for r in rows
         ]
 
+    async def session(self, table_id: int) -> tuple[int, dict[int, int]]:
+        """A table's evening (issue 16): deals played to the end, and each player's chips won
+        (+) or lost (−) over them (a voided deal's reversal cancels its rows)."""
+        row = await self._one(
+            "SELECT COUNT(*) AS n FROM deals WHERE table_id = ? AND status = 'finished'",
+            (table_id,),
+        )
+        sums = await self._all(
+            "SELECT l.user_id, SUM(l.amount) AS total FROM ledger l JOIN deals d USING (deal_id) "
+            "WHERE d.table_id = ? GROUP BY l.user_id",
+            (table_id,),
+        )
+        return int(row["n"]) if row else 0, {r["user_id"]: int(r["total"]) for r in sums}
+
+    async def deal_sums(
+        self, chat_id: int
+    ) -> list[tuple[DealRow, str, dict[int, int], dict[int, int]]]:
+        """The chat's finished deals, oldest first, for /stats (issue 16): each with its game,
+        every seated player's chips won or lost in it, and what each took from the pot."""
+        deals = await self._all(
+            "SELECT d.*, t.game FROM deals d JOIN tables t USING (table_id) "
+            "WHERE d.chat_id = ? AND d.status = 'finished' ORDER BY d.deal_id",
+            (chat_id,),
+        )
+        sums = await self._all(
+            "SELECT deal_id, user_id, SUM(amount) AS total, SUM(CASE WHEN amount > 0 AND "
+            "reason IN ('tricks', 'pot_taken') THEN amount ELSE 0 END) AS taken FROM ledger "
+            "WHERE chat_id = ? AND deal_id IS NOT NULL GROUP BY deal_id, user_id",
+            (chat_id,),
+        )
+        by_deal: dict[int, dict[int, tuple[int, int]]] = {}
+        for r in sums:
+            by_deal.setdefault(r["deal_id"], {})[r["user_id"]] = (int(r["total"]), int(r["taken"]))
+        out = []
+        for row in deals:
+            deal = _deal(row)
+            booked = by_deal.get(deal.deal_id, {})
+            deltas = {uid: booked.get(uid, (0, 0))[0] for uid in deal.seats}
+            taken = {uid: booked[uid][1] for uid in deal.seats if uid in booked and booked[uid][1]}
+            out.append((deal, str(row["game"]), deltas, taken))
+        return out
+
+    async def seasons(self, chat_id: int) -> int:
+        """How many seasons the chat has closed (issue 16)."""
+        row = await self._one("SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,))
+        return int(row["n"]) if row else 0
+
+    async def new_season(self, chat_id: int, closed: int) -> dict[int, int] | None:
+        """Close the chat's season (issue 16): ledger rows bring every balance back to zero
+        (the pot, which held their opposite, with them), the season row keeps what they were.
+        None if the chat has closed another season since `closed` were counted."""
+
+        def body(db: sqlite3.Connection) -> dict[int, int] | None:
+            count = db.execute("SELECT COUNT(*) FROM seasons WHERE chat_id = ?", (chat_id,))
+            if count.fetchone()[0] != closed:
+                return None
+            rows = db.execute(
+                "SELECT user_id, balance FROM balances WHERE chat_id = ? AND balance != 0",
+                (chat_id,),
+            ).fetchall()
+            balances = {r["user_id"]: r["balance"] for r in rows}
+            pot = db.execute("SELECT pot FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+            db.execute(
+                "INSERT INTO seasons (chat_id, closed_at, pot, balances) VALUES (?, ?, ?, ?)",
+                (chat_id, time.time(), pot[0] if pot else 0, json.dumps(balances)),
+            )
+            _book(db, chat_id, None, [Movement(u, -b, "season") for u, b in balances.items()])
+            # The season's rows emptied the chat's pots as a whole (chats.pot is now 0): every
+            # game's pot is zero with them, whichever game had held the chips.
+            db.execute("UPDATE pots SET pot = 0, has_penalty = 0 WHERE chat_id = ?", (chat_id,))
+            return balances
+
+        result = await self._write(body)
+        if result is not None:
+            self._chat_changed(chat_id)
+        return result
+
     # ---- a group that became a supergroup (issue 11) --------------------------------------------
 
     async def chat_moves(self) -> dict[int, int]:
@@ -772,12 +867,13 @@ def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | N
         (new_id, old_id),
     )
     db.execute("DELETE FROM pots WHERE chat_id = ?", (old_id,))
+    db.execute("UPDATE seasons SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
 
 
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
     db.execute(
         "UPDATE tables SET game = ?, status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
-        "away = ?, strikes = ? WHERE table_id = ?",
+        "away = ?, strikes = ?, leaving = ? WHERE table_id = ?",
         (
             table.game,
             table.status,
@@ -787,6 +883,7 @@ def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
             table.deadline,
             json.dumps(list(table.away)),
             json.dumps(dict(table.strikes)),
+            json.dumps(list(table.leaving)),
             table.table_id,
         ),
     )
@@ -868,6 +965,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         row["deadline"],
         tuple(json.loads(row["away"])),
         tuple((int(user), count) for user, count in json.loads(row["strikes"]).items()),
+        tuple(json.loads(row["leaving"])),
     )
 
 

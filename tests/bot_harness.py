@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.app import build
+from bot.app import ALLOWED_UPDATES, build
 from bot.config import Settings
 from bot.service import GameService
 from tests.fakebot import FakeTelegram, FakeUser
@@ -62,7 +62,9 @@ async def running_bot(
         raise
     await app.start()
     assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
+    await app.updater.start_polling(
+        poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES)
+    )
     tg.attach(app)
     running = RunningBot(app, tg)
     try:

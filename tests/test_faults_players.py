@@ -118,7 +118,7 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
         assert made_for_them >= 4
         assert await bot.service.storage.check() == []
 
-        # next deal: they move at once, until one of them presses any of his buttons again
+        # next deal: they sit out (issue 16), until one of them presses any of his buttons again
         result = bot_messages(tg, group)[-1]
         await declarer.press(result, data=_data(result, "n:"))
         await bot.idle()

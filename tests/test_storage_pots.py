@@ -66,3 +66,18 @@ async def test_the_check_sees_a_pot_that_does_not_add_up(tmp_path: Path) -> None
         assert [p.chat_id for p in problems] == [1] and "pots 35" in problems[0].what
     finally:
         await storage.close()
+
+
+async def test_a_new_season_empties_every_games_pot(tmp_path: Path) -> None:
+    """Issue 16's /newseason brings the balances to zero, and with them each game's pot (not
+    only the chat's sum: Khrap's 30 must not stay beside a Frap pot of −30)."""
+    path = tmp_path / "db.sqlite3"
+    _old_database(path)
+    storage = await Storage.open(str(path))
+    try:
+        assert await storage.new_season(1, closed=0) == {7: -20, 8: -10}
+        chat = await storage.chat(1)
+        assert chat.pot == 0 and all(pot == 0 and not penalty for _, pot, penalty in chat.pots)
+        assert await storage.check() == []
+    finally:
+        await storage.close()

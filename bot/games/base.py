@@ -106,6 +106,10 @@ class GameUI:
         """The result's line when every round was passed and the same dealer redeals."""
         return self.text(lang, "result.redeal", n=table.max_rounds)
 
+    def bankroll_need(self, ante: int, pot: int, players: int) -> int:
+        """F15's starting bankroll: the chips a player must hold to be dealt in (the ante)."""
+        return ante
+
     # ---- rules and settings ---------------------------------------------------------------------
 
     def engine_rules(self, chat_rules: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,10 @@ class StudentUI(GameUI):
         *("joker", "veselyu", "zavorachivayu", "take five"),
     )
 
+    def bankroll_need(self, ante: int, pot: int, players: int) -> int:
+        """SK13: two banks in reserve; an empty bank is re-formed by antes (SK12)."""
+        return 2 * (pot or ante * players)
+
     def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
         """The value in force (SK-options of StudentRules)."""
         return getattr(StudentRules.from_dict(self.engine_rules(chat_rules)), option.key)

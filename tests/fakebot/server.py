@@ -190,6 +190,11 @@ class FakeTelegram:
         """The private chat of ``user`` with the bot (same as ``user.dm``)."""
         return self.world.private_chat(user)
 
+    def member_leaves(self, group: FakeChat, user: FakeUser, *, by: FakeUser | None = None) -> None:
+        """``user`` leaves ``group`` (removed by ``by``): left_chat_member, and chat_member for
+        an admin bot."""
+        self.world.member_leaves(group, user, by)
+
     def block(self, user: FakeUser) -> None:
         """``user`` blocks the bot: sends to them fail with 403; bot gets my_chat_member."""
         self.world.set_blocked(user, blocked=True)

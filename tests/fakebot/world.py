@@ -184,6 +184,33 @@ class World:
             },
         )
 
+    def member_leaves(self, group: FakeChat, user: FakeUser, by: FakeUser | None = None) -> None:
+        """``user`` leaves ``group`` (or ``by``, an admin, removes him), as Telegram tells a bot:
+        a ``left_chat_member`` service message whatever the privacy mode, and a ``chat_member``
+        update only to a bot that is an admin there (and only if allowed_updates asks for it)."""
+        old = group.status_of(user.id)
+        if group.is_private or old == "left":
+            return
+        group.remove(user)
+        if group.bot_status not in ("member", "administrator"):
+            return
+        actor = by or user
+        message = self.new_message(group, actor, service={"left_chat_member": user.to_api()})
+        self.updates.push("message", message.to_api(self.bot))
+        if group.bot_status == "administrator":
+            self.updates.push(
+                "chat_member",
+                {
+                    "chat": group.to_api(),
+                    "from": actor.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": member_json(old, user.to_api()),
+                    "new_chat_member": member_json(
+                        "left" if by is None else "kicked", user.to_api()
+                    ),
+                },
+            )
+
     def set_blocked(self, user: FakeUser, blocked: bool) -> None:
         """User blocks/unblocks the bot; the bot gets a ``my_chat_member`` update."""
         if user.blocked == blocked:

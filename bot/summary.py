@@ -1,0 +1,39 @@
+"""The evening summary a group gets when its table closes (issue 16): deals played, each
+player's result over the session, and the fewest transfers that settle it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from locales import t
+
+from .format import name, signed
+from .settlement import settle
+
+POT = 0  # the pot's place among the parties: no Telegram user has id 0
+
+
+def session_summary(
+    lang: str, deals: int, results: Mapping[int, int], names: Mapping[int, str]
+) -> str:
+    """The summary's text (HTML). `results` are chips won (+) or lost (−) by user id; what
+    they do not add up to went into the pot (or came out of it), which settles as a party."""
+    lines = [t(lang, "summary.title", deals=deals)]
+    players = sorted(results, key=lambda uid: (-results[uid], names.get(uid, "")))
+    lines += [f"{name(names.get(uid, '?'))}: <b>{signed(results[uid])}</b>" for uid in players]
+    parties = {uid: v for uid, v in results.items() if v}
+    in_pot = -sum(parties.values())
+    if in_pot:
+        parties[POT] = in_pot
+        lines.append(t(lang, "summary.pot", amount=signed(in_pot)))
+    transfers = settle(parties)
+    if not transfers:
+        lines.append(t(lang, "summary.even"))
+        return "\n".join(lines)
+    lines.append(t(lang, "summary.transfers"))
+    pot = t(lang, "summary.pot_party")
+    for payer, payee, amount in transfers:
+        who = pot if payer == POT else name(names.get(payer, "?"))
+        whom = pot if payee == POT else name(names.get(payee, "?"))
+        lines.append(f"{who} → {whom}: <b>{amount}</b>")
+    return "\n".join(lines)

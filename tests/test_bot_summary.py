@@ -1,0 +1,126 @@
+"""Issue 16: when a table closes, the group gets the evening's result and the transfers that
+settle it (through the fake Bot API)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.format import MINUS
+from tests.bot_harness import (
+    bot_messages,
+    make_players,
+    open_table,
+    play_deal,
+    push_callback,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram
+
+POT = "🏦 банк"
+
+
+def _number(text: str) -> int:
+    return int(text.strip().replace(MINUS, "-"))
+
+
+async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    rng = random.Random(21)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=21) as bot:
+        await open_table(bot, group, users)
+        live = bot.service.find(1)
+        assert live is not None
+        finished = 0
+        while finished < 2:  # two deals played to the end (all-pass rounds redeal: more rows)
+            await play_deal(bot, users, rng)
+            result = bot_messages(tg, group)[-1]
+            nxt = [d for _, d in result.buttons if d and d.startswith("n:")]
+            finished = live.row.deal_no
+            if finished >= 2 or not nxt:
+                break
+            await users[0].press(result, data=nxt[0])
+            await bot.idle()
+        deals, results = await bot.service.storage.session(1)
+        assert deals >= 2 and any(results.values())
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        text = bot_messages(tg, group)[-1].text
+        assert "Итоги вечера" in text and f"сыграно сдач: {deals}" in text, text
+        names = {u.first_name: u.id for u in users}
+        shown: dict[str, int] = {}
+        left: dict[str, int] = {}
+        transfers = 0
+        for line in text.splitlines():
+            head, _, amount = line.rpartition(": ")
+            if " → " in head:
+                payer, payee = head.split(" → ")
+                left[payer] = left.get(payer, 0) + _number(amount)
+                left[payee] = left.get(payee, 0) - _number(amount)
+                transfers += 1
+            elif head in names:
+                shown[head] = _number(amount)
+        # each player's line is his chips over the table's deals, as the ledger has them
+        assert shown == {n: results.get(uid, 0) for n, uid in names.items()}, text
+        # the pot is a party for what the players' results do not add up to
+        expected = {n: v for n, v in shown.items() if v}
+        if sum(shown.values()):
+            expected[POT] = -sum(shown.values())
+        # after the transfers everyone, the pot too, is even
+        for party, value in expected.items():
+            assert value + left.get(party, 0) == 0, (party, text)
+        assert transfers <= len(expected) - 1
+        assert await bot.service.storage.check() == []
+    assert tg.errors == []
+
+
+async def test_newseason_archives_the_balances_once_an_admin_confirms(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)  # users[0] created the group: an admin
+    rng = random.Random(22)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=22) as bot:
+        storage = bot.service.storage
+        await open_table(bot, group, users)
+        await users[0].send(group, "/newseason")  # not while a table is open
+        await bot.idle()
+        assert "Открыт стол" in bot_messages(tg, group)[-1].text
+        await play_deal(bot, users, rng)
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        before = {u.user_id: b for u, b in await storage.balances(group.id)}
+        rows = len(await storage.ledger_rows(group.id))
+        assert any(before.values())
+        await users[1].send(group, "/newseason")  # not an admin
+        await bot.idle()
+        assert not any(b for _, b in bot_messages(tg, group)[-1].buttons)
+        await users[0].send(group, "/newseason")
+        await bot.idle()
+        ask = bot_messages(tg, group)[-1]
+        data = next(d for _, d in ask.buttons if d and d.startswith("z:"))
+        refused = await users[1].press(ask, data=data)  # only an admin confirms
+        await bot.idle()
+        assert {u.user_id: b for u, b in await storage.balances(group.id)} == before
+        answer = tg.callback_answer(refused)
+        assert answer is not None and answer.get("show_alert")
+        await users[0].press(ask, data=data)
+        await bot.idle()
+        assert "Сезон 1 закрыт" in bot_messages(tg, group)[-1].text
+        assert all(b == 0 for _, b in await storage.balances(group.id))
+        assert (await storage.chat(group.id)).pot == 0
+        ledger = await storage.ledger_rows(group.id)
+        assert len(ledger) == rows + sum(1 for v in before.values() if v)  # history kept
+        assert {u: -a for _, u, a, r in ledger[rows:] if r == "season"} == {
+            u: v for u, v in before.items() if v
+        }
+        assert await storage.seasons(group.id) == 1
+        assert await storage.check() == []
+        assert not ask.buttons  # the question became the answer
+        again = push_callback(tg, users[0], ask, data)  # a second press of it, from a client
+        await bot.idle()
+        answer = tg.callback_answer(again)
+        assert answer is not None and answer.get("show_alert")
+        assert await storage.seasons(group.id) == 1
+    assert tg.errors == []

@@ -43,7 +43,7 @@ GROUP_COMMANDS = (
     "settings",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "help", "language")
+PRIVATE_COMMANDS = ("start", "help", "language", "pings")
 # Connections for the bot's Bot API calls (getUpdates has its own one). Every table's messages
 # are edited concurrently, so a busy bot has dozens of calls in flight.
 REQUEST_POOL_SIZE = 64
@@ -98,7 +98,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             away_delay=settings.away_delay,
         )
         app.bot_data["service"] = service
-        register(app, Handlers(service))
+        register(app, Handlers(service, settings.zone))
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
@@ -132,6 +132,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("help", handlers.help))
     app.add_handler(CommandHandler("language", handlers.language))
+    app.add_handler(CommandHandler("pings", handlers.pings))
     for name in GROUP_COMMANDS:
         if name == "help":
             continue  # /help answers anywhere

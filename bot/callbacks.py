@@ -43,7 +43,7 @@ class BadCallback(ValueError):
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
-    c(onfig)."""
+    c(onfig) u(ser's choice: pings, language)."""
 
     kind: str
     table_id: int = 0
@@ -58,8 +58,8 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"{kind}:{table_id}:{deal_no}:{step}:{code}"
     elif kind == "n":
         data = f"n:{table_id}:{deal_no}"
-    elif kind == "c":
-        data = f"c:{code}"
+    elif kind in ("c", "u"):
+        data = f"{kind}:{code}"
     else:
         data = f"{kind}:{table_id}"
     if len(data.encode()) > MAX_BYTES:
@@ -78,7 +78,7 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), int(parts[1]), int(parts[2]), parts[3])
         if kind == "n" and len(parts) == 2:
             return Press(kind, int(parts[0]), int(parts[1]))
-        if kind == "c" and rest:
+        if kind in ("c", "u") and rest:
             return Press(kind, code=rest)
         if kind in ("j", "l", "s", "g") and len(parts) == 1:
             return Press(kind, int(parts[0]))

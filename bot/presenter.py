@@ -36,6 +36,7 @@ class _Slot:
     wanted: Rendered | None = None
     task: asyncio.Task[None] | None = None
     retired: bool = False  # dropped once it shows its latest content
+    renew: bool = False  # post the content as a new message (it notifies), delete the old one
 
 
 class Presenter:
@@ -62,13 +63,16 @@ class Presenter:
         slot = self._slots.get(name)
         return slot.message_id if slot else None
 
-    def show(self, name: str, chat_id: int, content: Rendered) -> None:
-        """Make slot `name` show `content`: post it the first time, edit it later."""
+    def show(self, name: str, chat_id: int, content: Rendered, *, renew: bool = False) -> None:
+        """Make slot `name` show `content`: post it the first time, edit it later; `renew`:
+        post it again at the bottom of the chat and delete the old message, because Telegram
+        notifies of new messages only (issue 12's turn ping)."""
         slot = self._slots.get(name)
         if slot is None or slot.chat_id != chat_id:
             slot = self._slots[name] = _Slot(name, chat_id)
             self._dropped.discard(name)
         slot.wanted = content
+        slot.renew = slot.renew or (renew and slot.message_id is not None)
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._run(slot), name=f"slot {name}")
 
@@ -156,7 +160,7 @@ class Presenter:
 
     async def _update(self, slot: _Slot) -> None:
         failures = 0
-        while slot.wanted is not None and slot.wanted.digest != slot.shown:
+        while slot.wanted is not None and (slot.wanted.digest != slot.shown or slot.renew):
             content = slot.wanted
             try:
                 await self._send(slot, content)
@@ -179,19 +183,40 @@ class Presenter:
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
-        posted = slot.message_id is None
-        if slot.message_id is None:
+        old = slot.message_id if slot.renew else None
+        posted = slot.message_id is None or old is not None
+        if posted:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
+            slot.renew = False
         else:
+            assert slot.message_id is not None
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
         if posted:
             self._unsaved.pop(slot.name, None)
             await self.storage.remember_messages([row])
+            if old is not None:
+                await self._delete(slot.chat_id, old)
             return
         self._unsaved[slot.name] = row
         self._save_soon()
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message the slot no longer shows; one that cannot go (Telegram lets a bot
+        delete only messages younger than 48 hours) loses its buttons instead."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+            return
+        except BadRequest as exc:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
+        except (Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
+            return
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except (BadRequest, Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
+            log.info("message %s/%s keeps its buttons: %s", chat_id, message_id, exc)
 
     def _save_soon(self) -> None:
         """Write what changed in the next moment (digests edited, slots retired) together."""

@@ -426,22 +426,29 @@ def result_message(
     return Rendered(_fit("\n".join(lines)), markup)
 
 
-def history_line(lang: str, deal: DealRow) -> str:
-    """One finished deal for /history: its id, the contract and each player's change."""
+def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
+    """One finished deal for /history: the chat's number for it, its date, the contract and each
+    player's change."""
+    changes, what = "?", ""
     try:
         played = replay(deal.record)
     except ReplayError:
-        return f"#{deal.deal_id}: ?"
-    view = table_view(played)
-    names = played.players
-    if view.needs_redeal:
-        what = t(lang, "result.redeal")
-    elif view.declarer is None or view.contract is None:
-        what = ""
-    else:
-        contract = t(lang, f"word.{view.contract.value}")
-        what = f"{name(names[view.declarer])}: {contract}"
-    changes = ", ".join(f"{name(n)} {d:+d}" for n, d in zip(names, view.delta, strict=True))
-    return t(
-        lang, "history.line", deal_id=deal.deal_id, deal_no=deal.deal_no, what=what, changes=changes
-    )
+        played = None
+    if played is not None:
+        view = table_view(played)
+        names = played.players
+        if view.needs_redeal:
+            what = t(lang, "result.redeal").rstrip(".")  # the line's own ':' follows
+        elif view.declarer is not None and view.contract is not None:
+            contract = t(lang, f"word.{view.contract.value}")
+            what = f"{name(names[view.declarer])}, {contract}"
+        pairs = zip(names, view.delta, strict=True)
+        changes = ", ".join(f"{name(n)} {_signed(d)}" for n, d in pairs)
+    if not what:
+        return t(lang, "history.line_plain", number=number, date=date, changes=changes)
+    return t(lang, "history.line", number=number, date=date, what=what, changes=changes)
+
+
+def _signed(amount: int) -> str:
+    """A change of chips as people write it: '+40', '−30' (a minus sign), '0'."""
+    return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"

@@ -24,7 +24,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render
+from . import callbacks, games, render, turns
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 
@@ -64,6 +64,8 @@ class Live:
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
+    mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
+    auto: dict[int, Action] = field(default_factory=dict)  # by seat: the bot's last move for him
 
     @property
     def step(self) -> int:
@@ -127,6 +129,7 @@ class GameService:
                     continue
                 live.deal_id = deal_row.deal_id
                 live.deal_seats = deal_row.seats
+                live.mover = live.deal.to_act  # pinged before the restart
                 live.users.update(await self.storage.users(deal_row.seats))
             self._live[row.table_id] = live
             async with self.lock(row.chat_id):
@@ -183,6 +186,9 @@ class GameService:
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise Refusal("err.table_exists")
+        if not chat.lang_chosen:  # issue 12: a group speaks the language of its first table's
+            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))  # opener
+            chat = await self.storage.chat(chat_id)
         live = Live(row, {})
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
@@ -343,6 +349,7 @@ class GameService:
             live.row, dealer=dealer, deal_no=live.row.deal_no + 1, deadline=self._deadline(chat)
         )
         live.deal, live.deal_seats, live.selection, live.note = deal, seats, {}, None
+        live.mover, live.auto = None, {}
         live.deal_id = await self.storage.start_deal(
             live.row, deal.to_record(), self._movements(live, events)
         )
@@ -413,6 +420,9 @@ class GameService:
         chat = await self.storage.chat(live.row.chat_id)
         if by_player:
             self._back(live, live.deal_seats[action.seat])
+            live.auto.pop(action.seat, None)
+        elif action.do is not Do.LOOK:
+            live.auto[action.seat] = action  # his control message says what was played
         if action.do is not Do.LOOK:
             deadline = self._idle_deadline() if new.finished else self._deadline(chat)
             live.row = replace(live.row, deadline=deadline)
@@ -575,6 +585,21 @@ class GameService:
                 key_word = "table.now_away" if user_id in away else "table.timed_out"
                 note = (key_word, live.users[user_id].name)
             await self._apply(live, deal, action, note=note, by_player=False)
+            if note is not None:
+                await self._tell_timed_out(live, user_id, action)
+
+    async def _tell_timed_out(self, live: Live, user_id: int, action: Action) -> None:
+        """A private line (a new message: it notifies) to a player whose time ran out: what
+        the bot played for him, and whether it goes on playing for him."""
+        user = live.users[user_id]
+        if user.blocked:
+            return
+        lang = pick_language(user.lang)
+        chat = await self.storage.chat(live.row.chat_id)
+        text = turns.timed_out_message(
+            lang, action, render.name(chat.title), away=user_id in live.row.away
+        )
+        await self.presenter.post(user_id, render.Rendered(text))
 
     # ---- what the messages show -----------------------------------------------------------------
 
@@ -601,6 +626,9 @@ class GameService:
     def _show_deal(self, live: Live, chat: ChatRow, *, closing: bool = False) -> None:
         deal = live.deal
         assert deal is not None
+        mover = None if closing or deal.finished else deal.to_act
+        ping = mover if mover != live.mover else None  # the move passed to another player
+        live.mover = mover
         content = render.table_message(
             chat.lang,
             table_view(deal),
@@ -613,7 +641,7 @@ class GameService:
         )
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(deal.n):
-            self._show_hand(live, chat, seat, closing=closing)
+            self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
 
     def _note(self, lang: str, live: Live) -> str | None:
         if live.note is None:
@@ -648,7 +676,11 @@ class GameService:
     def _table_slot(self, live: Live) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
 
-    def _show_hand(self, live: Live, chat: ChatRow, seat: int, *, closing: bool = False) -> None:
+    def _show_hand(
+        self, live: Live, chat: ChatRow, seat: int, *, closing: bool = False, ping: bool = False
+    ) -> None:
+        """Show a player his control message; `ping`: the move just passed to him, so it comes
+        as a new message that notifies him (unless he switched pings off, or is away)."""
         deal = live.deal
         assert deal is not None
         user = live.users[live.deal_seats[seat]]
@@ -669,7 +701,15 @@ class GameService:
             live.selection.get(seat, ()),
             closed=closing,
         )
-        self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content)
+        top = [turns.auto_line(lang, live.auto[seat])] if seat in live.auto else []
+        bottom: list[str] = []
+        away = self._plays_itself(live, user.user_id)
+        moving = not closing and not deal.finished and deal.to_act == seat
+        if moving and not away and live.row.deadline is not None:
+            bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
+        content = turns.with_lines(content, top, bottom)
+        renew = ping and user.pings and not away
+        self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content, renew=renew)
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (issue 6: new

@@ -100,6 +100,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # 4: turn pings a player can switch off; a chat's language is taken from whoever opens its
+    # first table until someone chooses one (issue 12); chats that had tables keep theirs
+    """
+    ALTER TABLE users ADD COLUMN pings INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE chats ADD COLUMN lang_chosen INTEGER NOT NULL DEFAULT 0;
+    UPDATE chats SET lang_chosen = 1 WHERE chat_id IN (SELECT chat_id FROM tables);
+    """,
 )
 
 
@@ -116,6 +123,7 @@ class ChatRow:
     turn_timeout: int
     pot: int
     pot_has_penalty: bool
+    lang_chosen: bool = False  # set by a person (or the first table), not the default
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +136,7 @@ class UserRow:
     lang: str | None
     started: bool
     blocked: bool
+    pings: bool = True  # his control message is posted anew (and notifies) on his turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,11 +340,13 @@ class Storage:
 
     async def _update(self, table: str, key: str, key_value: int, fields: dict[str, Any]) -> None:
         allowed = {
-            "users": {"started", "blocked", "lang"},
+            "users": {"started", "blocked", "lang", "pings"},
             "chats": {"lang", "game", "rules", "ante", "turn_timeout"},
         }[table]
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"cannot set {sorted(fields)} on {table}")
+        if table == "chats" and "lang" in fields:
+            fields = {**fields, "lang_chosen": 1}  # chosen: the next first table keeps it
         assignments = ", ".join(f"{name} = ?" for name in fields)
         sql, args = (
             f"UPDATE {table} SET {assignments} WHERE {key} = ?",
@@ -409,6 +420,22 @@ class Storage:
             (chat_id, limit),
         )
         return [_deal(row) for row in rows]
+
+    async def numbered_deals(
+        self, chat_id: int, *, limit: int = 1, number: int | None = None
+    ) -> list[tuple[int, DealRow]]:
+        """The chat's finished deals numbered 1, 2, … in the order played (the numbers /history
+        shows), newest first: the last `limit`, or only the one numbered `number`."""
+        numbered = (
+            "SELECT *, ROW_NUMBER() OVER (ORDER BY deal_id) AS number FROM deals "
+            "WHERE chat_id = ? AND status = 'finished'"
+        )
+        if number is not None:
+            sql, args = f"SELECT * FROM ({numbered}) WHERE number = ?", (chat_id, number)
+            rows = await self._all(sql, args)
+        else:
+            rows = await self._all(f"{numbered} ORDER BY deal_id DESC LIMIT ?", (chat_id, limit))
+        return [(row["number"], _deal(row)) for row in rows]
 
     async def start_deal(
         self,
@@ -638,6 +665,7 @@ def _user(row: aiosqlite.Row) -> UserRow:
         row["lang"],
         bool(row["started"]),
         bool(row["blocked"]),
+        bool(row["pings"]),
     )
 
 
@@ -652,6 +680,7 @@ def _chat(row: aiosqlite.Row) -> ChatRow:
         row["turn_timeout"],
         row["pot"],
         bool(row["pot_has_penalty"]),
+        bool(row["lang_chosen"]),
     )
 
 

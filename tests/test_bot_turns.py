@@ -1,0 +1,284 @@
+"""Issue 12 through the fake Bot API: the turn ping (a new message that notifies) and its switch,
+the turn timer and the move made for a player, the chat's language, /history's numbers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.bot_harness import (
+    GROUP_ID,
+    RunningBot,
+    action_buttons,
+    bot_messages,
+    control_message,
+    make_players,
+    open_table,
+    play_deal,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+from tests.fakebot.models import FakeChat
+
+
+def _moves(message: StoredMessage | None) -> list[str]:
+    """The callback data a player may press now (F7: only looking, for a dark declarer who must
+    look before discarding)."""
+    if message is None:
+        return []
+    buttons = [data for _, data in action_buttons(message)]
+    moves = [data for data in buttons if not data.endswith(":L")]
+    if moves:
+        return moves
+    looking_first = ("Откройте карты, чтобы", "Look at your cards to")
+    return buttons if any(words in message.text for words in looking_first) else []
+
+
+def _mover(tg: FakeTelegram, users: list[FakeUser]) -> FakeUser | None:
+    movers = [user for user in users if _moves(control_message(tg, user))]
+    assert len(movers) <= 1, movers
+    return movers[0] if movers else None
+
+
+def _posted(tg: FakeTelegram, user: FakeUser) -> int:
+    """How many messages the bot has posted in the user's private chat (deleted ones too)."""
+    return len([m for m in tg.messages(user.dm, include_deleted=True) if m.from_bot])
+
+
+def _hands(tg: FakeTelegram, user: FakeUser) -> list[StoredMessage]:
+    """The user's live control messages."""
+    return [m for m in bot_messages(tg, user) if "🃏" in m.text]
+
+
+async def _until(done: Callable[[], object], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+# ---- the turn ping ------------------------------------------------------------------------------
+
+
+async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_message(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    rng = random.Random(2)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=2) as bot:
+        await open_table(bot, group, users)
+        previous: FakeUser | None = None
+        pings = 0
+        while (mover := _mover(tg, users)) is not None:
+            message = control_message(tg, mover)
+            assert message is not None
+            # his cards are the newest message of his private chat, and it notified him
+            assert bot_messages(tg, mover)[-1] is message and message.notified
+            assert all(len(_hands(tg, user)) == 1 for user in users)  # the old one deleted
+            before = {user.id: _posted(tg, user) for user in users}
+            await mover.press(message, data=rng.choice(_moves(message)))
+            await bot.idle()
+            previous, now = mover, _mover(tg, users)
+            for user in users:
+                posted = _posted(tg, user) - before[user.id]
+                expected = 1 if user is now and now is not previous else 0
+                assert posted == expected, (user, posted, now, previous)
+                pings += posted
+        assert pings > 5
+        assert "Сдача окончена" in bot_messages(tg, group)[-2].text or bot.service.find(1)
+    assert tg.errors == []
+
+
+async def test_a_player_who_turned_pings_off_keeps_one_silent_message(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    quiet = users[1]
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
+        await quiet.start()
+        await bot.idle()
+        await quiet.send(quiet.dm, "/pings")
+        await bot.idle()
+        menu = bot_messages(tg, quiet)[-1]
+        assert "включены" in menu.text
+        await quiet.press(menu, text="🔕 Выключить")
+        await bot.idle()
+        assert "выключены" in menu.text and menu.buttons[0][0] == "🔔 Включить"
+        stored = await bot.service.storage.user(quiet.id)
+        assert stored is not None and not stored.pings
+        await open_table(bot, group, users)
+        (hand,) = _hands(tg, quiet)
+        moved = False
+        rng = random.Random(3)
+        while (mover := _mover(tg, users)) is not None:
+            moved |= mover is quiet
+            message = control_message(tg, mover)
+            assert message is not None
+            await mover.press(message, data=rng.choice(_moves(message)))
+            await bot.idle()
+            assert _hands(tg, quiet) == [hand]  # edited in place, never posted anew
+        assert moved and hand.edits > 0
+        others = [len([m for m in tg.messages(u.dm, include_deleted=True) if "🃏" in m.text])
+                  for u in (users[0], users[2])]  # fmt: skip
+        assert all(n > 1 for n in others)  # the others were pinged
+        await quiet.send(quiet.dm, "/pings on")
+        await bot.idle()
+        assert "включены" in bot_messages(tg, quiet)[-1].text
+        assert (await bot.service.storage.user(quiet.id)).pings  # type: ignore[union-attr]
+    assert tg.errors == []
+
+
+# ---- the turn timer and the move made for a player ----------------------------------------------
+
+
+async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=2) as bot:
+        await open_table(bot, group, users)
+        mover = _mover(tg, users)
+        assert mover is not None
+        message = control_message(tg, mover)
+        assert message is not None and message.text.endswith("⏳ На ход осталось: 0:02")
+        waiting = [u for u in users if u is not mover]
+        assert all("На ход осталось" not in control_message(tg, u).text for u in waiting)  # type: ignore[union-attr]
+        told = "Время на ход в «Friends» вышло — бот сходил за вас: Пас."
+
+        def timed_out() -> bool:
+            return any(told in m.text for m in bot_messages(tg, mover))
+
+        await _until(timed_out, 10)
+        await users[0].send(group, "/stopgame")  # before the others' timers run out too
+        await bot.idle()
+        line = next(m for m in bot_messages(tg, mover) if told in m.text)
+        assert line.notified
+        # his control message said so too, until the game stopped
+        texts = [t for m in _hands(tg, mover) for t in (*m.history, m.text)]
+        assert any(t.startswith("🤖 Бот сходил за вас: Пас") for t in texts), texts
+    assert tg.errors == []
+
+
+# ---- the chat's language -----------------------------------------------------------------------
+
+
+async def test_a_group_speaks_the_language_of_whoever_opens_its_first_table(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3, lang="en-GB")
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:  # the default is Russian
+        await users[0].send(group, "/help")
+        await bot.idle()
+        assert "Фрап" in bot_messages(tg, group)[-1].text  # before any table: the default
+        for user in users:
+            await user.start()
+        await bot.idle()
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[-1]
+        assert "Take a seat" in str(lobby.buttons)
+        for user in users[1:]:
+            await user.press(lobby, text="🪑 Take a seat")
+            await bot.idle()
+        await users[0].press(lobby, text="▶️ Start the game")
+        await bot.idle()
+        assert "Trump" in bot_messages(tg, group)[-1].text
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        chat = await bot.service.storage.chat(GROUP_ID)
+        assert chat.lang == "en" and chat.lang_chosen
+    assert tg.errors == []
+
+
+async def test_a_language_chosen_before_the_first_table_stays(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 2, lang="ru")
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        await users[0].send(group, "/language en")  # users[0] created the group: an admin
+        await bot.idle()
+        assert bot_messages(tg, group)[-1].text == "🌐 This chat now speaks English."
+        await users[0].start()
+        await bot.idle()
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        assert "Take a seat" in str(bot_messages(tg, group)[-1].buttons)
+    assert tg.errors == []
+
+
+async def test_language_without_an_argument_offers_buttons_and_changes_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, (alice, bob) = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        storage = bot.service.storage
+        await bob.start()
+        await bot.idle()
+        await bob.send(bob.dm, "/language")
+        await bot.idle()
+        menu = bot_messages(tg, bob)[-1]
+        assert [text for text, _ in menu.buttons] == ["✓ Русский", "English"]
+        assert (await storage.user(bob.id)).lang == "ru"  # type: ignore[union-attr]
+        await bob.press(menu, text="English")
+        await bot.idle()
+        assert menu.text == "Private messages are now in English." and not menu.buttons
+        assert (await storage.user(bob.id)).lang == "en"  # type: ignore[union-attr]
+        # in the group: the chat's language, which only an admin may choose
+        await bob.send(group, "/language")
+        await bot.idle()
+        menu = bot_messages(tg, group)[-1]
+        assert (await storage.chat(GROUP_ID)).lang == "ru"
+        query = await bob.press(menu, text="English")
+        await bot.idle()
+        answer = tg.callback_answer(query)
+        assert answer is not None and answer["show_alert"]
+        assert (await storage.chat(GROUP_ID)).lang == "ru"
+        await alice.press(menu, text="English")
+        await bot.idle()
+        assert (await storage.chat(GROUP_ID)).lang == "en"
+        assert menu.text == "🌐 This chat now speaks English."
+    assert tg.errors == []
+    assert tg.unanswered_callbacks() == []
+
+
+# ---- /history ----------------------------------------------------------------------------------
+
+
+async def _play_one(bot: RunningBot, group: FakeChat, users: list[FakeUser]) -> None:
+    await open_table(bot, group, users)
+    await play_deal(bot, users, random.Random(group.id))
+    await users[0].send(group, "/stopgame")
+    await bot.idle()
+
+
+async def test_history_numbers_deals_per_chat_with_dates(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    elsewhere = tg.group(-100700, "Elsewhere")
+    for i, user in enumerate(users):
+        elsewhere.add(user, creator=i == 0)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=7) as bot:
+        await _play_one(bot, elsewhere, users)  # another chat's deals come first
+        await _play_one(bot, group, users)
+        storage = bot.service.storage
+        ((number, deal),) = await storage.numbered_deals(GROUP_ID, limit=5)
+        assert number == 1 and deal.deal_id > 1
+        await users[1].send(group, "/history")
+        await bot.idle()
+        text = bot_messages(tg, group)[-1].text
+        today = time.strftime("%d.%m", time.gmtime(deal.finished_at))
+        assert f"№1 {today} " in text and "№2" not in text and f"#{deal.deal_id}" not in text
+        assert "::" not in text and ". :" not in text
+        await users[1].send(group, "/history 1")
+        await bot.idle()
+        assert bot_messages(tg, group)[-2].text.startswith(f"📜 Сдача №1 · {today}")
+        document = tg.documents(group)[-1]
+        assert document.file_name == "deal-1.json"
+        assert json.loads(document.content) == deal.record
+        await users[1].send(group, "/history 2")
+        await bot.idle()
+        assert "Такой сдачи" in bot_messages(tg, group)[-1].text
+    assert tg.errors == []

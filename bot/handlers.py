@@ -236,6 +236,7 @@ class Handlers:
                 message.chat_id, message.chat.title or "", person(user), game
             )
         if user.id not in live.row.seats:
+            lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
             link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
             await self._refused(message, lang, Refusal("err.start_bot_first", url=link))
 

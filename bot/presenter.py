@@ -12,6 +12,7 @@ from datetime import timedelta
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from .api import FrapBot
+from .ratelimit import SendLimiter
 from .render import Rendered
 from .storage import Storage
 
@@ -52,6 +53,8 @@ class Presenter:
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
         self._dropped: set[str] = set()  # retired slots whose rows are still stored
         self._saver: asyncio.Task[None] | None = None
+        self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
+        self._deleting: set[asyncio.Task[None]] = set()  # old messages of renewed slots
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
@@ -108,7 +111,10 @@ class Presenter:
 
     async def flush(self) -> None:
         """Wait until every slot shows its latest content (or gave up)."""
-        while tasks := [s.task for s in self._slots.values() if s.task and not s.task.done()]:
+        while tasks := [
+            *(s.task for s in self._slots.values() if s.task and not s.task.done()),
+            *self._deleting,
+        ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self, timeout: float) -> None:
@@ -118,12 +124,10 @@ class Presenter:
             await asyncio.wait_for(self.flush(), timeout)
         except TimeoutError:
             log.warning("shutting down with messages not yet updated")
-            for slot in self._slots.values():
-                if slot.task is not None:
-                    slot.task.cancel()
-            await asyncio.gather(
-                *(s.task for s in self._slots.values() if s.task), return_exceptions=True
-            )
+            tasks = [*(s.task for s in self._slots.values() if s.task), *self._deleting]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         if self._saver is not None:
             self._saver.cancel()
         await self.save()
@@ -184,6 +188,10 @@ class Presenter:
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         old = slot.message_id if slot.renew else None
+        if old is not None and not await self._spare():
+            # a busy bot: an edit now beats a notification after a queue of new messages
+            old, slot.renew = None, False
+            self.renewals_skipped += 1
         posted = slot.message_id is None or old is not None
         if posted:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
@@ -193,14 +201,23 @@ class Presenter:
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
-        if posted:
+        if posted and old is None:
             self._unsaved.pop(slot.name, None)
             await self.storage.remember_messages([row])
-            if old is not None:
-                await self._delete(slot.chat_id, old)
             return
+        # An edit, or a message posted anew: written with the next batch. (A renewed slot's
+        # stored row names its old message: after a crash in between, editing that deleted
+        # message fails and the slot posts again, as for any message gone.)
         self._unsaved[slot.name] = row
         self._save_soon()
+        if old is not None:  # in the background: the slot's next content need not wait for it
+            task = asyncio.create_task(self._delete(slot.chat_id, old), name=f"delete {old}")
+            self._deleting.add(task)
+            task.add_done_callback(self._deleting.discard)
+
+    async def _spare(self) -> bool:
+        limiter = self.bot.rate_limiter
+        return not isinstance(limiter, SendLimiter) or await limiter.spare()
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message the slot no longer shows; one that cannot go (Telegram lets a bot

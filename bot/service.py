@@ -677,10 +677,18 @@ class GameService:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
 
     def _show_hand(
-        self, live: Live, chat: ChatRow, seat: int, *, closing: bool = False, ping: bool = False
+        self,
+        live: Live,
+        chat: ChatRow,
+        seat: int,
+        *,
+        closing: bool = False,
+        ping: bool = False,
+        anew: bool = False,
     ) -> None:
         """Show a player his control message; `ping`: the move just passed to him, so it comes
-        as a new message that notifies him (unless he switched pings off, or is away)."""
+        as a new message that notifies him (unless he switched pings off, or is away); `anew`:
+        posted again at the bottom of his chat in any case (the old one deleted)."""
         deal = live.deal
         assert deal is not None
         user = live.users[live.deal_seats[seat]]
@@ -708,7 +716,7 @@ class GameService:
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
         content = turns.with_lines(content, top, bottom)
-        renew = ping and user.pings and not away
+        renew = anew or (ping and user.pings and not away)
         self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content, renew=renew)
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
@@ -754,14 +762,12 @@ class GameService:
 
     async def reshow_hand(self, user_id: int) -> bool:
         """Post the user's control messages (one per table he plays at) again at the bottom of
-        the private chat."""
+        the private chat; the old ones are deleted, so no copy keeps live-looking buttons."""
         shown = False
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
-                slot = self._hand_slot(live, user_id)
-                await self.presenter.forget(slot)
                 chat = await self.storage.chat(live.row.chat_id)
-                self._show_hand(live, chat, live.deal_seats.index(user_id))
+                self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
                 shown = True
         return shown
 

@@ -132,6 +132,45 @@ async def test_a_player_who_turned_pings_off_keeps_one_silent_message(
     assert tg.errors == []
 
 
+async def test_a_bot_short_of_telegrams_budget_edits_instead_of_pinging(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A ping is a new message that could as well be an edit: when the 30-a-second budget is
+    spent (here: set to 1), the cards are edited in place at once rather than queued."""
+    group, users = make_players(tg, 3)
+    rng = random.Random(6)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=6, messages_per_second=1) as bot:
+        await open_table(bot, group, users)
+        posted = {user.id: _posted(tg, user) for user in users}
+        for _ in range(4):
+            mover = _mover(tg, users)
+            assert mover is not None
+            message = control_message(tg, mover)
+            await mover.press(message, data=rng.choice(_moves(message)))  # type: ignore[arg-type]
+            await bot.idle()
+        assert {user.id: _posted(tg, user) for user in users} == posted
+        assert bot.service.presenter.renewals_skipped >= 3
+    assert tg.errors == []
+
+
+async def test_start_hand_moves_the_cards_down_and_leaves_no_live_copy(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        await open_table(bot, group, users)
+        waiting = next(u for u in users if u is not _mover(tg, users))
+        old = control_message(tg, waiting)
+        assert old is not None
+        await waiting.send(waiting.dm, "hello")  # the cards are no longer at the bottom
+        await waiting.start("hand")
+        await bot.idle()
+        new = control_message(tg, waiting)
+        assert new is not None and new is not old and new.text == old.text
+        assert tg.messages(waiting.dm)[-1] is new and old.deleted
+    assert tg.errors == []
+
+
 # ---- the turn timer and the move made for a player ----------------------------------------------
 
 

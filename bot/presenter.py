@@ -227,6 +227,8 @@ class Presenter:
             return
         except BadRequest as exc:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
+            if "not found" in exc.message.lower():
+                return  # deleted already (the player cleared the chat)
         except (Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
             return

@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
+from bot.storage import MIGRATIONS, Storage
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -89,7 +92,8 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
                 assert posted == expected, (user, posted, now, previous)
                 pings += posted
         assert pings > 5
-        assert "Сдача окончена" in bot_messages(tg, group)[-2].text or bot.service.find(1)
+        live = bot.service.find(1)
+        assert live is not None and live.deal is not None and live.deal.finished
     assert tg.errors == []
 
 
@@ -321,3 +325,30 @@ async def test_history_numbers_deals_per_chat_with_dates(tg: FakeTelegram, tmp_p
         await bot.idle()
         assert "Такой сдачи" in bot_messages(tg, group)[-1].text
     assert tg.errors == []
+
+
+async def test_chats_that_had_tables_keep_their_language_after_the_upgrade(tmp_path: Path) -> None:
+    """Migration 4: a chat that played before keeps its language; one that never opened a table
+    takes its first opener's."""
+    path = tmp_path / "old.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        for number, script in enumerate(MIGRATIONS[:3], start=1):
+            db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        db.executemany(
+            "INSERT INTO chats (chat_id, lang, ante, turn_timeout) VALUES (?, 'ru', 10, 90)",
+            [(-1,), (-2,)],
+        )
+        db.execute(
+            "INSERT INTO tables (chat_id, game, status, creator_id, created_at) "
+            "VALUES (-1, 'frap', 'closed', 7, 0)"
+        )
+        db.execute("INSERT INTO users (user_id, name) VALUES (7, 'Old')")
+        db.commit()
+    storage = await Storage.open(str(path))
+    try:
+        assert (await storage.chat(-1)).lang_chosen
+        assert not (await storage.chat(-2)).lang_chosen
+        user = await storage.user(7)
+        assert user is not None and user.pings
+    finally:
+        await storage.close()

@@ -1,8 +1,11 @@
-"""Random legal 4-player Frap deals on one core: how many deals (and actions) per second.
+"""Random legal deals of each game on one core: how many deals (and actions) per second.
 
-Run: `python bench/engine_playouts.py [--seconds 5] [--seed 1] [--players 4] [--profile]`.
-The policy picks uniformly among the legal actions of the seat to act, skipping `look` half the
-time so that dark fraps happen too; the time includes the policy and the shuffles.
+Run: `python bench/engine_playouts.py [--game all|frap|khrap|student_khrap|napoleon|preferans]
+[--seconds 5] [--seed 1] [--players 4] [--profile]`. For the Frap family the policy picks
+uniformly among the legal actions of the seat to act, skipping `look` half the time so that dark
+fraps happen too; for Preferans (3 or 4 players, P1) it picks uniformly among the legal actions.
+The time includes the policy and the shuffles; the CPU-time figure is the one to trust when
+other work shares the cores.
 """
 
 from __future__ import annotations
@@ -12,16 +15,26 @@ import cProfile
 import pstats
 import random
 import time
+from collections.abc import Callable
+from typing import Any
 
 from engine.actions import Do
 from engine.cards import make_deck, shuffled
-from engine.frap import FrapDeal, FrapRules
+from engine.deal import TrickDeal
+from engine.games import GAMES
+from engine.preferans.deal import PrefDeal
+from engine.preferans.outcome import PrefRules
+
+DECK32 = make_deck(32)
 
 
-def play_one(rules: FrapRules, players: tuple[str, ...], rng: random.Random) -> int:
-    """Play one random legal deal to its end; returns the number of actions applied."""
-    deck = make_deck(rules.deck_size_for(len(players)))
-    deal, _ = FrapDeal.new(rules, players, rng.randrange(len(players)), 10, 0, shuffled(deck, rng))
+def play_one(
+    game: type[TrickDeal], rules: dict[str, Any], players: tuple[str, ...], rng: random.Random
+) -> int:
+    """Play one random legal deal of a Frap-family game; returns the number of actions applied."""
+    deck = make_deck(game.deck_size_for(rules, len(players)))
+    dealer = rng.randrange(len(players))
+    deal, _ = game.create(rules, players, dealer, 10, 0, shuffled(deck, rng))
     actions = 0
     while not deal.finished:
         seat = deal.to_act
@@ -34,42 +47,72 @@ def play_one(rules: FrapRules, players: tuple[str, ...], rng: random.Random) -> 
     return actions
 
 
-def run(seconds: float, seed: int, n_players: int) -> tuple[int, int, float]:
-    """Play deals for about `seconds`; returns deals, actions and the time taken."""
+def play_preferans(rules: PrefRules, players: tuple[str, ...], rng: random.Random) -> int:
+    """Play one random legal Preferans deal to its end; returns the number of actions applied."""
+    deal, _ = PrefDeal.new(rules, players, rng.randrange(len(players)), shuffled(DECK32, rng))
+    actions = 0
+    while not deal.finished:
+        deal, _ = deal.apply(rng.choice(deal.legal_actions()))
+        actions += 1
+    return actions
+
+
+def run(
+    seconds: float, seed: int, n_players: int, game: str = "frap"
+) -> tuple[int, int, float, float]:
+    """Play deals of `game` for about `seconds`; returns deals, actions, the time taken and the
+    process's CPU time."""
     rng = random.Random(seed)
-    rules = FrapRules()
     players = tuple(f"p{i}" for i in range(n_players))
+    one: Callable[[], int]
+    if game == "preferans":
+        pref_rules = PrefRules()
+        one = lambda: play_preferans(pref_rules, players, rng)  # noqa: E731
+    else:
+        deal_class, rules = GAMES[game], {}
+        one = lambda: play_one(deal_class, rules, players, rng)  # noqa: E731
     deals = actions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         for _ in range(100):
-            actions += play_one(rules, players, rng)
+            actions += one()
         deals += 100
         now = time.perf_counter()
         if now >= deadline:
-            return deals, actions, now - start
+            return deals, actions, now - start, time.process_time() - cpu
 
 
 def main() -> None:
-    """Run the benchmark and print deals and actions per second."""
+    """Run the benchmark and print deals and actions per second for each game asked."""
+    names = (*GAMES, "preferans")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("all", *names), default="all")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile run")
     args = parser.parse_args()
-    if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-    deals, actions, elapsed = run(args.seconds, args.seed, args.players)
-    if args.profile:
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
-    print(
-        f"{args.players} players: {deals} deals, {actions} actions in {elapsed:.2f} s: "
-        f"{deals / elapsed:,.0f} deals/s, {actions / elapsed:,.0f} actions/s"
-    )
+    for game in names if args.game == "all" else (args.game,):
+        # Preferans is for 3 or 4 (P1), Student Khrap 3-4, Napoleon 2-6: clamp the table.
+        n_players = args.players
+        if game in ("preferans", "student_khrap"):
+            n_players = min(max(n_players, 3), 4)
+        elif game == "napoleon":
+            n_players = min(n_players, 6)
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+        deals, actions, elapsed, cpu = run(args.seconds, args.seed, n_players, game)
+        if args.profile:
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        print(
+            f"{game}, {n_players} players: {deals} deals, {actions} actions in {elapsed:.2f} s: "
+            f"{deals / elapsed:,.0f} deals/s, {actions / elapsed:,.0f} actions/s "
+            f"({deals / cpu:,.0f} deals/s of CPU time)"
+        )
 
 
 if __name__ == "__main__":

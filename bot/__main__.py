@@ -1,4 +1,4 @@
-"""`python -m bot`: run the bot with long polling."""
+"""`python -m bot [--force]`: run the bot with long polling; `check` and `backup` (bot/cli.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,19 @@ import sys
 
 from pydantic import ValidationError
 
-from .app import build
+from . import cli
+from .app import StartRefused, build
 from .config import Settings
 
 
 def main() -> int:
     """Load settings, start polling; a missing or malformed token is one clear line, not a trace."""
+    args = sys.argv[1:]
+    if args[:1] in (["check"], ["backup"]):
+        return cli.main(args)
     try:
-        settings = Settings()  # type: ignore[call-arg]
+        # --force: start even if the start-up check finds a problem (as FORCE_START=1 does)
+        settings = Settings(**({"force_start": True} if "--force" in args else {}))  # type: ignore[arg-type]
     except ValidationError as exc:
         for error in exc.errors():
             field = ".".join(str(p) for p in error["loc"]).upper()
@@ -25,10 +30,14 @@ def main() -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log lines carry the token in URLs
     app = build(settings)
-    app.run_polling(
-        allowed_updates=["message", "callback_query", "my_chat_member"],
-        timeout=settings.poll_timeout,
-    )
+    try:
+        app.run_polling(
+            allowed_updates=["message", "callback_query", "my_chat_member"],
+            timeout=settings.poll_timeout,
+        )
+    except StartRefused as refused:  # issue 11: one line naming the chat and the check
+        print(refused, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -14,6 +14,8 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from locales import LANGUAGES, t
@@ -25,7 +27,7 @@ from .http import AiohttpRequest
 from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
-from .storage import Storage
+from .storage import Problem, Storage
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,7 @@ GROUP_COMMANDS = (
     "history",
     "rules",
     "settings",
+    "export",
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help", "language", "pings")
@@ -86,8 +89,12 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             ante=settings.default_ante,
             turn_timeout=settings.turn_timeout,
         )
-        for problem in await storage.check():
-            log.error("storage check failed (chat %s): %s", problem.chat_id, problem.what)
+        problems = await storage.check()
+        if problems and not settings.force_start:  # issue 11: no play on a broken ledger
+            await storage.close()
+            raise StartRefused(problems)
+        for problem in problems:  # started with the override
+            log.error("storage check failed: %s", problem.line())
         presenter = Presenter(app.bot, storage)
         service = GameService(
             storage,
@@ -105,6 +112,18 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         _tune_gc()
 
     return post_init
+
+
+class StartRefused(Exception):
+    """The start-up check found a problem and no override was given (issue 11)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(
+            f"refusing to start: {problems[0].line()}{more}; see `python -m bot check`, "
+            "or start with --force (FORCE_START=1) to play on anyway"
+        )
+        self.problems = problems
 
 
 def _tune_gc() -> None:
@@ -139,6 +158,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
         app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_handler(ChatMemberHandler(handlers.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
     app.add_error_handler(_on_error)
 
 

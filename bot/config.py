@@ -21,15 +21,20 @@ def _has_catalog(lang: str) -> str:
     return lang
 
 
-class Settings(BaseSettings):
-    """Everything an operator can set; see README for the variables."""
+class DatabaseSettings(BaseSettings):
+    """Where the database is: all `python -m bot check` and `backup` need (no token)."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    db_path: str = "./frap.sqlite3"
+
+
+class Settings(DatabaseSettings):
+    """Everything an operator can set; see README for the variables."""
 
     bot_token: SecretStr
     bot_api_url: str = "https://api.telegram.org/bot"
     bot_file_api_url: str | None = None
-    db_path: str = "./frap.sqlite3"
     default_language: Annotated[str, AfterValidator(_has_catalog)] = "ru"
     turn_timeout: int = Field(default=90, ge=0, description="seconds; 0 = no turn timer")
     lobby_timeout: int = Field(
@@ -42,6 +47,9 @@ class Settings(BaseSettings):
     messages_per_second: int = Field(default=30, ge=1, description="the limiter's overall budget")
     poll_timeout: int = Field(default=30, ge=0)
     time_zone: str = Field(default="UTC", description="an IANA zone for /history's dates")
+    force_start: bool = Field(
+        default=False, description="start even if the start-up check finds a problem"
+    )
 
     @field_validator("bot_token")
     @classmethod

@@ -13,19 +13,21 @@ from typing import Any
 from telegram import (
     CallbackQuery,
     Chat,
+    ChatMemberUpdated,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    ReplyParameters,
     Update,
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, games, render, settings_menu
+from . import callbacks, export, games, render, settings_menu
 from .service import GameService, Person, Refusal
 from .storage import DealRow
 
@@ -48,6 +50,9 @@ class Handlers:
         self.service = service
         self.storage = service.storage
         self.time_zone = time_zone  # /history's dates
+        # the page each settings message was last edited to: a second press on a page already
+        # left is stale even when it changed nothing (a navigation button)
+        self._menu_pages: dict[tuple[int, int], str] = {}
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -70,9 +75,17 @@ class Handlers:
     async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
         try:
             member = await context.bot.get_chat_member(chat_id, user_id)
+        except ChatMigrated as exc:  # the group became a supergroup: its admins are there
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
+            return await self._is_admin(context, exc.new_chat_id, user_id)
         except TelegramError:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    def _noticed(self, chat_id: int, exc: TelegramError) -> None:
+        """A call was refused because the group became a supergroup: the chat moves there."""
+        if isinstance(exc, ChatMigrated):
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
 
     async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
         markup = None
@@ -210,15 +223,52 @@ class Handlers:
         await self.service.touch(person(user))  # the tables he sits at see it at once
 
     async def my_member(self, update: Update, context: Context) -> None:
-        """A user blocked (or unblocked) the bot in their private chat."""
+        """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
+        removed or may no longer write (issue 11)."""
         change = update.my_chat_member
-        if change is None or change.chat.type != ChatType.PRIVATE:
+        if change is None:
+            return
+        if change.chat.type != ChatType.PRIVATE:
+            member = change.new_chat_member
+            gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+            muted = member.status == ChatMemberStatus.RESTRICTED and not getattr(
+                member, "can_send_messages", True
+            )
+            if gone or muted:
+                if change.chat.type == ChatType.GROUP and await self._upgraded(context, change):
+                    return  # a basic group that became a supergroup: the bot was not removed
+                await self.service.removed(change.chat.id)
             return
         status = change.new_chat_member.status
         if status == ChatMemberStatus.BANNED:
             await self.service.dm_forbidden(change.from_user.id)
         elif status == ChatMemberStatus.MEMBER:
             await self.service.touch(person(change.from_user), started=True)
+
+    async def _upgraded(self, context: Context, change: ChatMemberUpdated) -> bool:
+        """Whether Telegram refuses calls on this basic group because it is a supergroup now
+        (then the chat moves there instead of its table being closed)."""
+        try:
+            await context.bot.get_chat(change.chat.id)
+        except ChatMigrated as exc:
+            await self.service.migrate(change.chat.id, exc.new_chat_id)
+            return True
+        except TelegramError:
+            pass
+        return False
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: the service messages in the old chat (migrate_to) and in
+        the new one (migrate_from); whichever comes first moves the chat (issue 11)."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.service.migrate(message.chat_id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.service.migrate(
+                message.migrate_from_chat_id, message.chat_id, message.chat.title
+            )
 
     # ---- the table ------------------------------------------------------------------------------
 
@@ -229,7 +279,7 @@ class Handlers:
         args = context.args or []
         game = games.parse(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and game is None):
-            await self._reply(message, t(lang, "usage.newgame_games"))
+            await self._reply(message, t(lang, "usage.newgame_games", games=games.choices()))
             return
         async with self.service.lock(message.chat_id):
             live = await self.service.new_table(
@@ -339,8 +389,13 @@ class Handlers:
                 return
             ((number, deal),) = found
             date = self._date(deal)
-            title = t(lang, "history.deal_title", number=number, date=date)
-            await self._reply(message, title + "\n" + render.history_line(lang, deal, number, date))
+            told = render.deal_account(lang, deal, number)  # bids, buying, tricks, the money
+            if told is None:  # a record that no longer replays: its line at least
+                text = render.history_line(lang, deal, number, date)
+            else:
+                title, _, rest = told.partition("\n")
+                text = "\n".join((title, t(lang, "history.played", date=date), rest))
+            await self._reply(message, text)
             data = json.dumps(deal.record, ensure_ascii=False, indent=1).encode()
             try:
                 await message.reply_document(
@@ -350,6 +405,7 @@ class Handlers:
                 )
             except TelegramError as exc:
                 log.warning("record of deal %s not sent: %s", deal.deal_id, exc)
+                self._noticed(message.chat_id, exc)
             return
         deals = await self.storage.numbered_deals(message.chat_id, limit=HISTORY_SHOWN)
         if not deals:
@@ -368,6 +424,32 @@ class Handlers:
         if deal.finished_at is None:
             return "?"
         return datetime.fromtimestamp(deal.finished_at, self.time_zone).strftime("%d.%m %H:%M")
+
+    async def export(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/export: admins get the chat's ledger as a CSV file."""
+        user = update.effective_user
+        assert user is not None
+        if not await self._is_admin(context, message.chat_id, user.id):
+            await self._reply(message, t(lang, "err.admins_only"))
+            return
+        chat = await self.storage.chat(message.chat_id)
+        entries = await self.storage.ledger_entries(chat.chat_id)
+        if not entries:
+            await self._reply(message, t(lang, "balance.empty"))
+            return
+        try:
+            await context.bot.send_document(
+                chat.chat_id,
+                io.BytesIO(export.ledger_csv(entries)),
+                filename=f"ledger-{abs(chat.chat_id)}.csv",
+                caption=t(lang, "export.caption"),
+                reply_parameters=ReplyParameters(
+                    message.message_id, allow_sending_without_reply=True
+                ),
+            )
+        except TelegramError as exc:
+            log.warning("ledger of chat %s not sent: %s", chat.chat_id, exc)
+            self._noticed(chat.chat_id, exc)
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""
@@ -453,23 +535,33 @@ class Handlers:
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
-            if getattr(query.message, "reply_markup", None) != settings_menu.menu(chat).markup:
+            try:
+                shown = settings_menu.menu(chat, settings_menu.origin(code))
+                changes, page = settings_menu.apply_press(chat, code)
+            except ValueError as exc:
+                raise Refusal("err.stale") from exc
+            where = (chat_id, query.message.message_id if query.message else 0)
+            left = self._menu_pages.get(where, settings_menu.origin(code))
+            if getattr(query.message, "reply_markup", None) != shown.markup or left != (
+                settings_menu.origin(code)
+            ):
                 # pressed on a menu that no longer shows the settings (a double press, another
                 # admin): applying it would step a setting twice (issue 4)
                 raise Refusal("err.stale")
-            try:
-                changes = settings_menu.apply_press(chat, code)
-            except ValueError as exc:
-                raise Refusal("err.stale") from exc
-            await self.storage.set_chat(chat_id, **changes)
-            chat = await self.storage.chat(chat_id)
-            content = settings_menu.menu(chat)  # a press always changes a value: never "not
-            try:  # modified"; edited under the lock, so a later press's menu is never overtaken
+            if changes:
+                await self.storage.set_chat(chat_id, **changes)
+                chat = await self.storage.chat(chat_id)
+            content = settings_menu.menu(chat, page)  # a press changes a value or the page:
+            try:  # never "not modified"; edited under the lock, so never overtaken
                 await query.edit_message_text(
                     content.text, parse_mode=ParseMode.HTML, reply_markup=content.markup
                 )
+                if len(self._menu_pages) > 1000:
+                    self._menu_pages.clear()  # only a guard against double presses: forgettable
+                self._menu_pages[where] = page
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
+                self._noticed(chat_id, exc)
 
     async def _choice_press(
         self, context: Context, query: CallbackQuery, chat_id: int, code: str

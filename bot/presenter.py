@@ -9,7 +9,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 from .api import FrapBot
 from .ratelimit import SendLimiter
@@ -19,7 +26,9 @@ from .storage import Storage
 log = logging.getLogger(__name__)
 
 ForbiddenHandler = Callable[[int], Awaitable[None]]
+MigratedHandler = Callable[[int, int], Awaitable[None]]
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+_MUTED = "not enough rights to send"  # a 400: the bot stays in the group but may not write
 # Telegram errors (429, 5xx, network) are waited out (issue 4): a slot keeps trying until its
 # latest content is shown, a one-off message for about a minute; never longer than _PAUSE_CAP
 # between tries (or what a 429's retry_after asks).
@@ -48,18 +57,29 @@ class Presenter:
         self.storage = storage
         self._slots: dict[str, _Slot] = {}
         self.on_forbidden: ForbiddenHandler | None = None
+        # Issue 11: a group that became a supergroup (told by a ChatMigrated error), and a group
+        # the bot was removed from or may not write to. Both handlers take the chat's lock, and
+        # the presenter may be sending under it: they run as tasks of their own.
+        self.on_migrated: MigratedHandler | None = None
+        self.on_removed: ForbiddenHandler | None = None
+        self.moves: dict[int, int] = {}  # old group id → supergroup id
+        self._background: set[asyncio.Task[None]] = set()
         # Digests of edited messages are written in batches (issue 6: one write per action, not
         # one per message); a new message's id is written at once, so it is never posted twice.
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
         self._dropped: set[str] = set()  # retired slots whose rows are still stored
         self._saver: asyncio.Task[None] | None = None
         self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
-        self._deleting: set[asyncio.Task[None]] = set()  # old messages of renewed slots
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
         for name, (chat_id, message_id, digest) in (await self.storage.message_slots()).items():
             self._slots[name] = _Slot(name, chat_id, message_id, digest)
+        self.moves.update(self.storage.moves)
+
+    def where(self, chat_id: int) -> int:
+        """The chat's id now (a group that became a supergroup has a new one)."""
+        return self.moves.get(chat_id, chat_id)
 
     def message_id(self, name: str) -> int | None:
         """The message that shows a slot, if posted."""
@@ -67,11 +87,13 @@ class Presenter:
         return slot.message_id if slot else None
 
     def show(self, name: str, chat_id: int, content: Rendered, *, renew: bool = False) -> None:
-        """Make slot `name` show `content`: post it the first time, edit it later; `renew`:
-        post it again at the bottom of the chat and delete the old message, because Telegram
-        notifies of new messages only (issue 12's turn ping)."""
+        """Make slot `name` show `content`: post it the first time, edit it later (a slot moved
+        to another chat, a group's new supergroup, is posted there anew); `renew`: post it again
+        at the bottom of the chat and delete the old message, because Telegram notifies of new
+        messages only (issue 12's turn ping)."""
+        chat_id = self.where(chat_id)
         slot = self._slots.get(name)
-        if slot is None or slot.chat_id != chat_id:
+        if slot is None or self.where(slot.chat_id) != chat_id:
             slot = self._slots[name] = _Slot(name, chat_id)
             self._dropped.discard(name)
         slot.wanted = content
@@ -110,10 +132,11 @@ class Presenter:
         await self.storage.remember_messages([], forget=[name])
 
     async def flush(self) -> None:
-        """Wait until every slot shows its latest content (or gave up)."""
+        """Wait until every slot shows its latest content (or gave up), a chat's migration or
+        removal it found included."""
         while tasks := [
             *(s.task for s in self._slots.values() if s.task and not s.task.done()),
-            *self._deleting,
+            *self._background,
         ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -124,10 +147,13 @@ class Presenter:
             await asyncio.wait_for(self.flush(), timeout)
         except TimeoutError:
             log.warning("shutting down with messages not yet updated")
-            tasks = [*(s.task for s in self._slots.values() if s.task), *self._deleting]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            for slot in self._slots.values():
+                if slot.task is not None:
+                    slot.task.cancel()
+            await asyncio.gather(
+                *(s.task for s in self._slots.values() if s.task), return_exceptions=True
+            )
+        await asyncio.gather(*self._background, return_exceptions=True)
         if self._saver is not None:
             self._saver.cancel()
         await self.save()
@@ -137,16 +163,21 @@ class Presenter:
     ) -> int | None:
         """Post a one-off message (retrying network trouble): its id, or None if it could not be
         delivered. `reply_to`: the message it answers (sent even if that one is gone)."""
+        chat_id = self.where(chat_id)
         for attempt in range(1, _POST_RETRIES + 2):
             try:
                 return await self.bot.post_text(
                     chat_id, content.text, content.keyboard, reply_to=reply_to
                 )
+            except ChatMigrated as exc:  # the message it answers stayed in the old group
+                chat_id, reply_to = self.migrated(chat_id, exc.new_chat_id), None
             except Forbidden:
                 await self._forbidden(chat_id)
                 return None
             except BadRequest as exc:
                 log.warning("could not post to %s: %s", chat_id, exc)
+                if _MUTED in exc.message.lower():
+                    self._removed(chat_id)
                 return None
             except (TimedOut, NetworkError, RetryAfter) as exc:
                 if attempt > _POST_RETRIES:
@@ -164,7 +195,14 @@ class Presenter:
 
     async def _update(self, slot: _Slot) -> None:
         failures = 0
-        while slot.wanted is not None and (slot.wanted.digest != slot.shown or slot.renew):
+        while slot.wanted is not None and (
+            slot.wanted.digest != slot.shown
+            or slot.renew
+            or self.where(slot.chat_id) != slot.chat_id
+        ):
+            if self.where(slot.chat_id) != slot.chat_id:  # the group became a supergroup: the
+                slot.chat_id = self.where(slot.chat_id)  # old message stays, a new one is
+                slot.message_id, slot.shown = None, None  # posted in the supergroup
             content = slot.wanted
             try:
                 await self._send(slot, content)
@@ -177,7 +215,11 @@ class Presenter:
                     slot.message_id, slot.shown = None, None  # deleted: post it again
                 else:
                     log.error("slot %s: %s", slot.name, exc)
+                    if _MUTED in text:
+                        self._removed(slot.chat_id)
                     return
+            except ChatMigrated as exc:  # the loop posts it in the supergroup
+                self.migrated(slot.chat_id, exc.new_chat_id)
             except Forbidden:
                 await self._forbidden(slot.chat_id)
                 return
@@ -211,9 +253,7 @@ class Presenter:
         self._unsaved[slot.name] = row
         self._save_soon()
         if old is not None:  # in the background: the slot's next content need not wait for it
-            task = asyncio.create_task(self._delete(slot.chat_id, old), name=f"delete {old}")
-            self._deleting.add(task)
-            task.add_done_callback(self._deleting.discard)
+            self._soon(self._delete(slot.chat_id, old))
 
     async def _spare(self) -> bool:
         limiter = self.bot.rate_limiter
@@ -256,6 +296,35 @@ class Presenter:
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
             await self.on_forbidden(chat_id)
+        elif chat_id < 0:  # "bot was kicked from the group chat", "bot is not a member"
+            self._removed(chat_id)
+
+    def migrated(self, old_id: int, new_id: int) -> int:
+        """Telegram said group `old_id` is supergroup `new_id` now: send there from now on, and
+        have the service move the chat (once per run; the move itself is idempotent)."""
+        if self.moves.get(old_id) != new_id:
+            log.info("chat %s became supergroup %s", old_id, new_id)
+            self.moves[old_id] = new_id
+            if self.on_migrated is not None:
+                self._soon(self.on_migrated(old_id, new_id))
+        return new_id
+
+    def _removed(self, chat_id: int) -> None:
+        if self.on_removed is not None:
+            self._soon(self.on_removed(chat_id))
+
+    def _soon(self, job: Awaitable[None]) -> None:
+        task = asyncio.create_task(_logged(job), name="presenter signal")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+async def _logged(job: Awaitable[None]) -> None:
+    """Run a job nobody awaits; its failure is logged, not lost."""
+    try:
+        await job
+    except Exception:
+        log.exception("handling a chat's migration or removal failed")
 
 
 def _pause(exc: Exception, attempt: int) -> float:

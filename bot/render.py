@@ -6,19 +6,25 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.actions import Action, Do
 from engine.cards import Card, suit_order
-from engine.record import ReplayError, replay
-from engine.student import JOKER
+from engine.deal import TrickDeal
+from engine.events import Event
+from engine.record import ReplayError, replay, story
 from engine.tricks import Play
 from engine.views import SeatView, TableView, table_view
 from locales import t
 
-from . import callbacks
+from . import account, callbacks, games
+from .format import name, signed
 from .storage import DealRow
+
+# re-exported: the service and the handlers name players through render
+__all__ = ["name", "signed"]
 
 MAX_TEXT = 4096
 
@@ -40,12 +46,6 @@ class Rendered:
         digest = hashlib.sha1(f"{self.text}\x00{keyboard}".encode()).hexdigest()[:16]
         object.__setattr__(self, "keyboard", keyboard)
         object.__setattr__(self, "digest", digest)
-
-
-def name(user_name: str) -> str:
-    """A player's name, HTML-escaped and kept short."""
-    short = user_name if len(user_name) <= 32 else user_name[:31] + "…"
-    return escape(short)
 
 
 def card_label(card: Card) -> str:
@@ -85,7 +85,8 @@ def lobby(
     closed: str | None = None,
 ) -> Rendered:
     """The lobby message: the game, who sits, and Join / Leave / Start / game buttons."""
-    lines = [t(lang, "lobby.title", game=t(lang, f"game.{game}"))]
+    title = games.ui(game).title(lang)
+    lines = [t(lang, "lobby.title", game=title)]
     lines.append(t(lang, "lobby.creator", name=name(creator)))
     lines.append(t(lang, "lobby.ante", ante=ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
@@ -112,7 +113,7 @@ def lobby(
                     t(lang, "btn.start"), callback_data=callbacks.encode("s", table_id)
                 ),
                 InlineKeyboardButton(
-                    t(lang, "btn.game", game=t(lang, f"game.{game}")),
+                    t(lang, "btn.game", game=title),
                     callback_data=callbacks.encode("g", table_id),
                 ),
             ],
@@ -133,32 +134,33 @@ def _word(lang: str, table: TableView, seat: int) -> str:
     info = table.seats[seat]
     if info.bid is None:
         return t(lang, "word.thinking") if table.to_act == seat else ""
-    return t(lang, f"word.{info.bid.value}")
+    return games.ui(table.game).word(lang, info.bid)
 
 
 PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker")
 
 
-def _trick_line(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
-    def card(play: Play) -> str:
-        joker = f" ({t(lang, 'word.joker')})" if play.joker else ""
-        return card_label(play.card) + joker
-
-    return " · ".join(f"{card(p)} {name(names[p.seat])}" for p in plays)
+def _trick_line(lang: str, ui: games.GameUI, plays: Sequence[Play], names: Sequence[str]) -> str:
+    return " · ".join(
+        f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
+    )
 
 
 def _trick_status(lang: str, table: TableView, names: Sequence[str]) -> str | None:
-    """The trick on the table, or the last one while the next is not yet led; None otherwise."""
+    """The trick on the table; before the next is led (and after the deciding one) the last
+    trick with who took it; None before play."""
     if table.trick:
-        cards = _trick_line(lang, table.trick, names)
+        cards = _trick_line(lang, games.ui(table.game), table.trick, names)
         return t(lang, "table.trick", k=table.tricks_played + 1, cards=cards)
-    if table.last_trick and not table.finished:
-        return t(lang, "table.last_trick", cards=_trick_line(lang, table.last_trick, names))
+    if table.last_trick and table.last_winner is not None:
+        cards = _trick_line(lang, games.ui(table.game), table.last_trick, names)
+        who = name(names[table.last_winner])
+        return t(lang, "table.trick_taken", k=table.tricks_played, cards=cards, name=who)
     return None
 
 
 def _game(lang: str, table: TableView) -> str:
-    return t(lang, f"game.{table.game}")
+    return games.ui(table.game).title(lang)
 
 
 def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str]:
@@ -167,6 +169,9 @@ def _header(lang: str, table: TableView, deal_no: int, redeal: bool) -> list[str
     lines.append(f"{_trump_and_pot(lang, table)} · {t(lang, 'table.stock', n=table.stock)}")
     if table.phase == "bidding":
         lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+    stakes = games.ui(table.game).stakes(lang, table)
+    if stakes:
+        lines.append(stakes)
     return lines
 
 
@@ -184,8 +189,7 @@ def _trump_and_pot(lang: str, table: TableView) -> str:
 def _prompt(lang: str, table: TableView, names: Sequence[str]) -> str:
     if table.to_act is None:
         return t(lang, "table.over")
-    who = name(names[table.to_act])
-    return t(lang, f"phase.{table.phase.value}", name=who)
+    return games.ui(table.game).phase_line(lang, table, name(names[table.to_act]))
 
 
 def table_message(
@@ -201,6 +205,8 @@ def table_message(
 ) -> Rendered:
     """The group's table message: dealer, trump, pot, each seat, the trick, whose turn."""
     lines = _header(lang, table, deal_no, redeal)
+    if table.phase == "bidding" and table.dead_turnups:
+        lines += games.ui(table.game).all_passed(lang, table)  # F8: said in words
     lines.append("")
     for info in table.seats:
         marker = "▶️ " if table.to_act == info.seat else ""
@@ -229,20 +235,9 @@ def table_message(
 
 
 def _action_label(lang: str, action: Action, table: TableView) -> str:
-    if action.card == JOKER and action.do is Do.PLAY and action.joker is not None:
-        if not action.joker:
-            return t(lang, "btn.plain_seven", card=card_label(JOKER))
-        if action.suit is not None:
-            return t(lang, "btn.joker_suit", card=card_label(JOKER), suit=action.suit.symbol)
-        return t(lang, "btn.joker", card=card_label(JOKER))
-    if action.card is not None:
+    if action.card is not None and action.joker is None:
         return card_label(action.card)
-    if action.do is Do.CUT:
-        if action.turnup:
-            assert table.turnup is not None
-            return t(lang, "btn.cut_turnup", card=card_label(table.turnup))
-        return t(lang, "btn.cut_stock")
-    return t(lang, f"btn.{action.do.value}")
+    return games.ui(table.game).action_label(lang, action, table.turnup)
 
 
 def hand_message(
@@ -271,7 +266,11 @@ def hand_message(
     ]
     lines += _header(lang, table, deal_no, False)[1:] if acting else [_trump_and_pot(lang, table)]
     if view.hand is None:
-        lines.append(t(lang, "hand.closed", n=table.seats[view.seat].cards))
+        closed_cards = table.seats[view.seat].cards
+        if table.phase == "bidding":  # F7: the game's own dark bid is still open to him
+            lines.append(games.ui(table.game).text(lang, "hand.closed", n=closed_cards))
+        else:
+            lines.append(t(lang, "hand.closed", n=closed_cards))
     elif view.hand:
         cards = " ".join(
             f"<u>{card_label(c)}</u>" if c in selection else card_label(c)
@@ -284,7 +283,7 @@ def hand_message(
     if info.role in PLAYING_ROLES and (table.phase == "play" or table.finished):
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
     if table.finished:
-        lines.append(t(lang, "hand.result", delta=f"{table.delta[view.seat]:+d}"))
+        lines.append(t(lang, "hand.result", delta=signed(table.delta[view.seat])))
     trick = _trick_status(lang, table, names) if acting else None
     if trick:
         lines.append(trick)
@@ -293,7 +292,7 @@ def hand_message(
     elif table.to_act == view.seat and not turn:
         lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
     elif turn:
-        lines += ["", t(lang, _ask_key(table))]
+        lines += ["", games.ui(table.game).ask(lang, table)]
     elif not table.finished:
         lines += ["", t(lang, "hand.wait")]
     rows: list[list[InlineKeyboardButton]] = []
@@ -330,16 +329,6 @@ def hand_message(
         rows += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
         rows += [other[i : i + 2] for i in range(0, len(other), 2)]
     return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows) if rows else None)
-
-
-def _ask_key(table: TableView) -> str:
-    """What the player to act is asked; Khrap and Student Khrap say "khrap" and ask more."""
-    phase = str(table.phase)
-    if table.game == "student_khrap" and phase == "bidding":
-        return "ask.student_answer" if table.declarer is not None else "ask.student_bidding"
-    if table.game == "khrap" and phase in ("bidding", "whist"):
-        return f"ask.khrap_{phase}"
-    return f"ask.{phase}"
 
 
 def _action_order(action: Action) -> tuple[int, int]:
@@ -384,30 +373,34 @@ def result_message(
     *,
     pot_has_penalty: bool,
     offer_next: bool,
+    record: dict[str, Any] | None = None,
 ) -> Rendered:
-    """The short message at the end of a deal: tricks, chips, the new pot, each player's total."""
+    """The message at the end of a deal: what was played and how it went, the tricks, and one
+    line per player with his change, its reasons (from the record's money events) and total."""
+    ui = games.ui(table.game)
     lines = [t(lang, "result.title", deal_no=deal_no)]
-    declarer = table.declarer
-    if table.needs_redeal:
-        lines.append(t(lang, "result.redeal"))
-    elif declarer is not None and not table.tricks_played:
-        lines.append(t(lang, "result.uncontested", name=name(names[declarer])))
-    elif declarer is not None and table.contract is not None:
-        made = table.seats[declarer].tricks >= table.declarer_needs
-        word = "result.made" if made else "result.failed"
-        contract = t(lang, f"word.{table.contract.value}")
-        lines.append(t(lang, word, name=name(names[declarer]), contract=contract))
+    headline = _headline(lang, ui, table, names)
+    if headline:
+        lines.append(headline)
+    told = _story(record)
+    items = None
+    if told is not None:
+        deal, steps = told
+        log = account.trick_log(lang, table.game, steps, names)
+        if log:
+            lines += ["", t(lang, "result.tricks"), *log]
+        items = account.reasons(steps, len(table.seats), deal.p0)
     lines.append("")
     for info in table.seats:
-        delta = table.delta[info.seat]
-        parts = [f"<b>{name(names[info.seat])}</b>"]
-        if info.role in PLAYING_ROLES and table.tricks_played:
-            parts.append(t(lang, "table.tricks", n=info.tricks))
-        parts.append(f"{delta:+d}")
-        total = balances.get(info.seat)
+        seat = info.seat
+        if items is not None:
+            line = account.reason_lines(lang, table, names, items)[seat]
+        else:
+            line = f"<b>{name(names[seat])}</b> {signed(table.delta[seat])}"
+        total = balances.get(seat)
         if total is not None:
-            parts.append(t(lang, "result.total", total=total))
-        lines.append(" · ".join(parts))
+            line += t(lang, "result.total", total=signed(total))
+        lines.append(line)
     lines.append("")
     carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
     lines.append(t(lang, "result.pot", pot=table.pot) + carried)
@@ -426,6 +419,46 @@ def result_message(
     return Rendered(_fit("\n".join(lines)), markup)
 
 
+def _story(
+    record: dict[str, Any] | None,
+) -> tuple[TrickDeal, list[tuple[Action | None, list[Event]]]] | None:
+    if record is None:
+        return None
+    try:
+        return story(record)
+    except ReplayError:
+        return None
+
+
+def _headline(lang: str, ui: games.GameUI, table: TableView, names: Sequence[str]) -> str | None:
+    """How the deal went: a redeal, a declarer unopposed, a contract made or failed."""
+    declarer = table.declarer
+    if table.needs_redeal:
+        return ui.redeal_line(lang, table)
+    if declarer is None or table.contract is None:
+        return None
+    who = name(names[declarer])
+    if not table.tricks_played:
+        return ui.text(lang, "result.uncontested", name=who)
+    made = table.seats[declarer].tricks >= table.declarer_needs
+    contract = ui.word(lang, table.contract)
+    return ui.text(
+        lang,
+        "result.made" if made else "result.failed",
+        name=who,
+        contract=contract,
+        k=table.seats[declarer].tricks,
+        n=table.declarer_needs,
+    )
+
+
+def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | None:
+    """A finished deal as readable text for /history N (bids, buying, every trick, the money),
+    titled with `number` (the chat's number for it; else the table's); None if its record
+    cannot be replayed."""
+    return account.deal_account(lang, deal.record, deal.deal_no if number is None else number)
+
+
 def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
     """One finished deal for /history: the chat's number for it, its date, the contract and each
     player's change."""
@@ -436,19 +469,14 @@ def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
         played = None
     if played is not None:
         view = table_view(played)
+        ui = games.ui(view.game)
         names = played.players
         if view.needs_redeal:
-            what = t(lang, "result.redeal").rstrip(".")  # the line's own ':' follows
+            what = ui.redeal_line(lang, view).rstrip(".")  # history.line puts its own colon after
         elif view.declarer is not None and view.contract is not None:
-            contract = t(lang, f"word.{view.contract.value}")
-            what = f"{name(names[view.declarer])}, {contract}"
+            what = f"{name(names[view.declarer])}, {ui.word(lang, view.contract)}"
         pairs = zip(names, view.delta, strict=True)
-        changes = ", ".join(f"{name(n)} {_signed(d)}" for n, d in pairs)
+        changes = ", ".join(f"{name(n)} {signed(d)}" for n, d in pairs)
     if not what:
         return t(lang, "history.line_plain", number=number, date=date, changes=changes)
     return t(lang, "history.line", number=number, date=date, what=what, changes=changes)
-
-
-def _signed(amount: int) -> str:
-    """A change of chips as people write it: '+40', '−30' (a minus sign), '0'."""
-    return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"

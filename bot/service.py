@@ -11,7 +11,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, Do
@@ -105,10 +105,22 @@ class GameService:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
         presenter.on_forbidden = self.dm_forbidden
+        presenter.on_migrated = self.migrate
+        presenter.on_removed = self.removed
 
-    def lock(self, chat_id: int) -> asyncio.Lock:
-        """The lock that serialises one chat's actions."""
-        return self._locks.setdefault(chat_id, asyncio.Lock())
+    def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold the lock that serialises one chat's actions (a group that became a supergroup:
+        the supergroup's, even when the move happened while waiting for it)."""
+        return self._locked(chat_id)
+
+    @asynccontextmanager
+    async def _locked(self, chat_id: int) -> AsyncIterator[None]:
+        while True:
+            current = self.storage.moves.get(chat_id, chat_id)
+            async with self._locks.setdefault(current, asyncio.Lock()):
+                if self.storage.moves.get(chat_id, chat_id) == current:
+                    yield
+                    return
 
     # ---- start-up -------------------------------------------------------------------------------
 
@@ -175,6 +187,7 @@ class GameService:
 
     def table_in(self, chat_id: int) -> Live | None:
         """The chat's open table, if any."""
+        chat_id = self.storage.moves.get(chat_id, chat_id)
         return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
 
     async def new_table(
@@ -322,6 +335,7 @@ class GameService:
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:
+        chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
         live = self._live.get(table_id) if table_id is not None else None
         if live is None and table_id is None:
             live = next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
@@ -597,7 +611,7 @@ class GameService:
         lang = pick_language(user.lang)
         chat = await self.storage.chat(live.row.chat_id)
         text = turns.timed_out_message(
-            lang, action, render.name(chat.title), away=user_id in live.row.away
+            lang, live.row.game, action, render.name(chat.title), away=user_id in live.row.away
         )
         await self.presenter.post(user_id, render.Rendered(text))
 
@@ -709,7 +723,8 @@ class GameService:
             live.selection.get(seat, ()),
             closed=closing,
         )
-        top = [turns.auto_line(lang, live.auto[seat])] if seat in live.auto else []
+        auto = live.auto.get(seat)
+        top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
         bottom: list[str] = []
         away = self._plays_itself(live, user.user_id)
         moving = not closing and not deal.finished and deal.to_act == seat
@@ -742,6 +757,7 @@ class GameService:
             live.row.table_id,
             pot_has_penalty=deal.pot_has_penalty,
             offer_next=offer_next,
+            record=deal.to_record(),
         )
 
     async def _post_result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
@@ -788,3 +804,40 @@ class GameService:
                         t(chat.lang, "table.dm_blocked", name=render.name(user.name), link=link)
                     ),
                 )
+
+    # ---- a group that became a supergroup, a group that removed the bot (issue 11) -------------
+
+    async def migrate(self, old_id: int, new_id: int, title: str | None = None) -> None:
+        """Group `old_id` became supergroup `new_id`: move its chips, history and open table
+        there (one transaction), and show the table in the supergroup; the deal goes on.
+        Idempotent: the service messages and a ChatMigrated error may each come, twice."""
+        self.presenter.moves[old_id] = new_id  # from now on, send there
+        old_lock = self._locks.setdefault(old_id, asyncio.Lock())
+        async with old_lock, self._locks.setdefault(new_id, asyncio.Lock()):
+            if self.storage.moves.get(old_id) == new_id:
+                return
+            moving = self.table_in(old_id)
+            newer = self.table_in(new_id)
+            if moving is not None and newer is not None:  # a chat has one open table: the
+                chat = await self.storage.chat(new_id)  # group's goes on, the newer one closes
+                await self._close(newer, chat, "table.stopped")
+            await self.storage.migrate_chat(old_id, new_id, title)
+            log.info("chat %s moved to supergroup %s", old_id, new_id)
+            if moving is not None:
+                moving.row = replace(moving.row, chat_id=new_id)
+                await self._refresh(moving)
+
+    async def removed(self, chat_id: int) -> None:
+        """The bot was removed from a group or may no longer write there: a deal in play is
+        voided with every chip of it returned and the table closed; balances stay."""
+        if chat_id in self.storage.moves or chat_id in self.presenter.moves:
+            return  # the old id of a group that became a supergroup: nothing was removed
+        async with self.lock(chat_id):
+            live = self.table_in(chat_id)
+            if live is None:
+                return
+            log.info(
+                "chat %s: the bot cannot write there; table %s closed", chat_id, live.row.table_id
+            )
+            chat = await self.storage.chat(chat_id)
+            await self._close(live, chat, "lobby.closed", announce=False)

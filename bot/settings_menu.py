@@ -1,14 +1,15 @@
-"""The /settings menu: house rules (RULES.md options), ante, turn timer and language per chat."""
+"""The /settings menu: a main page (default game, ante, timer, language) and one page per game
+with only that game's house rules; numbers are picked from a short list.
+
+Every button's code names the page it sits on (`origin`), so a press on a page the message no
+longer shows is refused rather than applied twice (issue 4)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine.frap import FrapRules
-from engine.student import StudentRules
 from locales import LANGUAGES, t
 
 from . import callbacks, games
@@ -17,126 +18,149 @@ from .storage import ChatRow
 
 ANTES = (0, 1, 2, 5, 10, 20, 50, 100)
 TIMERS = (0, 30, 60, 90, 180, 300)
-
-# Each rule option: its values in the order a press cycles through them.
-RULE_OPTIONS: dict[str, tuple[Any, ...]] = {
-    "penalties": ("graded", "flat"),  # F14
-    "failed_declarer_collects": (True, False),  # F13
-    "ante": ("penalty_carries", "every_deal"),  # F3
-    "cut_when_uncontested": (False, True),  # F6
-    "cutting_in": (True, False),  # F10
-    "lead": ("last_cutter", "first_cutter"),  # F11
-    "must_whist": (False, True),  # K6
-}
-STUDENT_OPTIONS: dict[str, tuple[Any, ...]] = {"joker_lead": ("trumps", "named_suit")}  # SK2
-_SHORT = {
-    "penalties": "pen",
-    "failed_declarer_collects": "fdc",
-    "ante": "am",
-    "cut_when_uncontested": "cwu",
-    "cutting_in": "cut",
-    "lead": "lead",
-    "must_whist": "mw",
-    "joker_lead": "jl",
-}
-_LONG = {short: long for long, short in _SHORT.items()}
+MAIN = "main"
+_PICKERS = ("ante", "timer", "game")  # pages that list values to pick from
 
 
-def _next(values: tuple[Any, ...], current: Any) -> Any:
-    index = values.index(current) if current in values else -1
-    return values[(index + 1) % len(values)]
+def _button(label: str, code: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=callbacks.encode("c", code=code))
 
 
-def menu(chat: ChatRow) -> Rendered:
-    """The settings message with one button per setting; a press moves it to the next value."""
-    lang = chat.lang
-    frap = FrapRules.from_dict(games.rules_for("frap", chat.rules))
-    student = StudentRules.from_dict(games.rules_for("student_khrap", chat.rules))
-    rows = [
-        [
-            InlineKeyboardButton(
-                t(lang, "set.game", value=t(lang, f"game.{chat.game}")),
-                callback_data=callbacks.encode("c", code="game"),
-            )
-        ]
-    ]
-    for option, short in _SHORT.items():
-        value = getattr(student if option in STUDENT_OPTIONS else frap, option)
-        label = t(lang, f"set.{option}", value=t(lang, f"set.{option}.{str(value).lower()}"))
-        rows.append([InlineKeyboardButton(label, callback_data=callbacks.encode("c", code=short))])
-    rows.append(
-        [
-            InlineKeyboardButton(
-                t(lang, "set.ante_value", ante=chat.ante),
-                callback_data=callbacks.encode("c", code="ante"),
-            ),
-            InlineKeyboardButton(
-                t(lang, "set.timer", value=_timer(lang, chat.turn_timeout)),
-                callback_data=callbacks.encode("c", code="timer"),
-            ),
-        ]
-    )
-    rows.append(
-        [
-            InlineKeyboardButton(
-                t(lang, "set.language"), callback_data=callbacks.encode("c", code="lang")
-            )
-        ]
-    )
-    text = t(lang, "set.title") + "\n\n" + rules_summary(chat)
-    return Rendered(text, InlineKeyboardMarkup(rows))
+def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 def _timer(lang: str, seconds: int) -> str:
     return t(lang, "set.timer.off") if seconds == 0 else t(lang, "set.timer.seconds", n=seconds)
 
 
-def apply_press(chat: ChatRow, code: str) -> dict[str, Any]:
-    """The chat fields a settings press changes; raises ValueError for an unknown code."""
-    if code in _LONG and _LONG[code] in STUDENT_OPTIONS:
-        option = _LONG[code]
-        student = StudentRules.from_dict(games.rules_for("student_khrap", chat.rules))
-        value = _next(STUDENT_OPTIONS[option], getattr(student, option))
-        return {"rules": {**chat.rules, option: value}}
-    if code in _LONG:
-        option = _LONG[code]
-        rules = FrapRules.from_dict(games.rules_for("frap", chat.rules))
-        rules = replace(rules, **{option: _next(RULE_OPTIONS[option], getattr(rules, option))})
-        kept = {k: v for k, v in chat.rules.items() if k in STUDENT_OPTIONS}
-        return {"rules": {**rules.to_dict(), **kept}}
-    if code == "game":
-        return {"game": games.next_game(chat.game)}
-    if code == "ante":
-        return {"ante": _next(ANTES, chat.ante)}
-    if code == "timer":
-        return {"turn_timeout": _next(TIMERS, chat.turn_timeout)}
-    if code == "lang":
-        return {"lang": _next(LANGUAGES, chat.lang)}
+def menu(chat: ChatRow, page: str = MAIN) -> Rendered:
+    """The settings message showing `page`: the main page, a game's page or a value picker."""
+    lang = chat.lang
+    back = [_button(t(lang, "set.back"), f"b:{page}")]
+    if page in games.REGISTRY:
+        ui = games.ui(page)
+        rows = [
+            [
+                _button(
+                    ui.option_label(lang, o, ui.option_value(chat.rules, o)), f"o:{page}:{o.short}"
+                )
+            ]
+            for o in ui.options
+        ]
+        text = t(lang, "set.game_title", game=ui.title(lang)) + "\n\n" + rules_summary(chat, page)
+        return Rendered(text, InlineKeyboardMarkup([*rows, back]))
+    if page == "ante":
+        marked = [_mark(str(a), a == chat.ante) for a in ANTES]
+        picks = [_button(label, f"ante={a}") for label, a in zip(marked, ANTES, strict=True)]
+        return Rendered(t(lang, "set.pick_ante"), InlineKeyboardMarkup([*_rows(picks, 4), back]))
+    if page == "timer":
+        picks = [
+            _button(_mark(_timer(lang, s), s == chat.turn_timeout), f"timer={s}") for s in TIMERS
+        ]
+        return Rendered(t(lang, "set.pick_timer"), InlineKeyboardMarkup([*_rows(picks, 3), back]))
+    if page == "game":
+        picks = [
+            _button(_mark(ui.title(lang), ui.game == chat.game), f"game={ui.game}")
+            for ui in games.REGISTRY.values()
+        ]
+        return Rendered(t(lang, "set.pick_game"), InlineKeyboardMarkup([*_rows(picks, 1), back]))
+    return _main(chat)
+
+
+def _mark(label: str, current: bool) -> str:
+    return f"✅ {label}" if current else label
+
+
+def _main(chat: ChatRow) -> Rendered:
+    lang = chat.lang
+    rows = [
+        [_button(t(lang, "set.rules_of", game=ui.title(lang)), f"p:{ui.game}")]
+        for ui in games.REGISTRY.values()
+    ]
+    rows.append([_button(t(lang, "set.game", value=games.ui(chat.game).title(lang)), "game")])
+    rows.append(
+        [
+            _button(t(lang, "set.ante_value", ante=chat.ante), "ante"),
+            _button(t(lang, "set.timer", value=_timer(lang, chat.turn_timeout)), "timer"),
+        ]
+    )
+    rows.append([_button(t(lang, "set.language"), "lang")])
+    lines = [
+        t(lang, "set.title"),
+        "",
+        t(lang, "set.game", value=games.ui(chat.game).title(lang)),
+        t(lang, "rules.ante", ante=chat.ante),
+        t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)),
+    ]
+    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))
+
+
+def origin(code: str) -> str:
+    """The page a button with this code sits on; raises ValueError for an unknown code."""
+    head, _, rest = code.partition(":")
+    if head == "p" and rest in games.REGISTRY:
+        return MAIN
+    if head == "b" and (rest in games.REGISTRY or rest in _PICKERS):
+        return rest
+    if head == "o" and rest.partition(":")[0] in games.REGISTRY:
+        return rest.partition(":")[0]
+    if code in (*_PICKERS, "lang"):
+        return MAIN
+    name, eq, _ = code.partition("=")
+    if eq and name in _PICKERS:
+        return name
     raise ValueError(code)
+
+
+def apply_press(chat: ChatRow, code: str) -> tuple[dict[str, Any], str]:
+    """The chat fields a settings press changes and the page to show next; raises ValueError
+    for an unknown code or value."""
+    origin(code)
+    head, _, rest = code.partition(":")
+    if head == "p":
+        return {}, rest
+    if head == "b":
+        return {}, MAIN
+    if head == "o":
+        game, _, short = rest.partition(":")
+        return {"rules": _toggle(chat, game, short)}, game
+    if code in _PICKERS:
+        return {}, code
+    if code == "lang":
+        index = LANGUAGES.index(chat.lang) if chat.lang in LANGUAGES else -1
+        return {"lang": LANGUAGES[(index + 1) % len(LANGUAGES)]}, MAIN
+    name, _, value = code.partition("=")
+    if name == "game":
+        if value not in games.REGISTRY:
+            raise ValueError(code)
+        return {"game": value}, MAIN
+    number = int(value)
+    if number not in (ANTES if name == "ante" else TIMERS):
+        raise ValueError(code)
+    return {"ante" if name == "ante" else "turn_timeout": number}, MAIN
+
+
+def _toggle(chat: ChatRow, game: str, short: str) -> dict[str, Any]:
+    """The chat's rules with `game`'s option `short` moved to its next value (kept per game)."""
+    ui = games.ui(game)
+    option = next((o for o in ui.options if o.short == short), None)
+    if option is None:
+        raise ValueError(short)
+    current = ui.option_value(chat.rules, option)
+    index = option.values.index(current) if current in option.values else -1
+    value = option.values[(index + 1) % len(option.values)]
+    own = chat.rules.get(game)
+    mine = dict(own) if isinstance(own, dict) else {}
+    return {**chat.rules, game: {**mine, option.key: value}}
 
 
 def rules_summary(chat: ChatRow, game: str | None = None) -> str:
     """The house rules of `game` (the chat's default if None) in force, briefly, in the chat's
     language (for /rules and /settings)."""
     lang = chat.lang
-    game = game or chat.game
-    if game == "student_khrap":
-        student = StudentRules.from_dict(games.rules_for(game, chat.rules))
-        lines = [t(lang, "rules.basics.student_khrap"), t(lang, "rules.ante", ante=chat.ante)]
-        lines.append(t(lang, f"rules.joker_lead.{student.joker_lead}"))
-    else:
-        rules = FrapRules.from_dict(games.rules_for(game, chat.rules))
-        lines = [t(lang, "rules.basics" if game == "frap" else "rules.basics.khrap")]
-        ante = t(lang, "rules.ante", ante=chat.ante) + " " + t(lang, f"rules.ante.{rules.ante}")
-        lines.append(ante)
-        lines.append(t(lang, f"rules.penalties.{rules.penalties}"))
-        lines.append(t(lang, f"rules.fdc.{str(rules.failed_declarer_collects).lower()}"))
-        lines.append(t(lang, f"rules.cwu.{str(rules.cut_when_uncontested).lower()}"))
-        if rules.cutting_in:
-            lines.append(t(lang, f"rules.cutting_in.{rules.lead}"))
-        else:
-            lines.append(t(lang, "rules.cutting_in.off"))
-        if game == "khrap" and rules.must_whist:
-            lines.append(t(lang, "rules.must_whist.true"))
+    ui = games.ui(game or chat.game)
+    lines = ui.rules_lines(lang, chat.rules)
+    lines.insert(1, t(lang, "rules.ante", ante=chat.ante))
     lines.append(t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)))
     return "\n".join(lines)

@@ -100,7 +100,27 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
-    # 4: turn pings a player can switch off; a chat's language is taken from whoever opens its
+    # 4: a group that became a supergroup moves to its new chat id (issue 11); its ledger rows
+    # may change chat, and only that, only along a move recorded in chat_moves
+    """
+    CREATE TABLE chat_moves (
+        old_id INTEGER PRIMARY KEY,
+        new_id INTEGER NOT NULL,
+        moved_at REAL NOT NULL
+    );
+    DROP TRIGGER ledger_no_update;
+    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+    WHEN NOT (
+        NEW.entry_id = OLD.entry_id AND NEW.deal_id IS OLD.deal_id
+        AND NEW.user_id = OLD.user_id AND NEW.amount = OLD.amount AND NEW.reason = OLD.reason
+        AND NEW.created_at = OLD.created_at
+        AND EXISTS (
+            SELECT 1 FROM chat_moves WHERE old_id = OLD.chat_id AND new_id = NEW.chat_id
+        )
+    )
+    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
+    # 5: turn pings a player can switch off; a chat's language is taken from whoever opens its
     # first table until someone chooses one (issue 12); chats that had tables keep theirs
     """
     ALTER TABLE users ADD COLUMN pings INTEGER NOT NULL DEFAULT 1;
@@ -185,6 +205,25 @@ class Problem:
 
     chat_id: int | None
     what: str
+    check: str = ""  # which check found it: integrity, zero-sum, ledger, half-settled
+
+    def line(self) -> str:
+        """One line naming the chat and the check."""
+        where = f"chat {self.chat_id}" if self.chat_id is not None else "database"
+        return f"{where}: {self.check} check: {self.what}"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One ledger row as /export shows it."""
+
+    entry_id: int
+    created_at: float
+    deal_id: int | None
+    user_id: int
+    name: str
+    amount: int
+    reason: str
 
 
 class Storage:
@@ -201,6 +240,7 @@ class Storage:
         # that raced a write (the epoch moved on meanwhile) is not kept.
         self._chats: dict[int, ChatRow] = {}
         self._chats_epoch = 0
+        self.moves: dict[int, int] = {}  # old group id → supergroup id (issue 11)
 
     @classmethod
     async def open(
@@ -215,6 +255,7 @@ class Storage:
         await db.execute("PRAGMA busy_timeout=5000")
         storage = cls(db, {"lang": lang, "ante": ante, "turn_timeout": turn_timeout})
         await storage._migrate()
+        storage.moves = await storage.chat_moves()
         return storage
 
     async def close(self) -> None:
@@ -295,6 +336,7 @@ class Storage:
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time (a plain read otherwise: the
         service asks for it on every press: cached, so it costs no query at all)."""
+        chat_id = self.moves.get(chat_id, chat_id)  # a group that became a supergroup
         cached = self._chats.get(chat_id)
         if cached is not None and (not title or cached.title == title):
             return cached
@@ -334,6 +376,7 @@ class Storage:
 
     async def set_chat(self, chat_id: int, **fields: Any) -> None:
         """Change chat settings (lang, game, rules, ante, turn_timeout)."""
+        chat_id = self.moves.get(chat_id, chat_id)  # a settings menu in the old group
         if "rules" in fields:
             fields["rules"] = json.dumps(fields["rules"], sort_keys=True)
         await self._update("chats", "chat_id", chat_id, fields)
@@ -550,6 +593,58 @@ class Storage:
         )
         return [(r["deal_id"], r["user_id"], r["amount"], r["reason"]) for r in rows]
 
+    async def ledger_entries(self, chat_id: int) -> list[LedgerEntry]:
+        """The chat's ledger with the players' names, oldest first (for /export)."""
+        rows = await self._all(
+            "SELECT l.*, COALESCE(u.name, '') AS name FROM ledger l "
+            "LEFT JOIN users u USING (user_id) WHERE l.chat_id = ? ORDER BY l.entry_id",
+            (chat_id,),
+        )
+        return [
+            LedgerEntry(
+                r["entry_id"],
+                r["created_at"],
+                r["deal_id"],
+                r["user_id"],
+                r["name"],
+                r["amount"],
+                r["reason"],
+            )
+            for r in rows
+        ]
+
+    # ---- a group that became a supergroup (issue 11) --------------------------------------------
+
+    async def chat_moves(self) -> dict[int, int]:
+        """Every recorded move: old group id → supergroup id."""
+        rows = await self._all("SELECT old_id, new_id FROM chat_moves")
+        return {r["old_id"]: r["new_id"] for r in rows}
+
+    async def migrate_chat(self, old_id: int, new_id: int, title: str | None = None) -> bool:
+        """Move a chat's settings, pot, balances, ledger, tables, deals to `new_id`: one
+        transaction; False (and no change) if that move was made already. The group's messages
+        are forgotten, not moved: they stay in the old chat, and the open table is posted anew."""
+
+        def body(db: sqlite3.Connection) -> bool:
+            done = db.execute("SELECT new_id FROM chat_moves WHERE old_id = ?", (old_id,))
+            if done.fetchone() is not None:
+                return False
+            db.execute(
+                "INSERT INTO chat_moves (old_id, new_id, moved_at) VALUES (?, ?, ?)",
+                (old_id, new_id, time.time()),
+            )
+            _merge_chat(db, old_id, new_id, title)
+            for table in ("tables", "deals", "ledger"):
+                db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            db.execute("DELETE FROM messages WHERE chat_id = ?", (old_id,))
+            return True
+
+        moved = await self._write(body)
+        self.moves[old_id] = new_id
+        self._chat_changed(old_id)
+        self._chat_changed(new_id)
+        return moved
+
     # ---- messages kept up to date ---------------------------------------------------------------
 
     async def message_slots(self) -> dict[str, tuple[int, int, str]]:
@@ -582,15 +677,14 @@ class Storage:
         problems: list[Problem] = []
         row = await self._one("PRAGMA integrity_check")
         if row is None or row[0] != "ok":
-            problems.append(Problem(None, f"integrity_check: {row[0] if row else 'no answer'}"))
+            problems.append(Problem(None, f"{row[0] if row else 'no answer'}", "integrity"))
         for r in await self._all(
             "SELECT c.chat_id, c.pot, COALESCE((SELECT SUM(balance) FROM balances b "
             "WHERE b.chat_id = c.chat_id), 0) AS total FROM chats c"
         ):
             if r["pot"] + r["total"] != 0:
-                problems.append(
-                    Problem(r["chat_id"], f"balances {r['total']} + pot {r['pot']} != 0")
-                )
+                what = f"balances {r['total']} + pot {r['pot']} != 0"
+                problems.append(Problem(r["chat_id"], what, "zero-sum"))
         for r in await self._all(
             "SELECT b.chat_id, b.user_id, b.balance, COALESCE((SELECT SUM(amount) FROM ledger l "
             "WHERE l.chat_id = b.chat_id AND l.user_id = b.user_id), 0) AS booked FROM balances b"
@@ -600,8 +694,18 @@ class Storage:
                     Problem(
                         r["chat_id"],
                         f"user {r['user_id']}: balance {r['balance']} != ledger {r['booked']}",
+                        "ledger",
                     )
                 )
+        for r in await self._all(
+            "SELECT d.chat_id, d.deal_id, d.status FROM deals d JOIN tables t USING (table_id) "
+            "WHERE (d.status = 'playing' AND (t.status != 'playing' OR t.deal_no != d.deal_no)) "
+            "OR (d.status = 'voided' AND EXISTS (SELECT 1 FROM ledger l "
+            "WHERE l.deal_id = d.deal_id GROUP BY l.user_id HAVING SUM(l.amount) != 0))"
+        ):
+            playing = r["status"] == "playing"
+            what = "in play at no table" if playing else "voided, chips not returned"
+            problems.append(Problem(r["chat_id"], f"deal {r['deal_id']} {what}", "half-settled"))
         return problems
 
 
@@ -615,6 +719,34 @@ def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]
         raise
     db.execute("COMMIT")
     return result
+
+
+def _merge_chat(db: sqlite3.Connection, old_id: int, new_id: int, title: str | None) -> None:
+    """Inside a migration: the old chat's row becomes the new one's. A row the new chat got
+    meanwhile (someone typed there first) is merged: its pot and balances are added, so per chat
+    balances plus pot stay zero."""
+    if db.execute("SELECT 1 FROM chats WHERE chat_id = ?", (old_id,)).fetchone() is None:
+        return  # the bot never stored anything of the old group
+    new = db.execute("SELECT pot, pot_has_penalty FROM chats WHERE chat_id = ?", (new_id,))
+    extra = new.fetchone()
+    if extra is not None:
+        db.execute("DELETE FROM chats WHERE chat_id = ?", (new_id,))
+    db.execute("UPDATE chats SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+    if extra is not None:
+        db.execute(
+            "UPDATE chats SET pot = pot + ?, pot_has_penalty = MAX(pot_has_penalty, ?) "
+            "WHERE chat_id = ?",
+            (extra["pot"], extra["pot_has_penalty"], new_id),
+        )
+    if title:
+        db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, new_id))
+    db.execute(
+        "INSERT INTO balances (chat_id, user_id, balance) "
+        "SELECT ?, user_id, balance FROM balances WHERE chat_id = ? "
+        "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
+        (new_id, old_id),
+    )
+    db.execute("DELETE FROM balances WHERE chat_id = ?", (old_id,))
 
 
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:

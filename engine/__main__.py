@@ -1,4 +1,5 @@
-"""`python -m engine replay FILE`: replay a hand record and print its outcome as JSON."""
+"""`python -m engine replay FILE`: replay a hand record and print its outcome as JSON;
+`python -m engine score FILE`: score a whole Preferans pulya (`pref-pulya/1`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import argparse
 import json
 import sys
 
-from .record import ReplayError, outcome, read, replay
+from .preferans import pulya_record
+from .preferans.pulya_record import PulyaError
+from .record import ReplayError, read, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,13 +18,28 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay_cmd = commands.add_parser("replay", help="replay a frap-hand/1 record")
     replay_cmd.add_argument("file")
+    score_cmd = commands.add_parser("score", help="score a pref-pulya/1 record")
+    score_cmd.add_argument("file")
     args = parser.parse_args(argv)
+    if args.command == "score":
+        return score(args.file)
     try:
-        deal = replay(read(args.file))
+        result = summary(read(args.file))
     except (ReplayError, OSError, ValueError) as exc:  # ValueError: bad JSON or UTF-8
         print(f"{args.file}: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(outcome(deal), ensure_ascii=False))
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def score(path: str) -> int:
+    """Print a pulya's totals and balances (HAND_FORMAT.md); 2 for a bad or impossible record."""
+    try:
+        sheet, names = pulya_record.load(read(path))
+    except (ReplayError, PulyaError, OSError, ValueError) as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(pulya_record.report(sheet, names), ensure_ascii=False))
     return 0
 
 

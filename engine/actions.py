@@ -32,12 +32,17 @@ class Do(StrEnum):
     VESELYU = "veselyu"
     ZAVORACHIVAYU = "zavorachivayu"
     CALL_DISCARD = "call_discard"
+    # Napoleon (N2): a numbered bid (with `tricks`), napoleon, the dealer's "here"
+    BID = "bid"
+    NAPOLEON = "napoleon"
+    HERE = "here"
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """A seat's decision. The optional fields are set only where `do` needs them: `joker` says
-    how the 7♠ is played in Student Khrap (SK2), `suit` the suit a led joker names."""
+    how the 7♠ is played in Student Khrap (SK2), `suit` the suit a led joker names, `tricks` the
+    number of tricks a Napoleon bid names (N2)."""
 
     seat: int
     do: Do
@@ -46,6 +51,7 @@ class Action:
     turnup: bool | None = None
     joker: bool | None = None
     suit: Suit | None = None
+    tricks: int | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The action as a hand-record entry."""
@@ -60,6 +66,8 @@ class Action:
             entry["joker"] = self.joker
         if self.suit is not None:
             entry["suit"] = self.suit.value
+        if self.tricks is not None:
+            entry["tricks"] = self.tricks
         return entry
 
     @staticmethod
@@ -90,4 +98,7 @@ class Action:
             if flag is not None and not isinstance(flag, bool):
                 raise ValueError(f"malformed flag in {entry!r}")
         suit = Suit.parse(entry["suit"]) if "suit" in entry else None
-        return Action(seat, do, card, cards, turnup, joker, suit)
+        tricks = entry.get("tricks")
+        if tricks is not None and (not isinstance(tricks, int) or isinstance(tricks, bool)):
+            raise ValueError(f"malformed tricks in {entry!r}")
+        return Action(seat, do, card, cards, turnup, joker, suit, tricks)

@@ -1,7 +1,8 @@
 """What every trick-taking deal of the Frap family shares: seats, the stock and the turn-up, the
 pot and each seat's chips, the queue of who acts, tricks, and the hand record (HAND_FORMAT.md).
 
-Each game (Frap and Khrap in `frap/`, Student Khrap in `student/`) is a subclass that adds its own
+Each game (Frap and Khrap in `frap/`, Student Khrap in `student/`, Napoleon in `napoleon/`) is a
+subclass that adds its own
 phases and rules; the mechanics here are written once.
 """
 
@@ -144,6 +145,25 @@ class TrickDeal:
         """Whether the seat's own hand is still face down (F7)."""
         return False
 
+    @property
+    def trump_named(self) -> bool:
+        """Whether `trump` is known yet (the turn-up names it at once; N4: the first lead)."""
+        return True
+
+    @property
+    def contract(self) -> Do | None:
+        """The declarer's word (frap, dark frap, khrap, veselyu, …), or None before there is one."""
+        return self.bids[self.declarer] if self.declarer is not None else None
+
+    @property
+    def declarer_needs(self) -> int:
+        """The tricks the declarer's contract promises (F5, K2, SK4; N2: the bid)."""
+        return self.DECLARER_NEEDS
+
+    def bid_level(self, seat: int) -> int | None:
+        """The height of the seat's latest bid where bids have one (N2), else None."""
+        return None
+
     # ---- applying -------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> tuple[Self, list[Event]]:
@@ -224,18 +244,23 @@ class TrickDeal:
         if not (_is_int(ante) and _is_int(pot)) or ante < 0 or pot < 0:
             raise ValueError("F3: the ante and the pot are whole numbers of chips, not negative")
 
-    def _start(self, hand_size: int, *, ante: bool, events: list[Event]) -> None:
-        """Antes if due, `hand_size` cards to each seat one at a time, the turn-up (F3, F4)."""
+    def _start(
+        self, hand_size: int, *, ante: bool, events: list[Event], turn_up: bool = True,
+        reason: Reason = Reason.ANTE,
+    ) -> None:  # fmt: skip
+        """Antes if due, `hand_size` cards to each seat one at a time, the turn-up (F3, F4);
+        Napoleon turns nothing up and calls its ante a contribution (N1)."""
         n = self.n
         self.bids = [None] * n
         self.tricks_won = [0] * n
         self.delta = [0] * n
         if ante:
-            self._everyone_pays(Reason.ANTE, events)
+            self._everyone_pays(reason, events)
         hands, taken = deal_round_robin(self.deck, self.left_of_dealer, n, hand_size)
         self.hands = [tuple(hand) for hand in hands]
         self.next_card = taken
-        self._turn_up_next()
+        if turn_up:
+            self._turn_up_next()
         self.queue = clockwise(self.left_of_dealer, n)
 
     @property
@@ -315,7 +340,7 @@ class TrickDeal:
 
     def _lay(self, play: Play, tricks_in_deal: int, events: list[Event]) -> None:
         """Put a card on the trick; when everyone has played, the trick is won and the next led,
-        or after the last trick the deal is settled (F12)."""
+        or after the last trick (N4: or once the outcome is certain) the deal is settled (F12)."""
         seat, card = play.seat, play.card
         hand = self.hands[seat]
         at = hand.index(card)
@@ -330,11 +355,15 @@ class TrickDeal:
         self.tricks_played.append(tuple(self.trick))
         events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in self.trick)))
         self.trick = []
-        if len(self.tricks_played) == tricks_in_deal:
+        if len(self.tricks_played) == tricks_in_deal or self._play_stops():
             self._settle(events)
         else:
             self.leader = winner
             self.queue = in_order(self.participants, winner, self.n)
+
+    def _play_stops(self) -> bool:
+        """Whether play ends before the last trick (N4); the Frap games play every trick."""
+        return False
 
     def _settle(self, events: list[Event]) -> None:
         raise NotImplementedError
@@ -414,7 +443,7 @@ class TrickDeal:
         raise NotImplementedError
 
 
-_OPTIONAL_FIELDS = ("card", "cards", "turnup", "joker", "suit")
+_OPTIONAL_FIELDS = ("card", "cards", "turnup", "joker", "suit", "tricks")
 
 
 @cache

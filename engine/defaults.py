@@ -9,8 +9,8 @@ _SAFE_WORDS = (Do.PASS, Do.NO_CUT)
 
 
 def default_action(deal: TrickDeal) -> Action | None:
-    """Pass when bidding, keep every card when buying, no cut-in; else the lowest legal card
-    (a non-trump before a trump; Student Khrap's 7♠ as a plain card when it may be)."""
+    """Pass when bidding, keep every card when buying or exchanging, no cut-in; else the lowest
+    legal card (a non-trump before a trump; Student Khrap's 7♠ as a plain card when it may be)."""
     seat = deal.to_act
     if seat is None:
         return None
@@ -29,6 +29,7 @@ def default_action(deal: TrickDeal) -> Action | None:
     def lowest(action: Action) -> tuple[bool, bool, int, str]:
         card = action.card
         assert card is not None
-        return (bool(action.joker), card.suit is deal.trump, card.rank, card.suit.value)
+        trump = deal.trump_named and card.suit is deal.trump  # N4: no trump before the lead
+        return (bool(action.joker), trump, card.rank, card.suit.value)
 
     return min(with_card, key=lowest)

@@ -16,16 +16,22 @@ class Reason(StrEnum):
     ALL_PASS_ANTE = "all_pass_ante"  # F8
     TRICKS = "tricks"  # F13
     PENALTY = "penalty"  # F14
-    POT_TAKEN = "pot_taken"  # F6: uncontested declarer takes the pot
+    POT_TAKEN = "pot_taken"  # F6: uncontested declarer takes the pot; N6: napoleon's treasure
+    CONTRIBUTION = "contribution"  # N1: each player's share of the treasure, every deal
+    STAKE = "stake"  # N5–N7: paid between the declarer and another player, not the pot
 
 
 @dataclass(frozen=True, slots=True)
 class ChipsMoved:
-    """`amount` chips went from the pot to `seat` (negative: from the seat into the pot)."""
+    """`amount` chips went from the pot to `seat` (negative: from the seat into the pot).
+
+    `other` is set when the chips go between two players instead (N5–N7): the seat on the other
+    side, whose own ChipsMoved with the opposite amount follows, so the pot is unchanged."""
 
     seat: int
     amount: int
     reason: Reason
+    other: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +43,12 @@ class Looked:
 
 @dataclass(frozen=True, slots=True)
 class BidMade:
-    """A seat bid: frap, dark frap, whist or pass (F5–F7)."""
+    """A seat bid: frap, dark frap, whist or pass (F5–F7); in Napoleon (N2) `level` is the
+    height the bid stands at: 1–5 tricks, 6 for napoleon (also for a "here" at that level)."""
 
     seat: int
     bid: Do
+    level: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .actions import Action
 from .deal import FORMAT, TrickDeal
 from .errors import IllegalAction
+from .events import ChipsMoved, Event, Reason
 from .games import GAMES
 
 
@@ -52,6 +54,28 @@ def replay(record: dict[str, Any]) -> TrickDeal:
     return deal
 
 
+def story(record: dict[str, Any]) -> tuple[TrickDeal, list[tuple[Action | None, list[Event]]]]:
+    """The deal after every action and, step by step, what happened: first (None, the antes),
+    then each action with its events; raises ReplayError like `replay`."""
+    deal = start(record)
+    # F3: at the start only antes move, so the deal's changes so far are the antes paid
+    antes: list[Event] = [
+        ChipsMoved(seat, amount, Reason.ANTE) for seat, amount in enumerate(deal.delta) if amount
+    ]
+    steps: list[tuple[Action | None, list[Event]]] = [(None, antes)]
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise ReplayError(None, "actions must be a list")
+    for index, entry in enumerate(actions):
+        try:
+            action = Action.from_record(entry)
+            deal, events = deal.apply(action)
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(index, str(exc)) from exc
+        steps.append((action, events))
+    return deal, steps
+
+
 def outcome(deal: TrickDeal) -> dict[str, Any]:
     """What `engine replay` prints: finished, the pot, each player's change and tricks."""
     return {
@@ -60,6 +84,20 @@ def outcome(deal: TrickDeal) -> dict[str, Any]:
         "delta": dict(zip(deal.players, deal.delta, strict=True)),
         "tricks": dict(zip(deal.players, deal.tricks_won, strict=True)),
     }
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What `engine replay` prints for a record of any game; raises ReplayError."""
+    own = _own_summaries().get(record.get("game", "frap"))
+    return own(record) if own is not None else outcome(replay(record))
+
+
+def _own_summaries() -> dict[object, Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Games outside the Frap family, whose records print their own summary (imported here, as
+    their record modules use ReplayError)."""
+    from .preferans.record import summary as preferans
+
+    return {"preferans": preferans}
 
 
 def read(path: str | Path) -> dict[str, Any]:

@@ -3,13 +3,15 @@ hidden even from its owner)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .actions import Action, Do
 from .cards import Card, Suit
 from .deal import TrickDeal
-from .tricks import Play
+from .tricks import Play, trick_winner
 
 _DARK = (Do.DARK_FRAP, Do.DARK_KHRAP)
 
@@ -25,6 +27,7 @@ class SeatInfo:
     cards: int
     tricks: int
     looked: bool
+    level: int | None = None  # Napoleon (N2): the height of the latest bid, 1–5 or 6 (napoleon)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +52,14 @@ class TableView:
     dark: bool
     trick: tuple[Play, ...]
     last_trick: tuple[Play, ...]
+    last_winner: int | None  # the seat that took `last_trick`
     tricks_played: int
     finished: bool
     needs_redeal: bool
     delta: tuple[int, ...]
+    ante: int
+    rules: Mapping[str, Any]  # the deal's house rules, as its record's `rules` object
+    trump_named: bool = True  # False until Napoleon's first lead names the trump (N4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +83,12 @@ def table_view(deal: TrickDeal) -> TableView:
             cards=len(deal.hands[seat]),
             tricks=deal.tricks_won[seat],
             looked=not deal.hand_hidden(seat),
+            level=deal.bid_level(seat),
         )
         for seat in range(deal.n)
     )
-    contract = deal.bids[deal.declarer] if deal.declarer is not None else None
+    contract = deal.contract
+    last = deal.tricks_played[-1] if deal.tricks_played else ()
     return TableView(
         game=deal.game,
         phase=deal.phase,
@@ -95,14 +104,18 @@ def table_view(deal: TrickDeal) -> TableView:
         seats=seats,
         declarer=deal.declarer,
         contract=contract,
-        declarer_needs=deal.DECLARER_NEEDS,
+        declarer_needs=deal.declarer_needs,
         dark=contract in _DARK,
         trick=tuple(deal.trick),
-        last_trick=deal.tricks_played[-1] if deal.tricks_played else (),
+        last_trick=last,
+        last_winner=trick_winner(last, deal.trump) if last else None,
         tricks_played=len(deal.tricks_played),
         finished=deal.finished,
         needs_redeal=deal.needs_redeal,
         delta=tuple(deal.delta),
+        ante=deal.ante,
+        rules=deal.rules_record(),
+        trump_named=deal.trump_named,
     )
 
 

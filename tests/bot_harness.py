@@ -55,7 +55,11 @@ async def running_bot(
     app = build(settings, rng=random.Random(seed))
     await app.initialize()
     assert app.post_init is not None
-    await app.post_init(app)
+    try:
+        await app.post_init(app)
+    except BaseException:  # e.g. the start-up check refused: release what initialize() opened
+        await app.shutdown()
+        raise
     await app.start()
     assert app.updater is not None
     await app.updater.start_polling(poll_interval=0, timeout=1)

@@ -94,13 +94,17 @@ def new_deal(
 
 def act(step: str) -> Action:
     """An action from compact text. Besides Frap's words ('1 discard 7S 8S', '2 cut turnup',
-    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', and the 7♠ as
+    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', Napoleon's
+    '1 bid 3', '2 napoleon', '0 here', and the 7♠ as
     '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play 7S
     joker H'."""
     seat_text, do_text, *rest = step.split()
     seat, do = int(seat_text), Do(do_text)
     if do is Do.DISCARD:
         return Action(seat, do, cards=cards(rest))
+    if do is Do.BID:
+        (number,) = rest
+        return Action(seat, do, tricks=int(number))
     if do is Do.CUT:
         assert rest in (["turnup"], ["stock"]), step
         return Action(seat, do, turnup=rest == ["turnup"])

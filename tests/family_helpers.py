@@ -1,5 +1,5 @@
-"""Helpers for the Khrap and Student Khrap tests: rigged decks of any hand size, compact action
-scripts with the new words, trick plans, and the invariants a random playout keeps."""
+"""Helpers for the Khrap, Student Khrap and Napoleon tests: rigged decks of any hand size, compact
+action scripts with the new words, trick plans, and the invariants a random playout keeps."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from engine.errors import IllegalAction
 from engine.events import ChipsMoved, DealSettled, Event
 from engine.frap import FrapRules, KhrapDeal
 from engine.frap import Phase as FrapPhase
+from engine.napoleon import NapoleonDeal, NapoleonRules
 from engine.record import dumps, outcome, replay
 from engine.student import Phase as StudentPhase
 from engine.student import StudentDeal, StudentRules
@@ -112,6 +113,26 @@ def student_deal(
     return deal
 
 
+def napoleon_deal(
+    n: int = 4,
+    *,
+    dealer: int = 0,
+    hands: Hands | None = None,
+    stock: str | Sequence[str] = (),
+    rules: NapoleonRules | None = None,
+    contribution: int = 10,
+    treasure: int = 0,
+    stake: int | None = None,
+) -> NapoleonDeal:
+    """A fresh Napoleon deal on a rigged 36-card deck (no turn-up, N1); by default seat 0 deals
+    and speaks first (N2)."""
+    deck = rig(n, dealer, hands or {}, "", stock, size=36, hand_size=5)
+    deal, _ = NapoleonDeal.new(
+        rules or NapoleonRules(), NAMES[:n], dealer, contribution, treasure, deck, stake=stake
+    )
+    return deal
+
+
 # ---- random deals ----------------------------------------------------------------------------
 
 
@@ -153,6 +174,18 @@ def random_student(
     )  # fmt: skip
 
 
+def random_napoleon(
+    rng: random.Random, n: int, rules: NapoleonRules
+) -> tuple[NapoleonDeal, list[Event]]:
+    """A shuffled Napoleon deal with a random dealer, contribution, stake and treasure."""
+    deck = shuffled(make_deck(36), rng)
+    stake = rng.choice([None, 0, 1, 3, 10])
+    return NapoleonDeal.new(
+        rules, NAMES[:n], rng.randrange(n), rng.choice([0, 1, 5, 10]),
+        rng.choice([0, 0, 40, 13, 250]), deck, stake=stake,
+    )  # fmt: skip
+
+
 def random_action(deal: TrickDeal, rng: random.Random, *, calls: float = 0.5) -> Action:
     """A random legal action of the seat to act. Opening the hand is taken only half the time;
     where a pass is legal it is said with probability 1 − `calls`, else another word."""
@@ -172,7 +205,7 @@ def random_action(deal: TrickDeal, rng: random.Random, *, calls: float = 0.5) ->
 
 def expected_hand_size(deal: TrickDeal, seat: int) -> int | None:
     """How many cards `seat` holds now (None: any, after the last trick)."""
-    size = 5 if isinstance(deal, KhrapDeal) else 4
+    size = deal.HAND_SIZE
     if deal.finished:
         return None if deal.tricks_played and seat in deal.participants else size
     if deal.tricks_played or deal.trick:
@@ -216,8 +249,10 @@ class Checker:
             assert all(deal.legal_actions(seat) == [] for seat in range(deal.n))
             assert default_action(deal) is None
             if deal.tricks_played:
-                tricks = 5 if isinstance(deal, KhrapDeal) else 4
-                assert sum(deal.tricks_won) == tricks == len(deal.tricks_played)
+                assert sum(deal.tricks_won) == len(deal.tricks_played) and not deal.trick
+                # N4: Napoleon stops once the outcome is certain; the others play every trick.
+                if not isinstance(deal, NapoleonDeal):
+                    assert len(deal.tricks_played) == deal.HAND_SIZE
         else:
             actor = deal.to_act
             assert actor is not None and self.settled is None
@@ -319,6 +354,7 @@ def candidates(deal: TrickDeal, seat: int, rng: random.Random) -> list[Action]:
         actions += [Action(seat, Do.PLAY, card=card, joker=True, suit=s) for s in Suit]
     actions.append(Action(seat, Do.PLAY, card=some[0], joker=False, suit=Suit.HEARTS))
     actions += [Action(seat, Do.CUT, turnup=flag) for flag in (True, False)]
+    actions += [Action(seat, Do.BID, tricks=k) for k in range(-1, 8)]
     actions += [
         Action(seat, Do.DISCARD, cards=tuple(rng.sample(some, k))) for k in range(len(some))
     ]
@@ -330,6 +366,11 @@ def candidates(deal: TrickDeal, seat: int, rng: random.Random) -> list[Action]:
         Action(seat, Do.DISCARD, card=some[0], cards=()),
         Action(seat, Do.CALL_DISCARD, card=some[0], joker=False),
         Action(seat, Do.PLAY, card=some[0], cards=()),
+        Action(seat, Do.PASS, tricks=1),
+        Action(seat, Do.HERE, tricks=2),
+        Action(seat, Do.NAPOLEON, tricks=5),
+        Action(seat, Do.DISCARD, cards=(), tricks=1),
+        Action(seat, Do.PLAY, card=some[0], tricks=1),
     ]
     if hand:
         actions.append(Action(seat, Do.DISCARD, cards=(hand[0], hand[0])))
@@ -348,7 +389,8 @@ def accepted(deal: TrickDeal, action: Action) -> bool:
 def is_listed(deal: TrickDeal, action: Action) -> bool:
     """Whether `legal_actions` lists `action` (a discard names a set: any order)."""
     legal = deal.legal_actions(action.seat) if 0 <= action.seat < deal.n else []
-    if action.do is Do.DISCARD and action.cards is not None and action.card is None:
+    stray = action.card is not None or action.tricks is not None
+    if action.do is Do.DISCARD and action.cards is not None and not stray:
         return len(set(action.cards)) == len(action.cards) and any(
             a.cards is not None and sorted(map(str, a.cards)) == sorted(map(str, action.cards))
             for a in legal

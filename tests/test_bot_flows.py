@@ -112,16 +112,26 @@ async def test_settings_menu_changes_house_rules_for_admins_only(
         await alice.send(group, "/settings")
         await bot.idle()
         menu = bot_messages(tg, group)[-1]
-        await alice.press(menu, data="c:pen")
+        await alice.press(menu, data="c:p:frap")  # Frap's page: only Frap's rules
         await bot.idle()
-        query = await bob.press(bot_messages(tg, group)[-1], data="c:lang")
+        await alice.press(bot_messages(tg, group)[-1], data="c:o:frap:pen")
+        await bot.idle()
+        query = await bob.press(bot_messages(tg, group)[-1], data="c:b:frap")
         await bot.idle()
         assert tg.callback_answer(query)["show_alert"]  # type: ignore[index]
         chat = await bot.service.storage.chat(GROUP_ID)
-        assert chat.rules == {"preset": "classic", "penalties": "flat"} and chat.lang == "ru"
+        assert chat.rules == {"preset": "classic", "frap": {"penalties": "flat"}}
+        assert chat.lang == "ru"
+        await alice.press(bot_messages(tg, group)[-1], data="c:b:frap")
+        await bot.idle()
+        await alice.press(bot_messages(tg, group)[-1], data="c:ante")
+        await bot.idle()
+        await alice.press(bot_messages(tg, group)[-1], data="c:ante=20")  # picked from a list
+        await bot.idle()
         await alice.press(bot_messages(tg, group)[-1], data="c:lang")
         await bot.idle()
         assert "Settings" in bot_messages(tg, group)[-1].text
+        assert (await bot.service.storage.chat(GROUP_ID)).ante == 20
     assert tg.errors == []
 
 

@@ -317,7 +317,8 @@ async def test_history_numbers_deals_per_chat_with_dates(tg: FakeTelegram, tmp_p
         assert "::" not in text and ". :" not in text
         await users[1].send(group, "/history 1")
         await bot.idle()
-        assert bot_messages(tg, group)[-2].text.startswith(f"📜 Сдача №1 · {today}")
+        title, played, *_ = bot_messages(tg, group)[-2].text.split("\n")
+        assert "сдача №1" in title and played.startswith(f"🗓 Сыграна {today} ")
         document = tg.documents(group)[-1]
         assert document.file_name == "deal-1.json"
         assert json.loads(document.content) == deal.record
@@ -328,7 +329,7 @@ async def test_history_numbers_deals_per_chat_with_dates(tg: FakeTelegram, tmp_p
 
 
 async def test_chats_that_had_tables_keep_their_language_after_the_upgrade(tmp_path: Path) -> None:
-    """Migration 4: a chat that played before keeps its language; one that never opened a table
+    """Migration 5: a chat that played before keeps its language; one that never opened a table
     takes its first opener's."""
     path = tmp_path / "old.sqlite3"
     with closing(sqlite3.connect(path)) as db:

@@ -168,8 +168,8 @@ def test_a_plain_word_is_read_as_that_action_never_as_another() -> None:
     passed, _ = deal.apply(Action(0, "pass"))  # type: ignore[arg-type]
     assert passed.declarer is None and passed.actions == [Action(0, Do.PASS)]
     before = copy.deepcopy(deal)
-    with pytest.raises(IllegalAction, match="F5: no such action 'bid'"):
-        deal.apply(Action(0, "bid"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="F5: no such action 'bet'"):
+        deal.apply(Action(0, "bet"))  # type: ignore[arg-type]
     assert deal == before
 
 

@@ -19,7 +19,14 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, EndPointNotFound, Forbidden, NetworkError, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+)
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -554,3 +561,64 @@ def test_html_entities_use_utf16_offsets() -> None:
         {"offset": 8, "length": 1, "type": "pre", "language": "py"},
     ]
     assert utf16_len("😀") == 2
+
+
+# -- a basic group upgraded to a supergroup; the bot's membership of a group (issue 11) -------
+
+
+async def test_an_upgraded_group_refuses_its_old_id_with_migrate_to_chat_id(
+    tg: FakeTelegram, app: App, alice: FakeUser
+) -> None:
+    group = tg.basic_group(-4040, "Basic", members=[alice])
+    sent = await app.bot.send_message(-4040, "before")
+    await tg.wait_idle()
+    new = tg.migrate(group, -1_004_040, by=alice)
+    await tg.wait_idle()
+    service = [u.message for u in _received(app) if u.message]
+    assert [
+        (m.chat.id, m.chat.type, m.migrate_to_chat_id, m.migrate_from_chat_id) for m in service
+    ] == [
+        (-4040, "group", -1_004_040, None),
+        (-1_004_040, "supergroup", None, -4040),
+    ]
+    for call in (
+        app.bot.send_message(-4040, "after"),
+        app.bot.edit_message_text("edited", -4040, sent.message_id),
+        app.bot.get_chat_member(-4040, alice.id),
+    ):
+        with pytest.raises(ChatMigrated) as refused:
+            await call
+        assert refused.value.new_chat_id == -1_004_040
+    assert {c.description for c in tg.errors} == {
+        "Bad Request: group chat was upgraded to a supergroup chat"
+    }
+    assert all(c.status == 400 for c in tg.errors)
+    await app.bot.send_message(-1_004_040, "after")
+    assert [m.text for m in tg.messages(new)] == ["", "after"]  # the service message, then ours
+    with pytest.raises(AssertionError, match="write there"):
+        await alice.send(group, "hello?")
+    await tg.wait_idle()
+
+
+async def test_the_bot_removed_from_a_group_or_muted(
+    tg: FakeTelegram, app: App, alice: FakeUser
+) -> None:
+    group = tg.group(GROUP, members=[alice])
+    for status, error in (
+        ("restricted", "Bad Request: not enough rights to send text messages to the chat"),
+        ("kicked", "Forbidden: bot was kicked from the supergroup chat"),
+        ("left", "Forbidden: bot is not a member of the supergroup chat"),
+    ):
+        tg.set_bot_status(group, status, by=alice)
+        with pytest.raises(BadRequest if status == "restricted" else Forbidden):
+            await app.bot.send_message(GROUP, "hi")
+        assert tg.errors[-1].description == error
+    await tg.wait_idle()
+    changes = [u.my_chat_member for u in _received(app) if u.my_chat_member]
+    assert [(c.chat.id, c.new_chat_member.status) for c in changes] == [
+        (GROUP, "restricted"), (GROUP, "kicked"), (GROUP, "left"),
+    ]  # fmt: skip
+    assert changes[0].new_chat_member.can_send_messages is False  # type: ignore[attr-defined]
+    tg.set_bot_status(group, "member", by=alice)
+    await app.bot.send_message(GROUP, "back")
+    await tg.wait_idle()

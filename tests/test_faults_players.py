@@ -317,14 +317,19 @@ async def test_concurrent_double_presses_apply_once(tg: FakeTelegram, tmp_path: 
         with _db(tmp_path) as db:
             assert db.execute("SELECT COUNT(*) FROM deals").fetchone() == (2,)
         assert await bot.service.storage.check() == []
-        # a settings button pressed twice by an admin: the setting moves one step
+        # settings buttons pressed twice by an admin: one page turn, the rule moves one step
         await users[0].send(group, "/settings")
         await bot.idle()
         menu = bot_messages(tg, group)[-1]
-        await users[0].press(menu, data="c:ante")
-        await users[0].press(menu, data="c:ante")
+        await users[0].press(menu, data="c:p:frap")
+        await users[0].press(menu, data="c:p:frap")
         await bot.idle()
-        assert (await bot.service.storage.chat(GROUP_ID)).ante == 20
+        menu = bot_messages(tg, group)[-1]
+        await users[0].press(menu, data="c:o:frap:pen")
+        await users[0].press(menu, data="c:o:frap:pen")
+        await bot.idle()
+        chat = await bot.service.storage.chat(GROUP_ID)
+        assert chat.rules["frap"] == {"penalties": "flat"}
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []
 
@@ -377,7 +382,9 @@ async def test_stopgame_mid_deal_needs_rights_and_voids_by_reversal(
         await play_deal(bot, users, random.Random(2))
         await users[0].send(group, "/settings")  # antes every deal: the voided one moves chips
         await bot.idle()
-        await users[0].press(bot_messages(tg, group)[-1], data="c:am")
+        await users[0].press(bot_messages(tg, group)[-1], data="c:p:frap")
+        await bot.idle()
+        await users[0].press(bot_messages(tg, group)[-1], data="c:o:frap:am")
         await bot.idle()
         storage = bot.service.storage
         balances_before = {u.user_id: b for u, b in await storage.balances(GROUP_ID)}

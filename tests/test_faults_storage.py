@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import StartRefused
 from bot.storage import Movement, Storage
 from tests.bot_harness import (
     GROUP_ID,
@@ -61,18 +62,25 @@ async def test_the_ledger_is_append_only(tmp_path: Path) -> None:
                 db.execute(sql)
 
 
-async def test_a_broken_ledger_is_reported_at_start_up(
+async def test_a_broken_ledger_is_refused_at_start_up_unless_forced(
     tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Issue 11: the start-up check refuses a broken ledger in one line naming the chat and the
+    check; with the override the bot starts (and logs it)."""
     group, users = make_players(tg, 2)
     db = tmp_path / "db.sqlite3"
     async with running_bot(tg, db, seed=1) as bot:
         await open_table(bot, group, users)
     with closing(sqlite3.connect(db)) as sql, sql:
         sql.execute("UPDATE chats SET pot = pot + 7")  # seven chips from nowhere
+    with pytest.raises(StartRefused) as refused:
+        async with running_bot(tg, db, seed=1):
+            raise AssertionError("the bot started on a broken ledger")
+    line = str(refused.value)
+    assert "\n" not in line and f"chat {GROUP_ID}: zero-sum check" in line, line
     caplog.set_level(logging.ERROR, logger="bot.app")
-    async with running_bot(tg, db, seed=1):
-        pass
+    async with running_bot(tg, db, seed=1, force_start=True) as bot:
+        assert bot.service.table_in(GROUP_ID) is not None  # the table resumed
     lines = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
     assert any(f"chat {GROUP_ID}" in line and "!= 0" in line for line in lines), lines
 
@@ -98,3 +106,42 @@ async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path
         chat = await storage.chat(GROUP_ID)
         assert redeal.record["pot"] == chat.pot == 4 * 2 * 10  # antes of F3 and three F8 rounds
         assert await storage.check() == []
+
+
+async def test_a_ledger_row_changes_chat_only_along_a_recorded_move(tmp_path: Path) -> None:
+    """Issue 11: migrate_chat moves ledger rows to the supergroup; any other change of a ledger
+    row, its chat included, is still refused; a chat row the supergroup got first is merged."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    await storage.touch_user(2, "Bob", None, "ru")
+    await storage.chat(-40, "Old")
+    table = await storage.create_table(-40, "frap", 2)
+    assert table is not None
+    playing = replace(table, status="playing", deal_no=1)
+    await storage.start_deal(playing, {}, [Movement(2, -10, "ante")])
+    await storage.chat(-1000040, "New")  # someone typed in the supergroup before the move
+    assert await storage.migrate_chat(-40, -1000040, "New") is True
+    assert await storage.migrate_chat(-40, -1000040, "New") is False  # done already
+    assert await storage.ledger_rows(-1000040) == [(1, 2, -10, "ante")]
+    assert (await storage.chat(-40)).chat_id == -1000040  # the old id leads to the new row
+    assert (await storage.chat(-1000040)).pot == 10
+    assert await storage.check() == []
+    await storage.close()
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3")) as db:
+        for sql in ("UPDATE ledger SET chat_id = -7", "UPDATE ledger SET chat_id = -40"):
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                db.execute(sql)
+
+
+async def test_a_deal_left_in_play_at_a_closed_table_is_half_settled(tmp_path: Path) -> None:
+    """Issue 11: the start-up check names a deal whose chips are booked but which no table plays."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    await storage.chat(-40, "Old")
+    table = await storage.create_table(-40, "frap", 2)
+    assert table is not None
+    playing = replace(table, status="playing", deal_no=1)
+    await storage.start_deal(playing, {}, [Movement(2, -10, "ante")])
+    assert await storage.check() == []
+    await storage.save_table(replace(playing, status="closed"))  # closed, the deal not voided
+    (problem,) = await storage.check()
+    assert problem.line() == "chat -40: half-settled check: deal 1 in play at no table"
+    await storage.close()

@@ -10,12 +10,14 @@ from typing import Any
 from tests.fakebot.html_check import HtmlError, ParsedText, parse_html, strip_text, utf16_len
 from tests.fakebot.limits import FloodControl
 from tests.fakebot.models import (
+    GROUP,
     FakeChat,
     Json,
     StoredDocument,
     StoredMessage,
     bad_request,
     forbidden,
+    upgraded,
 )
 from tests.fakebot.params import Params
 from tests.fakebot.world import World, member_json
@@ -59,6 +61,10 @@ class BotApi:
                 "getChatAdministrators", "getChatMemberCount", "sendChatAction",
             )
         }  # fmt: skip
+
+    def register(self, method: str, handler: Handler) -> None:
+        """Serve Bot API ``method`` with a handler implemented elsewhere (media.py)."""
+        self._handlers[method.lower()] = handler
 
     def handler(self, method: str) -> Handler | None:
         """The implementation of Bot API ``method`` (case-insensitive), or None."""
@@ -183,7 +189,7 @@ class BotApi:
     async def edit_message_text(self, p: Params) -> Json:
         """editMessageText; omitting reply_markup removes the inline keyboard, as in Telegram."""
         message = self._own_message(p, "edit")
-        if message.document is not None:
+        if message.document is not None or message.photo is not None:
             raise bad_request("there is no text in the message to edit")
         content = self._content(p, "text", MAX_TEXT, "message is too long", required=True)
         markup = self._reply_markup(p, inline_only=True)
@@ -239,8 +245,18 @@ class BotApi:
         return True
 
     async def get_file(self, p: Params) -> Json:
-        """getFile for documents the bot uploaded."""
-        document = self.world.files.get(p.text("file_id") or "")
+        """getFile for documents and photos the bot uploaded."""
+        file_id = p.text("file_id") or ""
+        photo = self.world.photos.get(file_id)
+        if photo is not None:
+            [size] = [size for size in photo.sizes() if size["file_id"] == file_id]
+            return {
+                "file_id": file_id,
+                "file_unique_id": size["file_unique_id"],
+                "file_size": len(photo.content),
+                "file_path": f"photos/{file_id}",
+            }
+        document = self.world.files.get(file_id)
         if document is None:
             raise bad_request("invalid file_id")
         return {
@@ -310,9 +326,12 @@ class BotApi:
     def _known_chat(self, p: Params) -> FakeChat:
         raw = p.required_text("chat_id")
         try:
-            return self.world.chat(int(raw))
+            chat = self.world.chat(int(raw))
         except (KeyError, ValueError):
             raise bad_request("chat not found") from None
+        if chat.migrated_to is not None:
+            raise upgraded(chat.migrated_to)
+        return chat
 
     def _writable_chat(self, p: Params) -> FakeChat:
         """The target chat of a send/edit, with Telegram's 400/403 errors."""
@@ -324,9 +343,11 @@ class BotApi:
             if not user.started:
                 raise forbidden("bot can't initiate conversation with a user")
         elif chat.bot_status == "kicked":
-            raise forbidden("bot was kicked from the supergroup chat")
+            raise forbidden(f"bot was kicked from the {_kind(chat)} chat")
         elif chat.bot_status == "left":
-            raise forbidden("bot is not a member of the supergroup chat")
+            raise forbidden(f"bot is not a member of the {_kind(chat)} chat")
+        elif chat.bot_status == "restricted":
+            raise bad_request("not enough rights to send text messages to the chat")
         return chat
 
     def _own_message(self, p: Params, verb: str) -> StoredMessage:
@@ -431,6 +452,11 @@ def scope_key(scope: Any, language_code: str | None) -> tuple[str, str]:
     if not isinstance(scope, dict) or "type" not in scope:
         raise bad_request("can't parse BotCommandScope JSON object")
     return json.dumps(scope, sort_keys=True), language_code or ""
+
+
+def _kind(chat: FakeChat) -> str:
+    """How Telegram's errors name a group chat's type."""
+    return "group" if chat.type == GROUP else "supergroup"
 
 
 def _snake(name: str) -> str:

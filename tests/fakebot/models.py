@@ -11,23 +11,37 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 
 PRIVATE = "private"
+GROUP = "group"  # a basic group: Telegram upgrades it to a supergroup (a new chat id)
 SUPERGROUP = "supergroup"
 
 
 class ApiError(Exception):
     """A Bot API error response: ``{"ok": false, "error_code": ..., "description": ...}``."""
 
-    def __init__(self, error_code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        error_code: int,
+        description: str,
+        retry_after: int | None = None,
+        *,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(f"{error_code} {description}")
         self.error_code = error_code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> Json:
-        """The JSON body Telegram sends for this error."""
+        """The JSON body Telegram sends for this error (ResponseParameters when it has some)."""
         body: Json = {"ok": False, "error_code": self.error_code, "description": self.description}
+        parameters: Json = {}
         if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
+            parameters["retry_after"] = self.retry_after
+        if self.migrate_to_chat_id is not None:
+            parameters["migrate_to_chat_id"] = self.migrate_to_chat_id
+        if parameters:
+            body["parameters"] = parameters
         return body
 
 
@@ -39,6 +53,15 @@ def bad_request(detail: str) -> ApiError:
 def forbidden(detail: str) -> ApiError:
     """A 403 error with Telegram's ``Forbidden: `` prefix."""
     return ApiError(403, f"Forbidden: {detail}")
+
+
+def upgraded(new_chat_id: int) -> ApiError:
+    """What Telegram answers any call on a basic group that became a supergroup."""
+    return ApiError(
+        400,
+        "Bad Request: group chat was upgraded to a supergroup chat",
+        migrate_to_chat_id=new_chat_id,
+    )
 
 
 @dataclass
@@ -137,7 +160,8 @@ class FakeChat:
         self.user = user  # the other party of a private chat
         self.privacy = privacy  # bot privacy mode for this group
         self.members: dict[int, str] = {}  # user id -> "creator" | "administrator" | "member"
-        self.bot_status = "member"  # "member" | "administrator" | "left" | "kicked"
+        self.bot_status = "member"  # "member" | "administrator" | "restricted" | "left" | "kicked"
+        self.migrated_to: int | None = None  # a basic group upgraded to this supergroup
         self.messages: list[StoredMessage] = []
         self.chat_instance = f"{abs(chat_id) * 7919 + 104729}"
         self._next_message_id = 1
@@ -182,6 +206,11 @@ class FakeChat:
             return data
         return {"id": self.id, "type": self.type, "title": self.title}
 
+    @property
+    def bot_can_write(self) -> bool:
+        """Whether the bot is in the group with the right to send messages."""
+        return self.bot_status in ("member", "administrator")
+
 
 @dataclass(eq=False)
 class StoredDocument:
@@ -209,6 +238,45 @@ class StoredDocument:
 
 
 @dataclass(eq=False)
+class StoredPhoto:
+    """A photo the bot sent (sendPhoto, editMessageMedia): the upload and the sizes Telegram
+    makes of it, each with its own file_id (any of them re-sends the photo)."""
+
+    content: bytes
+    width: int
+    height: int
+    serial: int
+
+    def sizes(self) -> list[Json]:
+        """Bot API ``PhotoSize`` objects, smallest first: thumbnails, then the photo itself
+        scaled to at most 1280 px on its longer side, as Telegram stores it."""
+        longest = max(self.width, self.height)
+        limits = [limit for limit in PHOTO_SIZE_LIMITS if limit < longest]
+        limits.append(min(longest, PHOTO_SIZE_LIMITS[-1]))
+        sizes = []
+        for index, limit in enumerate(limits):
+            scale = limit / longest
+            size: Json = {
+                "file_id": f"AgACAgIAAxkBAAI{self.serial:06d}fakephoto{index}",
+                "file_unique_id": f"AQAD{self.serial:06d}{index}",
+                "width": max(1, round(self.width * scale)),
+                "height": max(1, round(self.height * scale)),
+            }
+            if limit == longest:
+                size["file_size"] = len(self.content)
+            sizes.append(size)
+        return sizes
+
+    @property
+    def file_ids(self) -> list[str]:
+        """The file_id of every size."""
+        return [size["file_id"] for size in self.sizes()]
+
+
+PHOTO_SIZE_LIMITS = (90, 320, 800, 1280)  # Telegram's s, m, x and y photo sizes
+
+
+@dataclass(eq=False)
 class StoredMessage:
     """A message as the server keeps it; the same object is updated on edit and delete."""
 
@@ -223,6 +291,8 @@ class StoredMessage:
     reply_markup: Json | None = None
     reply_to: StoredMessage | None = None
     document: StoredDocument | None = None
+    photo: StoredPhoto | None = None
+    service: Json | None = None  # a service message's field, e.g. {"migrate_to_chat_id": id}
     edits: int = 0
     edit_date: int | None = None
     # Telegram notifies of a new message (unless sent with disable_notification), never of an
@@ -269,8 +339,15 @@ class StoredMessage:
         return data
 
     def _add_content(self, data: Json) -> None:
-        if self.document is not None:
-            data["document"] = self.document.to_api()
+        if self.service is not None:
+            data.update(self.service)
+            return
+        if self.document is not None or self.photo is not None:
+            if self.photo is not None:
+                data["photo"] = self.photo.sizes()
+            else:
+                assert self.document is not None
+                data["document"] = self.document.to_api()
             if self.text:
                 data["caption"] = self.text
                 if self.entities:

@@ -18,8 +18,10 @@ from aiohttp import web
 
 from tests.fakebot.clock import FakeClock
 from tests.fakebot.limits import Faults, FloodControl, default_description
+from tests.fakebot.media import MediaApi
 from tests.fakebot.methods import BotApi, scope_key
 from tests.fakebot.models import (
+    GROUP,
     SUPERGROUP,
     ApiCall,
     ApiError,
@@ -30,6 +32,7 @@ from tests.fakebot.models import (
     Json,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
 )
 from tests.fakebot.params import Params
 from tests.fakebot.updates import UpdateQueue
@@ -71,6 +74,7 @@ class FakeTelegram:
         self.faults = Faults()
         self.world = World(self.bot, self.updates)
         self.api = BotApi(self.world, self.flood, now=lambda: self.clock())
+        MediaApi(self.api)  # sendPhoto, editMessageMedia
         self.log: list[ApiCall] = []
         self.base_url = ""
         self.base_file_url = ""
@@ -150,6 +154,38 @@ class FakeTelegram:
             chat.add(member)
         return self.world.add_group(chat)
 
+    def basic_group(
+        self,
+        chat_id: int = -4_123,
+        title: str = "Friends",
+        *,
+        members: tuple[FakeUser, ...] | list[FakeUser] = (),
+    ) -> FakeChat:
+        """Create a basic group (the kind Telegram later upgrades to a supergroup) the bot is in."""
+        chat = FakeChat(chat_id, GROUP, title=title)
+        for member in members:
+            chat.add(member)
+        return self.world.add_group(chat)
+
+    def migrate(
+        self, group: FakeChat, new_id: int, *, by: FakeUser, announce: bool = True
+    ) -> FakeChat:
+        """Upgrade basic group ``group`` to supergroup ``new_id``; unless ``announce`` is False
+        the bot gets the two service messages at once (else: ``announce_migration`` later)."""
+        chat = self.world.migrate(group, new_id)
+        if announce:
+            self.world.announce_migration(group, by)
+        return chat
+
+    def announce_migration(self, group: FakeChat, *, by: FakeUser) -> None:
+        """Deliver an upgrade's two service messages (again)."""
+        self.world.announce_migration(group, by)
+
+    def set_bot_status(self, group: FakeChat, status: str, *, by: FakeUser) -> None:
+        """``by`` kicks the bot ("kicked"), it leaves ("left"), loses the right to write
+        ("restricted") or comes back ("member"); the bot gets my_chat_member."""
+        self.world.set_bot_status(group, status, by)
+
     def private_chat(self, user: FakeUser) -> FakeChat:
         """The private chat of ``user`` with the bot (same as ``user.dm``)."""
         return self.world.private_chat(user)
@@ -220,6 +256,10 @@ class FakeTelegram:
     def documents(self, chat: ChatRef) -> list[StoredDocument]:
         """Documents the bot sent to ``chat``, oldest first."""
         return [m.document for m in self.messages(chat, include_deleted=True) if m.document]
+
+    def photos(self, chat: ChatRef) -> list[StoredPhoto]:
+        """Photos the bot's live messages in ``chat`` show now, oldest message first."""
+        return [m.photo for m in self.messages(chat) if m.photo]
 
     @property
     def errors(self) -> list[ApiCall]:
@@ -373,8 +413,12 @@ class FakeTelegram:
         return await handler(params)
 
     def _download(self, path: str) -> web.Response:
-        file_id = path.removeprefix("documents/")
-        document = self.world.files.get(file_id)
-        if document is None:
+        if path.startswith("photos/"):
+            photo = self.world.photos.get(path.removeprefix("photos/"))
+            content = None if photo is None else photo.content
+        else:
+            document = self.world.files.get(path.removeprefix("documents/"))
+            content = None if document is None else document.content
+        if content is None:
             return web.json_response(_NOT_FOUND.body(), status=404)
-        return web.Response(body=document.content, content_type="application/octet-stream")
+        return web.Response(body=content, content_type="application/octet-stream")

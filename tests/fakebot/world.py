@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from tests.fakebot.models import (
+    GROUP,
     PRIVATE,
     SUPERGROUP,
     BotIdentity,
@@ -15,6 +16,7 @@ from tests.fakebot.models import (
     Json,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
 )
 from tests.fakebot.updates import UpdateQueue
 from tests.fakebot.user_text import command_target, mentions, user_entities
@@ -32,6 +34,7 @@ class World:
         self.chats: dict[int, FakeChat] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
         self.files: dict[str, StoredDocument] = {}
+        self.photos: dict[str, StoredPhoto] = {}  # every size's file_id -> the photo
         self._serial = 0
 
     # -- lookup ---------------------------------------------------------------------------
@@ -140,6 +143,47 @@ class World:
         )
         return record
 
+    def migrate(self, group: FakeChat, new_id: int) -> FakeChat:
+        """An admin turns basic group ``group`` into supergroup ``new_id`` (same members, title,
+        bot rights); from now on every call on the old id is refused with migrate_to_chat_id."""
+        if group.type != GROUP or group.migrated_to is not None:
+            raise AssertionError(f"{group!r} is not a basic group that can be upgraded")
+        chat = FakeChat(new_id, SUPERGROUP, title=group.title, privacy=group.privacy)
+        chat.members = dict(group.members)
+        chat.bot_status = group.bot_status
+        self.add_group(chat)
+        group.migrated_to = new_id
+        return chat
+
+    def announce_migration(self, group: FakeChat, by: FakeUser) -> None:
+        """The two service messages of an upgrade, as Telegram sends them to a bot in both chats:
+        ``migrate_to_chat_id`` in the old group, then ``migrate_from_chat_id`` in the new one."""
+        if group.migrated_to is None:
+            raise AssertionError(f"{group!r} was not upgraded")
+        new = self.chats[group.migrated_to]
+        signals = ((group, "migrate_to_chat_id", new.id), (new, "migrate_from_chat_id", group.id))
+        for chat, field, other in signals:
+            message = self.new_message(chat, by, service={field: other})
+            if chat.bot_status in ("member", "administrator"):  # whatever the privacy mode
+                self.updates.push("message", message.to_api(self.bot))
+
+    def set_bot_status(self, group: FakeChat, status: str, by: FakeUser) -> None:
+        """An admin changes the bot's membership of ``group`` (kicked, left, restricted,
+        member, administrator); the bot gets a ``my_chat_member`` update, as in Telegram."""
+        if group.is_private or status == group.bot_status:
+            return
+        old, group.bot_status = group.bot_status, status
+        self.updates.push(
+            "my_chat_member",
+            {
+                "chat": group.to_api(),
+                "from": by.to_api(),
+                "date": int(time.time()),
+                "old_chat_member": member_json(old, self.bot.to_api()),
+                "new_chat_member": member_json(status, self.bot.to_api()),
+            },
+        )
+
     def set_blocked(self, user: FakeUser, blocked: bool) -> None:
         """User blocks/unblocks the bot; the bot gets a ``my_chat_member`` update."""
         if user.blocked == blocked:
@@ -168,8 +212,10 @@ class World:
 
     def _check_can_write(self, user: FakeUser, chat: FakeChat) -> None:
         self._check_can_see(user, chat)
-        if chat.type not in (PRIVATE, SUPERGROUP):
+        if chat.type not in (PRIVATE, GROUP, SUPERGROUP):
             raise AssertionError(f"unsupported chat type {chat.type}")
+        if chat.migrated_to is not None:
+            raise AssertionError(f"{chat!r} became supergroup {chat.migrated_to}: write there")
 
     def _bot_receives(self, message: StoredMessage) -> bool:
         """Telegram's privacy-mode rules for what a bot sees in a group."""
@@ -215,7 +261,24 @@ def member_json(status: str, user: Json) -> Json:
         return {"status": "administrator", "user": user, **_ADMIN_RIGHTS}
     if status == "kicked":
         return {"status": "kicked", "user": user, "until_date": 0}
+    if status == "restricted":  # may stay, may not write
+        return {
+            "status": "restricted",
+            "user": user,
+            "is_member": True,
+            "until_date": 0,
+            **{right: False for right in _MEMBER_RIGHTS},
+        }
     return {"status": status, "user": user}
+
+
+_MEMBER_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+    "can_invite_users", "can_pin_messages", "can_manage_topics", "can_edit_tag",
+    "can_react_to_messages",
+)  # fmt: skip
 
 
 _ADMIN_RIGHTS = {

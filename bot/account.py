@@ -1,0 +1,186 @@
+"""Why chips moved in a deal, and the deal told as text: from the engine's money events
+(ChipsMoved) replayed from the hand record, so the reasons always add up to the ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, Do
+from engine.events import (
+    AllPassed,
+    BidMade,
+    ChipsMoved,
+    CutDecided,
+    Event,
+    Exchanged,
+    Looked,
+    Reason,
+    TrickWon,
+    TurnupTaken,
+)
+from engine.record import story
+from engine.views import TableView, table_view
+from locales import t
+
+from . import games
+from .format import name, signed
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One reason a seat's chips moved: `amount` in all, `count` times `each` (antes, tricks),
+    or `times` the pot (a penalty, F14)."""
+
+    reason: Reason
+    amount: int
+    count: int = 1
+    each: int = 0
+    times: int = 0
+
+
+def reasons(
+    steps: Sequence[tuple[Action | None, list[Event]]], n: int, p0: int
+) -> list[list[Item]]:
+    """Each seat's reasons, in the order they happened; their amounts add up to its change."""
+    moves: list[list[ChipsMoved]] = [[] for _ in range(n)]
+    for _, events in steps:
+        for event in events:
+            if isinstance(event, ChipsMoved) and event.amount:
+                moves[event.seat].append(event)
+    out: list[list[Item]] = []
+    for seat_moves in moves:
+        items: list[Item] = []
+        for reason in Reason:
+            mine = [m for m in seat_moves if m.reason is reason]
+            if not mine:
+                continue
+            total = sum(m.amount for m in mine)
+            if reason in (Reason.ANTE, Reason.ALL_PASS_ANTE):
+                items.append(Item(reason, total, len(mine), mine[0].amount))
+            elif reason is Reason.PENALTY:
+                items += [Item(reason, m.amount, times=-m.amount // p0 if p0 else 0) for m in mine]
+            else:
+                items.append(Item(reason, total))
+        out.append(items)
+    return out
+
+
+def reason_text(lang: str, ui: games.GameUI, table: TableView, seat: int, item: Item) -> str:
+    """One reason, e.g. 'ante −10', '2 tricks × 70 +140', 'penalty ×2 (two short) −280'."""
+    amount = signed(item.amount)
+    if item.reason is Reason.TRICKS:
+        tricks = table.seats[seat].tricks
+        each = item.amount // tricks if tricks else item.amount
+        return ui.text(lang, "why.tricks", n=tricks, each=each, amount=amount)
+    if item.reason is Reason.PENALTY:
+        why = ui.penalty_why(lang, table, seat, item.times)
+        return ui.text(lang, "why.penalty", times=item.times, why=why, amount=amount)
+    if item.reason is Reason.ALL_PASS_ANTE and item.count > 1:  # F8: one ante a round
+        return ui.text(lang, "why.all_pass_ante_n", n=item.count, each=-item.each, amount=amount)
+    return ui.text(lang, f"why.{item.reason.value}", amount=amount)
+
+
+def reason_lines(
+    lang: str, table: TableView, names: Sequence[str], items: Sequence[Sequence[Item]]
+) -> list[str]:
+    """One line per seat: the change, then its reasons."""
+    ui = games.ui(table.game)
+    lines = []
+    for seat, seat_items in enumerate(items):
+        delta = signed(table.delta[seat])
+        why = " · ".join(reason_text(lang, ui, table, seat, item) for item in seat_items)
+        lines.append(f"<b>{name(names[seat])}</b> {delta}" + (f": {why}" if why else ""))
+    return lines
+
+
+def trick_log(
+    lang: str, game: str, steps: Sequence[tuple[Action | None, list[Event]]], names: Sequence[str]
+) -> list[str]:
+    """Every trick of the deal, compactly: its cards in the order played and who took it."""
+    ui = games.ui(game)
+    return [
+        _trick(lang, ui, event, jokers, names)
+        for event, jokers in _walk(steps)
+        if isinstance(event, TrickWon)
+    ]
+
+
+def _walk(
+    steps: Sequence[tuple[Action | None, list[Event]]],
+) -> Iterator[tuple[Event, tuple[bool, ...]]]:
+    """Each event in order; a trick comes with which of its cards were played as the joker (SK2:
+    the events name cards only, the actions say how the 7♠ was played)."""
+    jokers: list[bool] = []
+    for action, events in steps:
+        if action is not None and action.do is Do.PLAY:
+            jokers.append(bool(action.joker))
+        for event in events:
+            if isinstance(event, TrickWon):
+                yield event, tuple(jokers)
+                jokers = []
+            else:
+                yield event, ()
+
+
+def _trick(
+    lang: str, ui: games.GameUI, won: TrickWon, jokers: Sequence[bool], names: Sequence[str]
+) -> str:
+    cards = " ".join(ui.play_label(lang, c, j) for c, j in zip(won.cards, jokers, strict=True))
+    return t(lang, "trick.log", k=won.number, cards=cards, name=name(names[won.seat]))
+
+
+def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
+    """A finished deal told as text for /history N: the turn-up, every word, the buying, every
+    trick, and each player's money with its reasons; None if the record cannot be replayed."""
+    try:
+        deal, steps = story(record)
+    except ValueError:
+        return None
+    table = table_view(deal)
+    ui = games.ui(table.game)
+    names = list(deal.players)
+    dealt = deal.n * deal.HAND_SIZE  # F4: the card after the hands is the first turn-up
+    lines = [t(lang, "account.title", game=ui.title(lang), deal_no=deal_no)]
+    lines.append(t(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
+    if len(deal.deck) > dealt:
+        lines.append(t(lang, "account.turnup", card=deal.deck[dealt].label))
+    for event, jokers in _walk(steps):
+        if isinstance(event, TrickWon):
+            lines.append(_trick(lang, ui, event, jokers, names))
+            continue
+        line = _event_line(lang, ui, event, names)
+        if line:
+            lines.append(line)
+    lines.append("")
+    items = reasons(steps, deal.n, deal.p0)
+    lines += reason_lines(lang, table, names, items)
+    lines.append(t(lang, "result.pot", pot=table.pot))
+    return "\n".join(lines)
+
+
+def _event_line(lang: str, ui: games.GameUI, event: Event, names: Sequence[str]) -> str | None:
+    if isinstance(event, BidMade):
+        return f"{name(names[event.seat])}: {ui.word(lang, event.bid)}"
+    if isinstance(event, AllPassed):
+        if event.new_turnup is None:
+            return ui.text(
+                lang, "account.all_passed_last", round=event.round, card=event.dead_turnup.label
+            )
+        return ui.text(lang, "account.all_passed", round=event.round, card=event.dead_turnup.label,
+                       new=event.new_turnup.label)  # fmt: skip
+    if isinstance(event, Looked):
+        return t(lang, "account.looked", name=name(names[event.seat]))
+    if isinstance(event, TurnupTaken):
+        return t(lang, "account.turnup_taken", name=name(names[event.seat]), card=event.card.label)
+    if isinstance(event, Exchanged):
+        who = name(names[event.seat])
+        if event.drawn:
+            return t(lang, "account.exchanged", name=who, n=event.drawn)
+        if event.discarded:
+            return t(lang, "account.discarded", name=who, n=event.discarded)
+        return t(lang, "account.kept", name=who)
+    if isinstance(event, CutDecided) and event.cut:
+        return t(lang, "account.cut", name=name(names[event.seat]))
+    return None

@@ -1,0 +1,79 @@
+"""How the bot shows Student Khrap (RULES.md SK1–SK13): calls, the joker, a quarter of the bank."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.actions import Action, Do
+from engine.cards import Card
+from engine.deal import TrickDeal
+from engine.student import JOKER, StudentDeal, StudentRules
+from engine.views import TableView
+
+from .base import GameUI, Option
+
+TRICKS = 4  # SK12: a trick is a quarter of the bank
+
+
+class StudentUI(GameUI):
+    """Student Khrap: khrap, "pomogu", "beru pyat'", "veselyu", "zavorachivayu", the 7♠ joker."""
+
+    game = "student_khrap"
+    section = "student"
+    deal: ClassVar[type[TrickDeal]] = StudentDeal
+    aliases = ("student", "студенческий", "student_khrap")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("joker_lead", "jl", ("trumps", "named_suit")),  # SK2
+    )
+    own_words = (
+        *("храп", "khrap", "помогу", "веселю", "заворачиваю", "джокер"),
+        *("joker", "veselyu", "zavorachivayu", "take five"),
+    )
+
+    def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
+        """The value in force (SK-options of StudentRules)."""
+        return getattr(StudentRules.from_dict(self.engine_rules(chat_rules)), option.key)
+
+    def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
+        """SK2: the 7♠ as the joker (naming a suit) or as a plain seven."""
+        if action.card == JOKER and action.do is Do.PLAY and action.joker is not None:
+            if not action.joker:
+                return self.text(lang, "btn.plain_seven", card=JOKER.label)
+            if action.suit is not None:
+                return self.text(lang, "btn.joker_suit", card=JOKER.label, suit=action.suit.symbol)
+            return self.text(lang, "btn.joker", card=JOKER.label)
+        return super().action_label(lang, action, turnup)
+
+    def play_label(self, lang: str, card: Card, joker: bool) -> str:
+        """SK2: the 7♠ played as the joker says so."""
+        return card.label + (f" ({self.text(lang, 'word.joker')})" if joker else "")
+
+    def ask(self, lang: str, table: TableView) -> str:
+        """SK4–SK9: the first call, or the answer to a khrap already called."""
+        if table.phase == "bidding":
+            return self.text(lang, "ask.answer" if table.declarer is not None else "ask.bidding")
+        return super().ask(lang, table)
+
+    def stakes(self, lang: str, table: TableView) -> str | None:
+        """SK12: a quarter of the bank a trick, 2 banks for a short khrap, 1 for a helper."""
+        if table.finished or table.phase != "bidding":
+            return None
+        pot = table.pot
+        return self.text(lang, "stakes.bidding", trick=pot // TRICKS, short=2 * pot, helper=pot)
+
+    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
+        """SK12: the declarer short of two tricks, or a helper or taker with none."""
+        if seat == table.declarer:
+            return super().penalty_why(lang, table, seat, times)
+        return self.text(lang, "why.helper")
+
+    def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
+        """SK1–SK13 briefly, and how a led joker is answered here (SK2)."""
+        rules = StudentRules.from_dict(self.engine_rules(chat_rules))
+        return [
+            self.text(lang, "rules.basics"),
+            self.text(lang, f"rules.joker_lead.{rules.joker_lead}"),
+        ]
+
+
+UI = StudentUI()

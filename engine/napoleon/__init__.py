@@ -1,0 +1,7 @@
+"""Napoleon (Клад Наполеона): RULES.md N1–N8."""
+
+from .rules import NapoleonRules
+from .settle import NAPOLEON
+from .state import NapoleonDeal, Phase
+
+__all__ = ["NAPOLEON", "NapoleonDeal", "NapoleonRules", "Phase"]

@@ -1,0 +1,1 @@
+"""Preferans (Sochi, RULES.md P1–P18): the deal, its outcome and entries, and the pulya sheet."""

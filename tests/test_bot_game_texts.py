@@ -1,0 +1,196 @@
+"""Every registered game speaks its own words (issue 12): seeded random deals of each game are
+rendered at every step, in every language, and no message may say another game's word; the
+result's reasons add up to each player's change; the last trick stays shown with its winner."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from bot import account, games, render, settings_menu
+from bot.storage import ChatRow, DealRow
+from engine.cards import make_deck, shuffled
+from engine.deal import TrickDeal
+from engine.record import story
+from engine.views import seat_view, table_view
+from locales import LANGUAGES
+from tests.fakebot.html_check import parse_html
+from tests.family_helpers import random_action
+
+NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
+
+
+def _chat(game: str, lang: str) -> ChatRow:
+    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0, False)
+
+
+def _deal(game: str, seed: int, n: int) -> TrickDeal:
+    rng = random.Random(seed)
+    cls = games.deal_class(game)
+    rules = games.rules_for(game, {"preset": "classic"})
+    deck = shuffled(make_deck(cls.deck_size_for(rules, n)), rng)
+    deal, _ = cls.create(rules, NAMES[:n], rng.randrange(n), 10, rng.choice([0, 40, 280]), deck)
+    return deal
+
+
+def _playout(game: str, seed: int) -> Iterator[TrickDeal]:
+    """Every position of one random deal, the finished one last."""
+    rng = random.Random(seed)
+    cls = games.deal_class(game)
+    deal = _deal(game, seed, rng.randint(max(3, cls.MIN_PLAYERS), min(4, cls.MAX_PLAYERS)))
+    yield deal
+    while not deal.finished:
+        deal, _ = deal.apply(random_action(deal, rng, calls=rng.choice([0.1, 0.5])))
+        yield deal
+
+
+def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
+    """Every text the bot shows of one deal of `game`, from the lobby to /history."""
+    chat = _chat(game, lang)
+    names = NAMES
+    yield render.lobby(lang, 1, game, names[:2], names[0], 10, "bot", players_range=(2, 4)).text
+    yield settings_menu.rules_summary(chat)
+    page = settings_menu.menu(chat, game)
+    assert page.markup is not None
+    yield page.text
+    yield from (b.text for row in page.markup.inline_keyboard for b in row)
+    deal = None
+    for deal in _playout(game, seed):
+        table = table_view(deal)
+        yield render.table_message(lang, table, names, 1, False, "bot").text
+        for seat in range(deal.n):
+            content = render.hand_message(lang, seat_view(deal, seat), names, 1, 1, 0, "Group")
+            yield content.text
+            if content.markup:
+                yield from (b.text for row in content.markup.inline_keyboard for b in row)
+    assert deal is not None
+    record = deal.to_record()
+    yield render.result_message(
+        lang, table_view(deal), names, 1, {}, 1, pot_has_penalty=False, offer_next=True,
+        record=record,
+    ).text  # fmt: skip
+    row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+    yield render.history_line(lang, row, 1, "01.12 20:00")
+    account_text = render.deal_account(lang, row)
+    assert account_text is not None
+    yield account_text
+
+
+def _foreign(game: str) -> set[str]:
+    own = {w.lower() for w in games.ui(game).own_words}
+    return {w.lower() for g in games.ORDER for w in games.ui(g).own_words} - own
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", games.ORDER)
+def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
+    foreign = _foreign(game)
+    assert foreign  # each game has words the others must not say
+    for seed in range(25):
+        for text in _texts(game, lang, seed):
+            parse_html(text)  # valid Telegram HTML
+            low = text.lower()
+            said = [w for w in foreign if w in low]
+            assert not said, (game, lang, seed, said, text)
+
+
+def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
+    """Issue 12: Khrap's unopened hand names «храп втёмную», never «фрап втёмную» (K2)."""
+    deal = _deal("khrap", 1, 3)
+    content = render.hand_message("ru", seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G")
+    buttons = [b.text for row in content.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+    assert "Храп втёмную" in buttons and "храп втёмную" in content.text
+    assert "фрап" not in content.text.lower() + " ".join(buttons).lower()
+
+
+def test_lobby_says_each_games_own_player_limits() -> None:
+    for game in games.ORDER:
+        cls = games.deal_class(game)
+        text = render.lobby(
+            "ru", 1, game, [], "A", 5, "bot", players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+        ).text
+        assert f"от {cls.MIN_PLAYERS} до {cls.MAX_PLAYERS}" in text
+        assert text.count(" до ") == 1  # no second, other game's range
+
+
+@pytest.mark.parametrize("game", games.ORDER)
+def test_reasons_add_up_to_each_change(game: str) -> None:
+    """The result's reasons come from the engine's money events and sum to the change (F13–F15)."""
+    seen_penalty = False
+    for seed in range(200):
+        *_, deal = _playout(game, seed)
+        finished, steps = story(deal.to_record())
+        items = account.reasons(steps, deal.n, finished.p0)
+        for seat in range(deal.n):
+            assert sum(i.amount for i in items[seat]) == deal.delta[seat]
+            for item in items[seat]:
+                if item.times:
+                    seen_penalty = True
+                    assert item.amount == -item.times * finished.p0
+        lines = account.reason_lines("ru", table_view(deal), list(deal.players), items)
+        for seat, line in enumerate(lines):
+            assert render.signed(deal.delta[seat]) in line
+    assert seen_penalty
+
+
+def test_last_trick_stays_shown_with_its_winner_even_the_deciding_one() -> None:
+    for seed in range(20):
+        positions = list(_playout("frap", seed))
+        final = positions[-1]
+        if not final.tricks_played:
+            continue
+        for deal in positions:
+            if deal.tricks_played and not deal.trick:
+                table = table_view(deal)
+                assert table.last_winner is not None
+                text = render.table_message("ru", table, NAMES, 1, False, "bot").text
+                k = len(deal.tricks_played)
+                assert f"Взятка {k}:" in text and f"берёт {NAMES[table.last_winner]}" in text
+        return
+    pytest.fail("no deal was played out")
+
+
+def test_russian_keeps_names_in_the_nominative() -> None:
+    """Issue 12: no «(а)» forms and no name after a preposition that would decline it."""
+    for game in games.ORDER:
+        for seed in range(10):
+            for text in _texts(game, "ru", seed):
+                assert "(а)" not in text and "Слово за" not in text and "Против " not in text
+
+
+def test_settings_pages_are_per_game_with_distinct_labels() -> None:
+    chat = _chat("frap", "en")
+    for game in games.ORDER:
+        page = settings_menu.menu(chat, game)
+        labels = [b.text for row in page.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+        assert len(labels) == len(set(labels)) == len(games.ui(game).options) + 1
+    main = settings_menu.menu(chat)
+    labels = [b.text for row in main.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+    assert len(labels) == len(set(labels))
+    changes, page = settings_menu.apply_press(chat, "o:khrap:pen")
+    assert page == "khrap" and changes["rules"]["khrap"] == {"penalties": "flat"}
+    chat = replace(chat, **changes)
+    assert games.rules_for("khrap", chat.rules)["penalties"] == "flat"
+    assert "penalties" not in games.rules_for("frap", chat.rules)  # Frap's own rule is untouched
+    assert settings_menu.apply_press(chat, "ante=20") == ({"ante": 20}, "main")
+    with pytest.raises(ValueError):
+        settings_menu.apply_press(chat, "ante=7")  # numbers only from the list
+
+
+def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
+    """The header's stakes with a pot of 60: a Frap trick is a quarter (F13), a frap one short
+    pays the pot, none twice, dark up to four times (F14); Khrap's first round takes it all (K4)."""
+    frap = _deal("frap", 3, 3)
+    pot = frap.pot
+    line = games.ui("frap").stakes("en", table_view(frap))
+    assert line is not None
+    assert f"A trick: {pot // 4}" in line and f"{pot}–{2 * pot}, dark up to {4 * pot}" in line
+    khrap = _deal("khrap", 3, 3)
+    line = games.ui("khrap").stakes("en", table_view(khrap))
+    assert (
+        line is not None and f"takes {khrap.pot} " in line and f"a trick {khrap.pot // 5}" in line
+    )
+    assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None

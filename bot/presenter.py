@@ -47,6 +47,7 @@ class _Slot:
     task: asyncio.Task[None] | None = None
     retired: bool = False  # dropped once it shows its latest content
     renew: bool = False  # post the content as a new message (it notifies), delete the old one
+    renew_if_spare: bool = False  # …only if Telegram's budget spares a message (a turn ping)
 
 
 class Presenter:
@@ -86,18 +87,29 @@ class Presenter:
         slot = self._slots.get(name)
         return slot.message_id if slot else None
 
-    def show(self, name: str, chat_id: int, content: Rendered, *, renew: bool = False) -> None:
+    def show(
+        self,
+        name: str,
+        chat_id: int,
+        content: Rendered,
+        *,
+        renew: bool = False,
+        if_spare: bool = False,
+    ) -> None:
         """Make slot `name` show `content`: post it the first time, edit it later (a slot moved
         to another chat, a group's new supergroup, is posted there anew); `renew`: post it again
         at the bottom of the chat and delete the old message, because Telegram notifies of new
-        messages only (issue 12's turn ping)."""
+        messages only (issue 12's turn ping); `if_spare`: only if Telegram's budget of new
+        messages spares one now, else edit it."""
         chat_id = self.where(chat_id)
         slot = self._slots.get(name)
         if slot is None or self.where(slot.chat_id) != chat_id:
             slot = self._slots[name] = _Slot(name, chat_id)
             self._dropped.discard(name)
         slot.wanted = content
-        slot.renew = slot.renew or (renew and slot.message_id is not None)
+        if renew and slot.message_id is not None:
+            slot.renew_if_spare = if_spare if not slot.renew else slot.renew_if_spare and if_spare
+            slot.renew = True
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._run(slot), name=f"slot {name}")
 
@@ -230,7 +242,7 @@ class Presenter:
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         old = slot.message_id if slot.renew else None
-        if old is not None and not await self._spare():
+        if old is not None and slot.renew_if_spare and not await self._spare():
             # a busy bot: an edit now beats a notification after a queue of new messages
             old, slot.renew = None, False
             self.renewals_skipped += 1

@@ -731,8 +731,14 @@ class GameService:
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
         content = turns.with_lines(content, top, bottom)
-        renew = anew or (ping and user.pings and not away)
-        self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content, renew=renew)
+        ping = ping and user.pings and not away
+        self.presenter.show(
+            self._hand_slot(live, user.user_id),
+            user.user_id,
+            content,
+            renew=anew or ping,
+            if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
+        )
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (issue 6: new

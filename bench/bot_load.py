@@ -542,7 +542,8 @@ def describe_window(title: str, w: Window, tables: int) -> list[str]:
         f"{_per(calls, w.deals):.1f} per deal): {by_method}",
         f"    new messages: group {w.tally.new_group} ({_per(w.tally.new_group, w.deals):.2f} per "
         f"deal), private {w.tally.new_dm} ({_per(w.tally.new_dm, w.deals):.2f} per deal); "
-        f"429s {w.tally.too_many}; other errors {dict(w.tally.errors) or 'none'}",
+        f"429s {w.tally.too_many}; other errors {dict(w.tally.errors) or 'none'}; turn pings "
+        f"sent as edits for want of Telegram's budget {w.delta('pings_as_edits'):.0f}",
         f"    SQLite: {_per(w.delta('db_tx'), w.updates):.1f} write transactions and "
         f"{_per(w.delta('db_reads'), w.updates):.1f} reads per update, each one job on the "
         f"database thread; {_ms(_per(w.delta('db_job_seconds'), w.updates))} per update from "

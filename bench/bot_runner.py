@@ -396,8 +396,8 @@ def install_bot_hooks() -> None:
 
     original_show = Presenter.show
 
-    def show(self: Presenter, name: str, chat_id: int, content: Any) -> None:
-        original_show(self, name, chat_id, content)
+    def show(self: Presenter, name: str, chat_id: int, content: Any, **options: Any) -> None:
+        original_show(self, name, chat_id, content, **options)
         record = CURRENT.get()
         if record is not None and not record.finished:
             slot = self._slots.get(name)
@@ -638,6 +638,7 @@ def _snap(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "tasks": len(asyncio.all_tasks()),
         "live_tables": len(service._live) if service else 0,
         "slots": len(service.presenter._slots) if service else 0,
+        "pings_as_edits": service.presenter.renewals_skipped if service else 0,
         "slot_bytes": _slot_bytes(service) if service else 0.0,
         "samples": [[k, r, *(round(x, 6) for x in rest)] for k, r, *rest in samples],
         "open_recv": [record.t_recv for record in INS.open],

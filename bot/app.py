@@ -49,7 +49,7 @@ GROUP_COMMANDS = (
     "newseason",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "help", "language")
+PRIVATE_COMMANDS = ("start", "help", "language", "pings")
 # The updates the bot asks for: chat_member (sent only to admin bots, and only when asked for)
 # tells it a player left the group, besides the left_chat_member service message (issue 16).
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
@@ -111,7 +111,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             away_delay=settings.away_delay,
         )
         app.bot_data["service"] = service
-        register(app, Handlers(service))
+        register(app, Handlers(service, settings.zone))
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
@@ -157,6 +157,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("help", handlers.help))
     app.add_handler(CommandHandler("language", handlers.language))
+    app.add_handler(CommandHandler("pings", handlers.pings))
     for name in GROUP_COMMANDS:
         if name == "help":
             continue  # /help answers anywhere

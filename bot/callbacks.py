@@ -45,8 +45,8 @@ class BadCallback(ValueError):
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
-    c(onfig) z (a new season: table_id holds the seasons closed so far) k (an admin stands
-    player `code` up)."""
+    c(onfig) u(ser's choice: pings, language) z (a new season: table_id holds the seasons
+    closed so far) k (an admin stands player `code` up)."""
 
     kind: str
     table_id: int = 0
@@ -61,8 +61,8 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"{kind}:{table_id}:{deal_no}:{step}:{code}"
     elif kind == "n":
         data = f"n:{table_id}:{deal_no}"
-    elif kind == "c":
-        data = f"c:{code}"
+    elif kind in ("c", "u"):
+        data = f"{kind}:{code}"
     elif kind == "k":  # an admin stands player `code` (a user id) up (issue 16)
         data = f"k:{table_id}:{code}"
     else:
@@ -83,7 +83,7 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), int(parts[1]), int(parts[2]), parts[3])
         if kind == "n" and len(parts) == 2:
             return Press(kind, int(parts[0]), int(parts[1]))
-        if kind == "c" and rest:
+        if kind in ("c", "u") and rest:
             return Press(kind, code=rest)
         if kind == "k" and len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
             return Press(kind, int(parts[0]), code=parts[1])

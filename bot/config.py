@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, tzinfo
 from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,6 +46,7 @@ class Settings(DatabaseSettings):
     group_messages_per_minute: int = Field(default=20, ge=1)
     messages_per_second: int = Field(default=30, ge=1, description="the limiter's overall budget")
     poll_timeout: int = Field(default=30, ge=0)
+    time_zone: str = Field(default="UTC", description="an IANA zone for /history's dates")
     force_start: bool = Field(
         default=False, description="start even if the start-up check finds a problem"
     )
@@ -54,6 +57,21 @@ class Settings(DatabaseSettings):
         if not _TOKEN.match(value.get_secret_value()):
             raise ValueError("BOT_TOKEN does not look like a token from @BotFather (digits:secret)")
         return value
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if value != "UTC":
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError(f"unknown time zone {value!r} (e.g. Europe/Moscow)") from exc
+        return value
+
+    @property
+    def zone(self) -> tzinfo:
+        """The time zone for dates shown to players (UTC needs no zone database)."""
+        return UTC if self.time_zone == "UTC" else ZoneInfo(self.time_zone)
 
     @property
     def file_api_url(self) -> str:

@@ -7,7 +7,7 @@ import io
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from telegram import (
@@ -29,6 +29,7 @@ from locales import LANGUAGES, pick_language, t
 
 from . import callbacks, export, games, names, render, settings_menu, stats, stats_view
 from .service import GameService, Person, Refusal
+from .storage import DealRow
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
@@ -46,9 +47,10 @@ def person(user: User) -> Person:
 class Handlers:
     """Every command and button of the bot, bound to one game service."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
         self.service = service
         self.storage = service.storage
+        self.time_zone = time_zone  # /history's dates
         # the page each settings message was last edited to: a second press on a page already
         # left is stale even when it changed nothing (a navigation button)
         self._menu_pages: dict[tuple[int, int], str] = {}
@@ -159,23 +161,67 @@ class Handlers:
         await self._reply(message, t(lang, "help.text"))
 
     async def language(self, update: Update, context: Context) -> None:
-        """/language: switch the language of your private messages (ru ↔ en)."""
+        """/language: buttons, one per language (in private: of your messages; in a group: of
+        the chat, chosen by admins); /language <code> chooses at once."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        await self.service.touch(person(user))
+        lang = await self._chat_lang(message.chat)
+        args = [arg.lower() for arg in context.args or []]
+        if len(args) > 1 or (args and args[0] not in LANGUAGES):
+            await self._reply(message, t(lang, "usage.language", languages=", ".join(LANGUAGES)))
+            return
+        private = message.chat.type == ChatType.PRIVATE
+        if not args:  # never a silent flip: the choice is the user's (issue 12)
+            key, kind = ("lang.choose", "l") if private else ("lang.choose_chat", "g")
+            await self._reply(message, t(lang, key), _language_buttons(kind, lang))
+            return
+        try:
+            text = await self._choose_language(context, message.chat.id, user, args[0], private)
+        except Refusal as refusal:
+            await self._refused(message, lang, refusal)
+            return
+        await self._reply(message, text)
+
+    async def _choose_language(
+        self, context: Context, chat_id: int, user: User, lang: str, private: bool
+    ) -> str:
+        """Set the user's language (private) or the chat's (admins only); the confirmation."""
+        if private:
+            await self.storage.set_user(user.id, lang=lang)
+            await self.service.touch(person(user))
+            return t(lang, "language.set")
+        if not await self._is_admin(context, chat_id, user.id):
+            raise Refusal("err.admins_only")
+        async with self.service.lock(chat_id):
+            await self.storage.set_chat(chat_id, lang=lang)
+        return t(lang, "lang.chat_set")
+
+    async def pings(self, update: Update, context: Context) -> None:
+        """/pings in private: whether your turn comes as a new message that notifies you, with
+        a button to switch; /pings on|off switches at once."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
             return
         stored = await self.service.touch(person(user))
+        lang = pick_language(stored.lang)
         if message.chat.type != ChatType.PRIVATE:
-            lang = await self._chat_lang(message.chat)
-            await self._reply(message, t(lang, "cmd.private_only"))
+            await self._reply(message, t(await self._chat_lang(message.chat), "cmd.private_only"))
             return
         args = [arg.lower() for arg in context.args or []]
-        if len(args) > 1 or (args and args[0] not in LANGUAGES):
-            await self._reply(message, t(pick_language(stored.lang), "usage.language"))
+        if len(args) > 1 or (args and args[0] not in ("on", "off")):
+            await self._reply(message, t(lang, "ping.usage"))
             return
-        new = args[0] if args else "en" if pick_language(stored.lang) == "ru" else "ru"
-        await self.storage.set_user(user.id, lang=new)
-        await self.service.touch(person(user))
-        await self._reply(message, t(new, "language.set"))
+        on = stored.pings if not args else args[0] == "on"
+        if on != stored.pings:
+            await self._set_pings(user, on)
+        text, markup = _pings_menu(lang, on)
+        await self._reply(message, text, markup)
+
+    async def _set_pings(self, user: User, on: bool) -> None:
+        await self.storage.set_user(user.id, pings=int(on))
+        await self.service.touch(person(user))  # the tables he sits at see it at once
 
     async def my_member(self, update: Update, context: Context) -> None:
         """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
@@ -241,6 +287,7 @@ class Handlers:
                 message.chat_id, message.chat.title or "", person(user), game
             )
         if user.id not in live.row.seats:
+            lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
             link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
             await self._refused(message, lang, Refusal("err.start_bot_first", url=link))
 
@@ -424,33 +471,54 @@ class Handlers:
         await self._reply(message, text + ("\n\n" + records if records else ""))
 
     async def history(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/history: the last deals; /history <id> sends that deal's hand record as a file."""
+        """/history: the chat's last deals by their numbers here; /history <number>: that deal
+        in full, with its hand record as a file (for disputes)."""
         args = context.args or []
         if args:
             if len(args) > 1 or not _is_id(args[0]):
                 await self._reply(message, t(lang, "usage.history"))
                 return
-            deal = await self.storage.deal(int(args[0]))
-            if deal is None or deal.chat_id != message.chat_id:
+            found = await self.storage.numbered_deals(message.chat_id, number=int(args[0]))
+            if not found:
                 await self._reply(message, t(lang, "history.no_such"))
                 return
+            ((number, deal),) = found
+            date = self._date(deal)
+            told = render.deal_account(lang, deal, number)  # bids, buying, tricks, the money
+            if told is None:  # a record that no longer replays: its line at least
+                text = render.history_line(lang, deal, number, date)
+            else:
+                title, _, rest = told.partition("\n")
+                text = "\n".join((title, t(lang, "history.played", date=date), rest))
+            await self._reply(message, text)
             data = json.dumps(deal.record, ensure_ascii=False, indent=1).encode()
             try:
                 await message.reply_document(
-                    io.BytesIO(data), filename=f"frap-deal-{deal.deal_id}.json"
+                    io.BytesIO(data),
+                    filename=f"deal-{number}.json",
+                    caption=t(lang, "history.record_caption", number=number),
                 )
             except TelegramError as exc:
                 log.warning("record of deal %s not sent: %s", deal.deal_id, exc)
                 self._noticed(message.chat_id, exc)
             return
-        deals = await self.storage.recent_deals(message.chat_id, HISTORY_SHOWN)
+        deals = await self.storage.numbered_deals(message.chat_id, limit=HISTORY_SHOWN)
         if not deals:
             await self._reply(message, t(lang, "history.empty"))
             return
         lines = [t(lang, "history.title")]
-        lines += [render.history_line(lang, deal) for deal in deals]
+        lines += [
+            render.history_line(lang, deal, number, self._date(deal))
+            for number, deal in reversed(deals)  # oldest first, as they were played
+        ]
         lines.append(t(lang, "history.hint"))
         await self._reply(message, "\n".join(lines))
+
+    def _date(self, deal: DealRow) -> str:
+        """When a deal ended, in the bot's time zone (day.month hours:minutes)."""
+        if deal.finished_at is None:
+            return "?"
+        return datetime.fromtimestamp(deal.finished_at, self.time_zone).strftime("%d.%m %H:%M")
 
     async def export(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/export: admins get the chat's ledger as a CSV file."""
@@ -574,6 +642,9 @@ class Handlers:
         if press.kind == "c":
             await self._settings_press(context, query, chat.id, press.code)
             return
+        if press.kind == "u":
+            await self._choice_press(context, query, chat.id, press.code)
+            return
         if press.kind == "z":
             await self._season_press(context, query, chat.id, press.table_id)
             return
@@ -633,6 +704,45 @@ class Handlers:
             except TelegramError as exc:
                 log.warning("settings menu in %s not updated: %s", chat_id, exc)
                 self._noticed(chat_id, exc)
+
+    async def _choice_press(
+        self, context: Context, query: CallbackQuery, chat_id: int, code: str
+    ) -> None:
+        """A button of /pings or /language: apply the choice, then show it on the message."""
+        user, kind, value = query.from_user, code[:1], code[1:]
+        markup: InlineKeyboardMarkup | None = None
+        if kind == "p" and value in ("0", "1"):
+            await self._set_pings(user, value == "1")
+            text, markup = _pings_menu(await self.service.user_lang(user.id), value == "1")
+        elif kind in ("l", "g") and value in LANGUAGES:
+            text = await self._choose_language(context, chat_id, user, value, kind == "l")
+        else:
+            raise Refusal("err.stale")
+        try:
+            await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        except BadRequest as exc:  # pressed twice: the message already says so
+            log.debug("choice message in %s not updated: %s", chat_id, exc)
+        except TelegramError as exc:
+            log.warning("choice message in %s not updated: %s", chat_id, exc)
+
+
+def _language_buttons(kind: str, current: str) -> InlineKeyboardMarkup:
+    """One button per language with a catalog, each named in its own language."""
+    buttons = [
+        InlineKeyboardButton(
+            ("✓ " if code == current else "") + t(code, "lang.name"),
+            callback_data=callbacks.encode("u", code=f"{kind}{code}"),
+        )
+        for code in LANGUAGES
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
+
+
+def _pings_menu(lang: str, on: bool) -> tuple[str, InlineKeyboardMarkup]:
+    """What /pings shows: the state, and the button that switches it."""
+    label, code = ("ping.btn_off", "p0") if on else ("ping.btn_on", "p1")
+    button = InlineKeyboardButton(t(lang, label), callback_data=callbacks.encode("u", code=code))
+    return t(lang, "ping.on" if on else "ping.off"), InlineKeyboardMarkup([[button]])
 
 
 def _is_id(text: str) -> bool:

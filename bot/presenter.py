@@ -19,6 +19,7 @@ from telegram.error import (
 )
 
 from .api import FrapBot
+from .ratelimit import SendLimiter
 from .render import Rendered
 from .storage import Storage
 
@@ -45,6 +46,8 @@ class _Slot:
     wanted: Rendered | None = None
     task: asyncio.Task[None] | None = None
     retired: bool = False  # dropped once it shows its latest content
+    renew: bool = False  # post the content as a new message (it notifies), delete the old one
+    renew_if_spare: bool = False  # …only if Telegram's budget spares a message (a turn ping)
 
 
 class Presenter:
@@ -67,6 +70,7 @@ class Presenter:
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
         self._dropped: set[str] = set()  # retired slots whose rows are still stored
         self._saver: asyncio.Task[None] | None = None
+        self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
@@ -83,15 +87,29 @@ class Presenter:
         slot = self._slots.get(name)
         return slot.message_id if slot else None
 
-    def show(self, name: str, chat_id: int, content: Rendered) -> None:
+    def show(
+        self,
+        name: str,
+        chat_id: int,
+        content: Rendered,
+        *,
+        renew: bool = False,
+        if_spare: bool = False,
+    ) -> None:
         """Make slot `name` show `content`: post it the first time, edit it later (a slot moved
-        to another chat, a group's new supergroup, is posted there anew)."""
+        to another chat, a group's new supergroup, is posted there anew); `renew`: post it again
+        at the bottom of the chat and delete the old message, because Telegram notifies of new
+        messages only (issue 12's turn ping); `if_spare`: only if Telegram's budget of new
+        messages spares one now, else edit it."""
         chat_id = self.where(chat_id)
         slot = self._slots.get(name)
         if slot is None or self.where(slot.chat_id) != chat_id:
             slot = self._slots[name] = _Slot(name, chat_id)
             self._dropped.discard(name)
         slot.wanted = content
+        if renew and slot.message_id is not None:
+            slot.renew_if_spare = if_spare if not slot.renew else slot.renew_if_spare and if_spare
+            slot.renew = True
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._run(slot), name=f"slot {name}")
 
@@ -190,7 +208,9 @@ class Presenter:
     async def _update(self, slot: _Slot) -> None:
         failures = 0
         while slot.wanted is not None and (
-            slot.wanted.digest != slot.shown or self.where(slot.chat_id) != slot.chat_id
+            slot.wanted.digest != slot.shown
+            or slot.renew
+            or self.where(slot.chat_id) != slot.chat_id
         ):
             if self.where(slot.chat_id) != slot.chat_id:  # the group became a supergroup: the
                 slot.chat_id = self.where(slot.chat_id)  # old message stays, a new one is
@@ -221,19 +241,53 @@ class Presenter:
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
-        posted = slot.message_id is None
-        if slot.message_id is None:
+        old = slot.message_id if slot.renew else None
+        if old is not None and slot.renew_if_spare and not await self._spare():
+            # a busy bot: an edit now beats a notification after a queue of new messages
+            old, slot.renew = None, False
+            self.renewals_skipped += 1
+        posted = slot.message_id is None or old is not None
+        if posted:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
+            slot.renew = False
         else:
+            assert slot.message_id is not None
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
-        if posted:
+        if posted and old is None:
             self._unsaved.pop(slot.name, None)
             await self.storage.remember_messages([row])
             return
+        # An edit, or a message posted anew: written with the next batch. (A renewed slot's
+        # stored row names its old message: after a crash in between, editing that deleted
+        # message fails and the slot posts again, as for any message gone.)
         self._unsaved[slot.name] = row
         self._save_soon()
+        if old is not None:  # in the background: the slot's next content need not wait for it
+            self._soon(self._delete(slot.chat_id, old))
+
+    async def _spare(self) -> bool:
+        limiter = self.bot.rate_limiter
+        return not isinstance(limiter, SendLimiter) or await limiter.spare()
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message the slot no longer shows; one that cannot go (Telegram lets a bot
+        delete only messages younger than 48 hours) loses its buttons instead."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+            return
+        except BadRequest as exc:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
+            if "not found" in exc.message.lower():
+                return  # deleted already (the player cleared the chat)
+        except (Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
+            return
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except (BadRequest, Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
+            log.info("message %s/%s keeps its buttons: %s", chat_id, message_id, exc)
 
     def _save_soon(self) -> None:
         """Write what changed in the next moment (digests edited, slots retired) together."""

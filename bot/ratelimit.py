@@ -38,6 +38,7 @@ class SendLimiter(BaseRateLimiter[int]):
 
     def __init__(self, per_second: int = 30, per_group_minute: int = 20, max_retries: int = 3):
         self._overall = window_bucket(per_second, 1.0)
+        self._optional = window_bucket(per_second // 2, 1.0) if per_second >= 2 else None
         self._per_group = per_group_minute
         self._groups: dict[int | str, AsyncLimiter] = {}
         self._max_retries = max_retries
@@ -72,6 +73,17 @@ class SendLimiter(BaseRateLimiter[int]):
                 log.info("429 from Telegram: waiting %.1f s", pause)
                 await asyncio.sleep(pause + 0.1)
         raise AssertionError("unreachable")
+
+    async def spare(self) -> bool:
+        """Take one from the budget of new messages that could as well be edits (turn pings,
+        issue 12): half the overall rate, and only while the overall bucket has room now. True
+        if taken (never waits), so pings never queue up the messages that must be new."""
+        if self._optional is None or not (
+            self._optional.has_capacity() and self._overall.has_capacity()
+        ):
+            return False
+        await self._optional.acquire()  # it has room: returns at once, nobody takes it between
+        return True
 
     async def _wait(self, chat_id: object) -> None:
         try:

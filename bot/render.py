@@ -474,29 +474,34 @@ def pots(lang: str, chat: ChatRow) -> str:
     return "\n".join([t(lang, "pot.title"), *lines])
 
 
-def deal_account(lang: str, deal: DealRow) -> str | None:
-    """A finished deal as readable text for /history N (bids, buying, every trick, the money);
-    None if its record cannot be replayed."""
-    return account.deal_account(lang, deal.record, deal.deal_no)
+def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | None:
+    """A finished deal as readable text for /history N (bids, buying, every trick, the money),
+    titled with `number` (the chat's number for it; else the table's); None if its record
+    cannot be replayed."""
+    return account.deal_account(lang, deal.record, deal.deal_no if number is None else number)
 
 
-def history_line(lang: str, deal: DealRow) -> str:
-    """One finished deal for /history: its number, the contract and each player's change."""
+def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
+    """One finished deal for /history: the chat's number for it, its date, the contract and each
+    player's change."""
+    changes, what = "?", ""
     try:
         played = replay(deal.record)
     except ReplayError:
-        return f"#{deal.deal_id}: ?"
-    view = table_view(played)
-    ui = games.ui(view.game)
-    names = played.players
-    if view.needs_redeal:
-        what = ui.redeal_line(lang, view).rstrip(".")  # history.line puts its own colon after
-    elif view.declarer is None or view.contract is None:
-        what = ui.no_contract_line(lang, view) or ""
-    else:
-        word = ui.bid_word(lang, view.contract, view.seats[view.declarer].level)
-        what = f"{name(names[view.declarer])}: {word}"
-    changes = ", ".join(f"{name(n)} {signed(d)}" for n, d in zip(names, view.delta, strict=True))
-    return t(
-        lang, "history.line", deal_id=deal.deal_id, deal_no=deal.deal_no, what=what, changes=changes
-    )
+        played = None
+    if played is not None:
+        view = table_view(played)
+        ui = games.ui(view.game)
+        names = played.players
+        if view.needs_redeal:
+            what = ui.redeal_line(lang, view).rstrip(".")  # history.line puts its own colon after
+        elif view.declarer is None or view.contract is None:
+            what = ui.no_contract_line(lang, view) or ""
+        else:
+            word = ui.bid_word(lang, view.contract, view.seats[view.declarer].level)
+            what = f"{name(names[view.declarer])}, {word}"
+        pairs = zip(names, view.delta, strict=True)
+        changes = ", ".join(f"{name(n)} {signed(d)}" for n, d in pairs)
+    if not what:
+        return t(lang, "history.line_plain", number=number, date=date, changes=changes)
+    return t(lang, "history.line", number=number, date=date, what=what, changes=changes)

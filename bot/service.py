@@ -24,7 +24,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render, settings_menu, summary
+from . import callbacks, games, render, settings_menu, summary, turns
 from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
@@ -67,6 +67,8 @@ class Live:
     note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
     sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
     short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
+    mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
+    auto: dict[int, Action] = field(default_factory=dict)  # by seat: the bot's last move for him
 
     @property
     def step(self) -> int:
@@ -143,6 +145,7 @@ class GameService:
                 live.deal_id = deal_row.deal_id
                 live.deal_seats = deal_row.seats
                 live.sitting_out = tuple(u for u in row.seats if u not in deal_row.seats)
+                live.mover = live.deal.to_act  # pinged before the restart
                 live.users.update(await self.storage.users(deal_row.seats))
             self._live[row.table_id] = live
             async with self.lock(row.chat_id):
@@ -200,6 +203,9 @@ class GameService:
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise await self._table_exists(chat_id, chat.lang)
+        if not chat.lang_chosen:  # issue 12: a group speaks the language of its first table's
+            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))  # opener
+            chat = await self.storage.chat(chat_id)
         live = Live(row, {})
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
@@ -505,6 +511,7 @@ class GameService:
         )
         live.deal, live.deal_seats, live.selection, live.note = deal, seats, {}, None
         live.sitting_out, live.short = sitting_out, short
+        live.mover, live.auto = None, {}
         live.deal_id = await self.storage.start_deal(
             live.row, deal.to_record(), self._movements(live, events)
         )
@@ -575,6 +582,9 @@ class GameService:
         chat = await self.storage.chat(live.row.chat_id)
         if by_player:
             self._back(live, live.deal_seats[action.seat])
+            live.auto.pop(action.seat, None)
+        elif action.do is not Do.LOOK:
+            live.auto[action.seat] = action  # his control message says what was played
         if action.do is not Do.LOOK:
             deadline = self._idle_deadline() if new.finished else self._deadline(chat)
             live.row = replace(live.row, deadline=deadline)
@@ -743,6 +753,21 @@ class GameService:
                 key_word = "table.now_away" if user_id in away else "table.timed_out"
                 note = (key_word, live.users[user_id].name)
             await self._apply(live, deal, action, note=note, by_player=False)
+            if note is not None:
+                await self._tell_timed_out(live, user_id, action)
+
+    async def _tell_timed_out(self, live: Live, user_id: int, action: Action) -> None:
+        """A private line (a new message: it notifies) to a player whose time ran out: what
+        the bot played for him, and whether it goes on playing for him."""
+        user = live.users[user_id]
+        if user.blocked:
+            return
+        lang = pick_language(user.lang)
+        chat = await self.storage.chat(live.row.chat_id)
+        text = turns.timed_out_message(
+            lang, live.row.game, action, render.name(chat.title), away=user_id in live.row.away
+        )
+        await self.presenter.post(user_id, render.Rendered(text))
 
     # ---- what the messages show -----------------------------------------------------------------
 
@@ -770,6 +795,9 @@ class GameService:
     def _show_deal(self, live: Live, chat: ChatRow, *, closing: bool = False) -> None:
         deal = live.deal
         assert deal is not None
+        mover = None if closing or deal.finished else deal.to_act
+        ping = mover if mover != live.mover else None  # the move passed to another player
+        live.mover = mover
         content = render.table_message(
             chat.lang,
             table_view(deal),
@@ -782,7 +810,7 @@ class GameService:
         )
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(deal.n):
-            self._show_hand(live, chat, seat, closing=closing)
+            self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
 
     def _note(self, lang: str, live: Live) -> str | None:
         lines = []
@@ -828,7 +856,19 @@ class GameService:
     def _table_slot(self, live: Live) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
 
-    def _show_hand(self, live: Live, chat: ChatRow, seat: int, *, closing: bool = False) -> None:
+    def _show_hand(
+        self,
+        live: Live,
+        chat: ChatRow,
+        seat: int,
+        *,
+        closing: bool = False,
+        ping: bool = False,
+        anew: bool = False,
+    ) -> None:
+        """Show a player his control message; `ping`: the move just passed to him, so it comes
+        as a new message that notifies him (unless he switched pings off, or is away); `anew`:
+        posted again at the bottom of his chat in any case (the old one deleted)."""
         deal = live.deal
         assert deal is not None
         user = live.users[live.deal_seats[seat]]
@@ -849,7 +889,22 @@ class GameService:
             live.selection.get(seat, ()),
             closed=closing,
         )
-        self.presenter.show(self._hand_slot(live, user.user_id), user.user_id, content)
+        auto = live.auto.get(seat)
+        top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
+        bottom: list[str] = []
+        away = self._plays_itself(live, user.user_id)
+        moving = not closing and not deal.finished and deal.to_act == seat
+        if moving and not away and live.row.deadline is not None:
+            bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
+        content = turns.with_lines(content, top, bottom)
+        ping = ping and user.pings and not away
+        self.presenter.show(
+            self._hand_slot(live, user.user_id),
+            user.user_id,
+            content,
+            renew=anew or ping,
+            if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
+        )
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (issue 6: new
@@ -895,14 +950,12 @@ class GameService:
 
     async def reshow_hand(self, user_id: int) -> bool:
         """Post the user's control messages (one per table he plays at) again at the bottom of
-        the private chat."""
+        the private chat; the old ones are deleted, so no copy keeps live-looking buttons."""
         shown = False
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
-                slot = self._hand_slot(live, user_id)
-                await self.presenter.forget(slot)
                 chat = await self.storage.chat(live.row.chat_id)
-                self._show_hand(live, chat, live.deal_seats.index(user_id))
+                self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
                 shown = True
         return shown
 

@@ -157,6 +157,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX seasons_by_chat ON seasons (chat_id);
     """,
+    # 8: turn pings a player can switch off; a chat's language is taken from whoever opens its
+    # first table until someone chooses one (issue 12); chats that had tables keep theirs
+    """
+    ALTER TABLE users ADD COLUMN pings INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE chats ADD COLUMN lang_chosen INTEGER NOT NULL DEFAULT 0;
+    UPDATE chats SET lang_chosen = 1 WHERE chat_id IN (SELECT chat_id FROM tables);
+    """,
 )
 
 
@@ -175,6 +182,7 @@ class ChatRow:
     pot: int
     pot_has_penalty: bool  # unused since pots are per game (migration 5): see `pots`
     pots: tuple[tuple[str, int, bool], ...] = ()
+    lang_chosen: bool = False  # set by a person (or the first table), not the default
 
     def pot_of(self, game: str) -> int:
         """The chips in `game`'s pot (Napoleon's treasure, Frap's pot…)."""
@@ -195,6 +203,7 @@ class UserRow:
     lang: str | None
     started: bool
     blocked: bool
+    pings: bool = True  # his control message is posted anew (and notifies) on his turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,11 +437,13 @@ class Storage:
 
     async def _update(self, table: str, key: str, key_value: int, fields: dict[str, Any]) -> None:
         allowed = {
-            "users": {"started", "blocked", "lang"},
+            "users": {"started", "blocked", "lang", "pings"},
             "chats": {"lang", "game", "rules", "ante", "turn_timeout"},
         }[table]
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"cannot set {sorted(fields)} on {table}")
+        if table == "chats" and "lang" in fields:
+            fields = {**fields, "lang_chosen": 1}  # chosen: the next first table keeps it
         assignments = ", ".join(f"{name} = ?" for name in fields)
         sql, args = (
             f"UPDATE {table} SET {assignments} WHERE {key} = ?",
@@ -506,6 +517,22 @@ class Storage:
             (chat_id, limit),
         )
         return [_deal(row) for row in rows]
+
+    async def numbered_deals(
+        self, chat_id: int, *, limit: int = 1, number: int | None = None
+    ) -> list[tuple[int, DealRow]]:
+        """The chat's finished deals numbered 1, 2, … in the order played (the numbers /history
+        shows), newest first: the last `limit`, or only the one numbered `number`."""
+        numbered = (
+            "SELECT *, ROW_NUMBER() OVER (ORDER BY deal_id) AS number FROM deals "
+            "WHERE chat_id = ? AND status = 'finished'"
+        )
+        if number is not None:
+            sql, args = f"SELECT * FROM ({numbered}) WHERE number = ?", (chat_id, number)
+            rows = await self._all(sql, args)
+        else:
+            rows = await self._all(f"{numbered} ORDER BY deal_id DESC LIMIT ?", (chat_id, limit))
+        return [(row["number"], _deal(row)) for row in rows]
 
     async def start_deal(
         self,
@@ -934,6 +961,7 @@ def _user(row: aiosqlite.Row) -> UserRow:
         row["lang"],
         bool(row["started"]),
         bool(row["blocked"]),
+        bool(row["pings"]),
     )
 
 
@@ -949,6 +977,7 @@ def _chat(row: aiosqlite.Row, pots: Iterable[Any]) -> ChatRow:
         row["pot"],
         bool(row["pot_has_penalty"]),
         tuple((p["game"], int(p["pot"]), bool(p["has_penalty"])) for p in pots),
+        bool(row["lang_chosen"]),
     )
 
 

@@ -191,9 +191,10 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         )
         await users[1].send(group, "/history")
         await bot.idle()
-        assert "#1" in bot_messages(tg, group)[-1].text
+        assert "№1 " in bot_messages(tg, group)[-1].text
         await users[1].send(group, "/history 1")
         await bot.idle()
+        assert "Сдача №1" in bot_messages(tg, group)[-1].text
         document = tg.documents(group)[-1]
         record = json.loads(document.content)
         assert record["format"] == "frap-hand/1" and record["players"] == [

@@ -73,7 +73,7 @@ def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
         record=record,
     ).text  # fmt: skip
     row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
-    yield render.history_line(lang, row)
+    yield render.history_line(lang, row, 1, "01.12 20:00")
     account_text = render.deal_account(lang, row)
     assert account_text is not None
     yield account_text

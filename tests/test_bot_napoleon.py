@@ -442,7 +442,8 @@ def test_everyone_passing_is_said_and_the_contributions_stay() -> None:
         record=record,
     ).text  # fmt: skip
     assert "Все спасовали: взносы остаются в кладе." in text and "Клад: 60" in text
-    history = render.history_line("en", DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0))
+    row = DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0)
+    history = render.history_line("en", row, 1, "01.12 20:00")
     assert "Everyone passed" in history
     account = render.deal_account("en", DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0))
     assert account is not None and "treasure before the deal: 30" in account

@@ -256,7 +256,7 @@ async def test_a_player_who_blocks_the_bot_mid_deal(
         tg.unblock(blocker)
         await blocker.start("hand")  # the deep link brings the cards back
         await bot.idle()
-        assert len(bot_messages(tg, blocker)) == posted + 1
+        assert len(bot_messages(tg, blocker)) == posted  # posted anew, the old copy deleted
         hand = bot_messages(tg, blocker)[-1]
         assert hand is control_message(tg, blocker) and "Ваши карты" in hand.text
         assert not bot.service._plays_itself(live, blocker.id)  # he plays himself again

@@ -157,6 +157,7 @@ class BotApi:
         message = self.world.new_message(
             chat, None, text=content.text, html=p.text("text") or "", entities=content.entities,
             parse_mode=p.text("parse_mode"), reply_markup=markup, reply_to=reply_to,
+            notified=not p.flag("disable_notification"),
         )  # fmt: skip
         return message.to_api(self.world.bot)
 
@@ -173,7 +174,7 @@ class BotApi:
         message = self.world.new_message(
             chat, None, text=caption.text, html=p.text("caption") or "",
             entities=caption.entities, parse_mode=p.text("parse_mode"), reply_markup=markup,
-            reply_to=reply_to,
+            reply_to=reply_to, notified=not p.flag("disable_notification"),
         )  # fmt: skip
         serial = self.world.serial()
         document = StoredDocument(

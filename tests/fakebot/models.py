@@ -295,6 +295,9 @@ class StoredMessage:
     service: Json | None = None  # a service message's field, e.g. {"migrate_to_chat_id": id}
     edits: int = 0
     edit_date: int | None = None
+    # Telegram notifies of a new message (unless sent with disable_notification), never of an
+    # edit: a player learns it is his move only from a new message
+    notified: bool = False
     deleted: bool = False
     history: list[str] = field(default_factory=list)  # previous visible texts, oldest first
 

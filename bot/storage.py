@@ -7,16 +7,16 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
-
-T = TypeVar("T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -179,14 +179,17 @@ class Problem:
 
 
 class Storage:
-    """All database access. Each public method is one job on aiosqlite's database thread: a
-    query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once. Jobs run one
-    after another, so none interleaves with another, and a write costs one round trip to the
-    thread however many statements it has (issue 6: a transaction of round trips held the one
-    connection across several turns of a busy event loop)."""
+    """All database access, through aiosqlite's public API on one connection (issue 10). Each
+    public method holds the connection alone while it runs: one statement (a write that is one
+    statement is its own transaction), or a transaction of several (BEGIN IMMEDIATE … COMMIT,
+    rolled back if anything in it fails), so no method's statements interleave with another's
+    and no read sees a transaction that is not committed. Writes keep their statements few: a
+    step that moves no chips is four round trips to the database thread (issue 6: each can
+    wait a turn of a busy event loop)."""
 
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
+        self._lock = asyncio.Lock()  # the connection's one user at a time (see above)
         self._defaults = defaults
         # Chat rows, read on every press (issue 6): kept until a write touches the row. A read
         # that raced a write (the epoch moved on meanwhile) is not kept.
@@ -221,20 +224,28 @@ class Storage:
                 f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;"
             )
 
-    async def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `body` (plain sqlite3 calls) in one transaction, as one job on the database
-        thread; rolled back if it raises. (aiosqlite's `_execute` is the queue its own methods
-        use; it has no public way to run a function there.)"""
-        job = self._db._execute(_transaction, self._db._conn, body)  # type: ignore[no-untyped-call]
-        result: T = await job
-        return result
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, held, inside BEGIN IMMEDIATE … COMMIT; rolled back if the block
+        raises (or is cancelled: aiosqlite queues each call on its thread at once, so the
+        ROLLBACK runs after whatever statement was in flight)."""
+        async with self._lock:
+            try:
+                await _run(self._db, "BEGIN IMMEDIATE")
+                yield self._db
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()  # sqlite3's: nothing to do if no transaction is open
+                raise
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(sql, args)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._db.execute_fetchall(sql, args))  # one job, not three
+        """One statement (a write one is its own transaction), with the connection held."""
+        async with self._lock:
+            return await _run(self._db, sql, args)
 
     # ---- users and chats ------------------------------------------------------------------------
 
@@ -243,16 +254,15 @@ class Storage:
     ) -> UserRow:
         """Record (or refresh) a user's name and language; returns the row."""
 
-        def body(db: sqlite3.Connection) -> Any:
-            db.execute(
-                "INSERT INTO users (user_id, name, username, lang) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
-                "username = excluded.username, lang = COALESCE(users.lang, excluded.lang)",
-                (user_id, name, username, lang),
-            )
-            return db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
-
-        return _user(await self._write(body))
+        row = await self._one(
+            "INSERT INTO users (user_id, name, username, lang) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "username = excluded.username, lang = COALESCE(users.lang, excluded.lang) "
+            "RETURNING *",
+            (user_id, name, username, lang),
+        )
+        assert row is not None  # an upsert returns its row
+        return _user(row)
 
     async def user(self, user_id: int) -> UserRow | None:
         """A user by id."""
@@ -275,13 +285,11 @@ class Storage:
     async def mark_blocked(self, user_id: int) -> bool:
         """Mark a known user as unreachable; False if unknown or marked already."""
 
-        def body(db: sqlite3.Connection) -> bool:
-            cursor = db.execute(
-                "UPDATE users SET blocked = 1 WHERE user_id = ? AND blocked = 0", (user_id,)
-            )
-            return cursor.rowcount == 1
-
-        return await self._write(body)
+        changed = await self._all(
+            "UPDATE users SET blocked = 1 WHERE user_id = ? AND blocked = 0 RETURNING user_id",
+            (user_id,),
+        )
+        return len(changed) == 1
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time (a plain read otherwise: the
@@ -297,24 +305,13 @@ class Storage:
                 self._chats[chat_id] = chat
             return chat
         defaults = self._defaults
-
-        def body(db: sqlite3.Connection) -> Any:
-            db.execute(
-                "INSERT INTO chats (chat_id, title, lang, ante, turn_timeout) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO NOTHING",
-                (
-                    chat_id,
-                    title or "",
-                    defaults["lang"],
-                    defaults["ante"],
-                    defaults["turn_timeout"],
-                ),
-            )
-            if title:
-                db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, chat_id))
-            return db.execute("SELECT * FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
-
-        created = await self._write(body)
+        created = await self._one(  # a new row, or the new title (an empty one keeps the old)
+            "INSERT INTO chats (chat_id, title, lang, ante, turn_timeout) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET title = COALESCE(NULLIF(excluded.title, ''), "
+            "chats.title) RETURNING *",
+            (chat_id, title or "", defaults["lang"], defaults["ante"], defaults["turn_timeout"]),
+        )
+        assert created is not None  # an upsert returns its row
         self._chat_changed(chat_id)
         return _chat(created)
 
@@ -341,7 +338,7 @@ class Storage:
             f"UPDATE {table} SET {assignments} WHERE {key} = ?",
             (*fields.values(), key_value),
         )
-        await self._write(lambda db: db.execute(sql, args))
+        await self._all(sql, args)
         if table == "chats":
             self._chat_changed(key_value)
 
@@ -350,20 +347,16 @@ class Storage:
     async def create_table(self, chat_id: int, game: str, creator_id: int) -> TableRow | None:
         """A new lobby in the chat, or None if the chat already has an open table."""
 
-        def body(db: sqlite3.Connection) -> Any:
-            cursor = db.execute(
+        try:
+            row = await self._one(
                 "INSERT INTO tables (chat_id, game, status, creator_id, created_at) "
-                "VALUES (?, ?, 'lobby', ?, ?)",
+                "VALUES (?, ?, 'lobby', ?, ?) RETURNING *",
                 (chat_id, game, creator_id, time.time()),
             )
-            return db.execute(
-                "SELECT * FROM tables WHERE table_id = ?", (cursor.lastrowid,)
-            ).fetchone()
-
-        try:
-            return _table(await self._write(body))
         except sqlite3.IntegrityError:
             return None
+        assert row is not None  # an insert returns its row
+        return _table(row)
 
     async def table(self, table_id: int) -> TableRow | None:
         """A table by id."""
@@ -385,7 +378,8 @@ class Storage:
 
     async def save_table(self, table: TableRow) -> None:
         """Write a table's seats, status, dealer, deal number and deadline."""
-        await self._write(lambda db: _write_table(db, table))
+        async with self._lock:
+            await _write_table(self._db, table)
 
     # ---- deals and money ------------------------------------------------------------------------
 
@@ -418,11 +412,12 @@ class Storage:
     ) -> int:
         """Insert a new deal, update the table, and book the deal's first chips: one transaction."""
 
-        def body(db: sqlite3.Connection) -> tuple[int, bool]:
-            _write_table(db, table)
-            cursor = db.execute(
+        async with self._transaction() as db:
+            await _write_table(db, table)
+            (row,) = await _run(
+                db,
                 "INSERT INTO deals (table_id, chat_id, deal_no, seats, record, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING deal_id",
                 (
                     table.table_id,
                     table.chat_id,
@@ -432,11 +427,8 @@ class Storage:
                     time.time(),
                 ),
             )
-            deal_id = cursor.lastrowid
-            assert deal_id is not None
-            return deal_id, _book(db, table.chat_id, deal_id, movements)
-
-        deal_id, pot_moved = await self._write(body)
+            deal_id: int = row[0]
+            pot_moved = await _book(db, table.chat_id, deal_id, movements)
         if pot_moved:
             self._chat_changed(table.chat_id)
         return deal_id
@@ -453,11 +445,12 @@ class Storage:
     ) -> None:
         """Write one game step: the record, the table, the chips it moved: one transaction."""
 
-        def body(db: sqlite3.Connection) -> bool:
-            _write_table(db, table)
-            cursor = db.execute(
+        async with self._transaction() as db:
+            await _write_table(db, table)
+            updated = await _run(
+                db,
                 "UPDATE deals SET record = ?, status = ?, finished_at = ? "
-                "WHERE deal_id = ? AND status = 'playing'",
+                "WHERE deal_id = ? AND status = 'playing' RETURNING deal_id",
                 (
                     json.dumps(record),
                     "finished" if finished else "playing",
@@ -465,42 +458,40 @@ class Storage:
                     deal_id,
                 ),
             )
-            if cursor.rowcount != 1:  # settling twice changes nothing
+            if len(updated) != 1:  # settling twice changes nothing
                 raise RuntimeError(f"deal {deal_id} is not in play")
-            pot_moved = _book(db, table.chat_id, deal_id, movements)
-            if pot_has_penalty is None:
-                return pot_moved
-            db.execute(
-                "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
-                (int(pot_has_penalty), table.chat_id),
-            )
-            return True
-
-        if await self._write(body):
+            chat_changed = await _book(db, table.chat_id, deal_id, movements)
+            if pot_has_penalty is not None:
+                await _run(
+                    db,
+                    "UPDATE chats SET pot_has_penalty = ? WHERE chat_id = ?",
+                    (int(pot_has_penalty), table.chat_id),
+                )
+                chat_changed = True
+        if chat_changed:
             self._chat_changed(table.chat_id)
 
     async def void_deal(self, table: TableRow, deal_id: int) -> list[Movement]:
         """Void a deal in play: book the reverse of every chip it moved; returns the reversal."""
 
-        def body(db: sqlite3.Connection) -> list[Movement]:
-            _write_table(db, table)
-            row = db.execute("SELECT status FROM deals WHERE deal_id = ?", (deal_id,)).fetchone()
-            if row is None or row["status"] != "playing":
-                return []
-            sums = db.execute(
-                "SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = ? "
-                "GROUP BY user_id ORDER BY user_id",
-                (deal_id,),
-            ).fetchall()
-            reversal = [Movement(r["user_id"], -r["total"], "void") for r in sums if r["total"]]
-            _book(db, table.chat_id, deal_id, reversal)
-            db.execute(
-                "UPDATE deals SET status = 'voided', finished_at = ? WHERE deal_id = ?",
+        async with self._transaction() as db:
+            await _write_table(db, table)
+            voided = await _run(
+                db,
+                "UPDATE deals SET status = 'voided', finished_at = ? "
+                "WHERE deal_id = ? AND status = 'playing' RETURNING deal_id",
                 (time.time(), deal_id),
             )
-            return reversal
-
-        reversal = await self._write(body)
+            sums = []  # a deal not in play (finished, voided) stays as it is
+            if voided:
+                sums = await _run(
+                    db,
+                    "SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = ? "
+                    "GROUP BY user_id ORDER BY user_id",
+                    (deal_id,),
+                )
+            reversal = [Movement(r["user_id"], -r["total"], "void") for r in sums if r["total"]]
+            await _book(db, table.chat_id, deal_id, reversal)
         if reversal:
             self._chat_changed(table.chat_id)
         return reversal
@@ -536,17 +527,20 @@ class Storage:
         """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
         and forget the slots named in `forget`."""
 
-        def body(db: sqlite3.Connection) -> None:
-            db.executemany(
-                "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET "
-                "chat_id = excluded.chat_id, message_id = excluded.message_id, "
-                "content_hash = excluded.content_hash",
-                rows,
-            )
-            db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
-
-        await self._write(body)
+        upsert = (
+            "INSERT INTO messages (slot, chat_id, message_id, content_hash) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id, "
+            "message_id = excluded.message_id, content_hash = excluded.content_hash"
+        )
+        delete = "DELETE FROM messages WHERE slot = ?"
+        if len(rows) + len(forget) == 1:  # the usual case: one statement, its own transaction
+            await self._all(*((upsert, rows[0]) if rows else (delete, (forget[0],))))
+            return
+        async with self._transaction() as db:
+            if rows:
+                await db.executemany(upsert, rows)
+            if forget:
+                await db.executemany(delete, [(n,) for n in forget])
 
     # ---- checks ---------------------------------------------------------------------------------
 
@@ -578,20 +572,15 @@ class Storage:
         return problems
 
 
-def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
-    """On the database thread: `body` between BEGIN IMMEDIATE and COMMIT, or ROLLBACK."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        result = body(db)
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-    return result
+async def _run(db: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    """One statement and all its rows: one job on aiosqlite's thread (`execute` and a cursor's
+    fetch and close would be three)."""
+    return list(await db.execute_fetchall(sql, args))
 
 
-def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
-    db.execute(
+async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
+    await _run(
+        db,
         "UPDATE tables SET game = ?, status = ?, seats = ?, dealer = ?, deal_no = ?, deadline = ?, "
         "away = ?, strikes = ? WHERE table_id = ?",
         (
@@ -608,25 +597,27 @@ def _write_table(db: sqlite3.Connection, table: TableRow) -> None:
     )
 
 
-def _book(
-    db: sqlite3.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
+async def _book(
+    db: aiosqlite.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
 ) -> bool:
     """Inside a transaction: a ledger row and a balance change per movement; the pot takes the
     opposite of their sum (per chat, balances plus pot stay zero). True if the pot changed."""
+    if not movements:  # most steps move no chips: no round trips for them
+        return False
     now = time.time()
-    db.executemany(
+    await db.executemany(
         "INSERT INTO ledger (chat_id, deal_id, user_id, amount, reason, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [(chat_id, deal_id, m.user_id, m.amount, m.reason, now) for m in movements],
     )
-    db.executemany(
+    await db.executemany(
         "INSERT INTO balances (chat_id, user_id, balance) VALUES (?, ?, ?) "
         "ON CONFLICT (chat_id, user_id) DO UPDATE SET balance = balance + excluded.balance",
         [(chat_id, m.user_id, m.amount) for m in movements],
     )
     total = sum(move.amount for move in movements)
     if total:
-        db.execute("UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
+        await _run(db, "UPDATE chats SET pot = pot - ? WHERE chat_id = ?", (total, chat_id))
     return total != 0
 
 

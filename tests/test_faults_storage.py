@@ -3,16 +3,18 @@ rewritten, and a broken invariant is reported at start-up."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Movement, Storage
+from bot.storage import Movement, Storage, TableRow
 from tests.bot_harness import (
     GROUP_ID,
     action_buttons,
@@ -98,3 +100,73 @@ async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path
         chat = await storage.chat(GROUP_ID)
         assert redeal.record["pot"] == chat.pot == 4 * 2 * 10  # antes of F3 and three F8 rounds
         assert await storage.check() == []
+
+
+Deals = tuple[Storage, list[tuple[TableRow, int]]]
+
+
+@pytest.fixture
+async def two_deals(tmp_path: Path) -> AsyncIterator[Deals]:
+    """A database with two chats, each with a deal in play that took one ante from each of two
+    players (closed afterwards even if the test fails: aiosqlite's thread would keep pytest
+    from exiting)."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        deals = []
+        for chat_id in (-1001, -1002):
+            await storage.chat(chat_id, "group")
+            for user_id in (1, 2):
+                await storage.touch_user(user_id, f"user {user_id}", None, "en")
+            table = await storage.create_table(chat_id, "frap", 1)
+            assert table is not None
+            table = replace(table, status="playing", seats=(1, 2), deal_no=1)
+            antes = [Movement(1, -10, "ante"), Movement(2, -10, "ante")]
+            deals.append((table, await storage.start_deal(table, {"deal": 1}, antes)))
+        yield storage, deals
+    finally:
+        await storage.close()
+
+
+async def test_concurrent_steps_of_two_chats_do_not_interleave(two_deals: Deals) -> None:
+    """Issue 10: a step is a transaction of several statements on the one connection; another
+    chat's step or a read in between would nest a BEGIN or read a step not yet committed."""
+    storage, deals = two_deals
+    moves = [Movement(1, 15, "tricks")]
+
+    async def play(table: TableRow, deal_id: int) -> None:
+        for step in range(20):
+            await storage.save_step(table, deal_id, {"step": step}, moves if step else [])
+
+    async def watch(chat_id: int) -> list[int]:
+        return [sum(b for _, b in await storage.balances(chat_id)) for _ in range(40)]
+
+    *_, seen = await asyncio.gather(*(play(*deal) for deal in deals), watch(-1001))
+    assert await storage.check() == []
+    # Each read sees whole steps only: the balances move by 15 a step, never by part of one.
+    assert all((total + 20) % 15 == 0 for total in seen), seen
+    assert [r[2] for r in await storage.ledger_rows(-1002)] == [-10, -10] + [15] * 19
+
+
+async def test_a_cancelled_step_is_rolled_back_whole(two_deals: Deals) -> None:
+    """Issue 10: a step cancelled while its statements run leaves none of them, and the next
+    step starts a transaction of its own."""
+    storage, [(table, deal_id), _] = two_deals
+    before = await storage.ledger_rows(-1001), await storage.table(table.table_id)
+    loop = asyncio.get_running_loop()
+    moved = replace(table, deal_no=2)
+    step = asyncio.create_task(
+        storage.save_step(moved, deal_id, {"step": 1}, [Movement(1, 20, "tricks")])
+    )
+
+    def cancel_on_ledger(sql: str) -> None:  # on the database thread, as the ledger is written
+        if sql.startswith("INSERT INTO ledger"):
+            loop.call_soon_threadsafe(step.cancel)
+
+    await storage._db.set_trace_callback(cancel_on_ledger)
+    with pytest.raises(asyncio.CancelledError):
+        await step
+    await storage._db.set_trace_callback(None)
+    assert (await storage.ledger_rows(-1001), await storage.table(table.table_id)) == before
+    await storage.save_step(moved, deal_id, {"step": 1}, [Movement(1, 20, "tricks")])
+    assert await storage.table(table.table_id) == moved
+    assert await storage.check() == []

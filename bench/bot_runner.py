@@ -167,9 +167,10 @@ class Instrument:
         self.api_by_method: dict[str, int] = {}
         self.deals_started = 0
         self.deals_finished = 0
-        self.db_tx = 0  # write transactions (Storage._write)
-        self.db_reads = 0  # queries (Storage._all)
-        self.db_job_seconds = 0.0  # from handing a job to the database thread to its result
+        self.db_tx = 0  # transactions of several statements (Storage._transaction)
+        self.db_reads = 0  # single statements, reads or writes (Storage._all)
+        self.db_jobs = 0  # round trips to the database thread (aiosqlite calls)
+        self.db_job_seconds = 0.0  # from taking the connection to the statements' results
         self.db_calls: dict[str, int] = {}  # Storage's public methods called
         self.resume: dict[str, float] = {}
         self.check: dict[str, float] = {}
@@ -353,6 +354,14 @@ def install_hooks() -> None:
     Application.process_update = process_update
 
 
+def _db_job(method: Any) -> Any:
+    async def job(*args: Any, **kwargs: Any) -> Any:
+        INS.db_jobs += 1
+        return await method(*args, **kwargs)
+
+    return job
+
+
 def _counted(name: str, method: Any) -> Any:
     async def counted(*args: Any, **kwargs: Any) -> Any:
         INS.db_calls[name] = INS.db_calls.get(name, 0) + 1
@@ -380,6 +389,10 @@ def _request_timing() -> Any:
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
     resume time."""
+    import contextlib
+
+    import aiosqlite
+
     from bot.http import AiohttpRequest
     from bot.presenter import Presenter
     from bot.service import GameService
@@ -433,13 +446,15 @@ def install_bot_hooks() -> None:
 
     GameService.resume = resume
 
-    original_write, original_all = Storage._write, Storage._all
+    original_transaction, original_all = Storage._transaction, Storage._all
 
-    async def write(self: Storage, *args: Any) -> Any:
+    @contextlib.asynccontextmanager
+    async def transaction(self: Storage) -> Any:
         INS.db_tx += 1
         t0 = time.monotonic()
         try:
-            return await original_write(self, *args)
+            async with original_transaction(self) as db:
+                yield db
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
@@ -451,8 +466,12 @@ def install_bot_hooks() -> None:
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
-    Storage._write = write
-    Storage._all = all_
+    Storage._transaction = transaction  # type: ignore[method-assign]
+    Storage._all = all_  # type: ignore[method-assign]
+
+    # Every job handed to aiosqlite's thread (a statement, a commit, a rollback).
+    for name in ("execute_fetchall", "executemany", "commit", "rollback"):
+        setattr(aiosqlite.Connection, name, _db_job(getattr(aiosqlite.Connection, name)))
 
     for name, method in list(vars(Storage).items()):
         if not name.startswith("_") and inspect.iscoroutinefunction(method):
@@ -627,6 +646,7 @@ def _snap(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "api_by_method": dict(INS.api_by_method),
         "db_tx": INS.db_tx,
         "db_reads": INS.db_reads,
+        "db_jobs": INS.db_jobs,
         "db_job_seconds": INS.db_job_seconds,
         "db_calls": dict(INS.db_calls),
         "deals_started": INS.deals_started,

@@ -61,13 +61,12 @@ class SlotBuffer:
     async def save(self) -> None:
         """Write every slot at once."""
         rows = [(name, *row) for name, row in self.slots.items()]
-        await self.storage._write(
-            lambda db: db.executemany(
+        async with self.storage._transaction() as db:
+            await db.executemany(
                 "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?)",
                 rows,
             )
-        )
 
 
 def group_id(i: int) -> int:

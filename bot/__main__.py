@@ -1,4 +1,4 @@
-"""`python -m bot`: run the bot with long polling."""
+"""`python -m bot`: run the bot (long polling, or a webhook when WEBHOOK_URL is set)."""
 
 from __future__ import annotations
 
@@ -9,26 +9,24 @@ from pydantic import ValidationError
 
 from .app import build
 from .config import Settings
+from .updates import run
 
 
 def main() -> int:
-    """Load settings, start polling; a missing or malformed token is one clear line, not a trace."""
+    """Load settings, run the bot; a missing or malformed token is one clear line, not a trace."""
     try:
         settings = Settings()  # type: ignore[call-arg]
     except ValidationError as exc:
         for error in exc.errors():
             field = ".".join(str(p) for p in error["loc"]).upper()
-            print(f"configuration error: {field}: {error['msg']}", file=sys.stderr)
+            where = f"{field}: " if field else ""  # a rule across variables names none
+            print(f"configuration error: {where}{error['msg']}", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log lines carry the token in URLs
-    app = build(settings)
-    app.run_polling(
-        allowed_updates=["message", "callback_query", "my_chat_member"],
-        timeout=settings.poll_timeout,
-    )
+    run(build(settings), settings)
     return 0
 
 

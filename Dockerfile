@@ -16,4 +16,6 @@ RUN pip install .
 
 USER frap
 VOLUME ["/data"]
+# The webhook server, when WEBHOOK_URL is set (PORT, README "Deploying"); polling needs no port.
+EXPOSE 8080
 CMD ["python", "-m", "bot"]

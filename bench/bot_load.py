@@ -543,11 +543,10 @@ def describe_window(title: str, w: Window, tables: int) -> list[str]:
         f"    new messages: group {w.tally.new_group} ({_per(w.tally.new_group, w.deals):.2f} per "
         f"deal), private {w.tally.new_dm} ({_per(w.tally.new_dm, w.deals):.2f} per deal); "
         f"429s {w.tally.too_many}; other errors {dict(w.tally.errors) or 'none'}",
-        f"    SQLite: {_per(w.delta('db_tx'), w.updates):.1f} transactions and "
-        f"{_per(w.delta('db_reads'), w.updates):.1f} single statements per update, "
+        f"    SQLite: {_per(w.delta('db_reads'), w.updates):.1f} statements per update, "
         f"{_per(w.delta('db_jobs'), w.updates):.1f} jobs on the database thread in all; "
-        f"{_ms(_per(w.delta('db_job_seconds'), w.updates))} per update from taking the "
-        f"connection to the results",
+        f"{_ms(_per(w.delta('db_job_seconds'), w.updates))} per update from handing the "
+        f"statements over to their results",
         f"    Storage calls per update: {storage_calls(w)}",
         f"    updates by kind: {update_kinds(w)}",
         f"    RSS {_mb(w.after['VmRSS'])} (peak {_mb(w.after['VmHWM'])}; "

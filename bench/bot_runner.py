@@ -167,10 +167,9 @@ class Instrument:
         self.api_by_method: dict[str, int] = {}
         self.deals_started = 0
         self.deals_finished = 0
-        self.db_tx = 0  # transactions of several statements (Storage._transaction)
-        self.db_reads = 0  # single statements, reads or writes (Storage._all)
+        self.db_reads = 0  # statements, reads or writes (Storage._all)
         self.db_jobs = 0  # round trips to the database thread (aiosqlite calls)
-        self.db_job_seconds = 0.0  # from taking the connection to the statements' results
+        self.db_job_seconds = 0.0  # from handing a statement to the database thread to its result
         self.db_calls: dict[str, int] = {}  # Storage's public methods called
         self.resume: dict[str, float] = {}
         self.check: dict[str, float] = {}
@@ -389,8 +388,6 @@ def _request_timing() -> Any:
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
     resume time."""
-    import contextlib
-
     import aiosqlite
 
     from bot.http import AiohttpRequest
@@ -446,17 +443,7 @@ def install_bot_hooks() -> None:
 
     GameService.resume = resume
 
-    original_transaction, original_all = Storage._transaction, Storage._all
-
-    @contextlib.asynccontextmanager
-    async def transaction(self: Storage) -> Any:
-        INS.db_tx += 1
-        t0 = time.monotonic()
-        try:
-            async with original_transaction(self) as db:
-                yield db
-        finally:
-            INS.db_job_seconds += time.monotonic() - t0
+    original_all = Storage._all
 
     async def all_(self: Storage, *args: Any) -> Any:
         INS.db_reads += 1
@@ -466,8 +453,7 @@ def install_bot_hooks() -> None:
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
-    Storage._transaction = transaction  # type: ignore[method-assign]
-    Storage._all = all_  # type: ignore[method-assign]
+    Storage._all = all_
 
     # Every job handed to aiosqlite's thread (a statement, a commit, a rollback).
     for name in ("execute_fetchall", "executemany", "commit", "rollback"):
@@ -644,7 +630,6 @@ def _snap(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "updates_done": INS.updates_done,
         "api_calls": INS.api_calls,
         "api_by_method": dict(INS.api_by_method),
-        "db_tx": INS.db_tx,
         "db_reads": INS.db_reads,
         "db_jobs": INS.db_jobs,
         "db_job_seconds": INS.db_job_seconds,

@@ -52,7 +52,7 @@ class SlotBuffer:
     async def remember_messages(
         self, rows: list[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
     ) -> None:
-        """Remember slots (written later in one transaction); forget the retired ones."""
+        """Remember slots (written later in one statement); forget the retired ones."""
         for slot, chat_id, message_id, digest in rows:
             self.slots[slot] = (chat_id, message_id, digest)
         for slot in forget:
@@ -61,12 +61,7 @@ class SlotBuffer:
     async def save(self) -> None:
         """Write every slot at once."""
         rows = [(name, *row) for name, row in self.slots.items()]
-        async with self.storage._transaction() as db:
-            await db.executemany(
-                "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
-                "VALUES (?, ?, ?, ?)",
-                rows,
-            )
+        await self.storage.remember_messages(rows)
 
 
 def group_id(i: int) -> int:

@@ -7,12 +7,10 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,15 +108,24 @@ _STEP_COLUMNS = (
     *("chat_id", "deal_id", "record", "deal_status", "finished_at"),
     *("movements", "created_at", "pot_has_penalty"),
 )
-_INSERT_STEP = (
-    f"INSERT INTO step ({', '.join(_STEP_COLUMNS)}) VALUES ({', '.join('?' * len(_STEP_COLUMNS))})"
+_DEAL_START_COLUMNS = (
+    *("table_id", *_TABLE_COLUMNS),
+    *("chat_id", "record", "movements", "created_at"),
 )
+_DEAL_VOID_COLUMNS = ("table_id", *_TABLE_COLUMNS, "chat_id", "deal_id", "created_at")
 
-# Per connection (TEMP: not part of the schema, nothing to migrate): booking chips and a whole
-# game step are each one INSERT into a view whose trigger does the work, so that a step is one
-# statement: one job on aiosqlite's thread, and a transaction of its own that a failure (the
-# RAISE below, a constraint) undoes whole (issue 10; a transaction of separate statements cost
-# a third more CPU per update in bench/bot_load.py).
+
+def _insert(view: str, columns: Sequence[str]) -> str:
+    """An INSERT of one row into `view`, by position."""
+    return f"INSERT INTO {view} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+# Per connection (TEMP: not part of the schema, nothing to migrate): every write of several
+# rows or tables (booking chips, a game step, starting or voiding a deal, message slots) is one
+# INSERT into a view whose trigger does the work. So every Storage method is one statement: one
+# job on aiosqlite's thread, and a transaction of its own that a failure (the RAISE below, a
+# constraint) undoes whole (issue 10; transactions of separate statements cost a third more
+# CPU per update in bench/bot_load.py, and several times its p99 latency).
 _STATEMENT_VIEWS = f"""
 CREATE TEMP VIEW book AS SELECT
     NULL AS chat_id, NULL AS deal_id, NULL AS movements, NULL AS created_at;
@@ -135,6 +142,40 @@ CREATE TEMP TRIGGER book_movements INSTEAD OF INSERT ON book BEGIN
     UPDATE chats
     SET pot = pot - (SELECT SUM(json_extract(value, '$[1]')) FROM json_each(NEW.movements))
     WHERE chat_id = NEW.chat_id AND json_array_length(NEW.movements) > 0;
+END;
+CREATE TEMP VIEW deal_start AS SELECT
+    {", ".join(f"NULL AS {name}" for name in _DEAL_START_COLUMNS)};
+CREATE TEMP TRIGGER start_deal INSTEAD OF INSERT ON deal_start BEGIN
+    UPDATE tables SET {_SET_TABLE} WHERE table_id = NEW.table_id;
+    INSERT INTO deals (table_id, chat_id, deal_no, seats, record, created_at)
+    VALUES (NEW.table_id, NEW.chat_id, NEW.deal_no, NEW.seats, NEW.record, NEW.created_at);
+    INSERT INTO book SELECT NEW.chat_id, deal_id, NEW.movements, NEW.created_at
+    FROM deals WHERE table_id = NEW.table_id AND deal_no = NEW.deal_no;
+END;
+CREATE TEMP VIEW deal_void AS SELECT
+    {", ".join(f"NULL AS {name}" for name in _DEAL_VOID_COLUMNS)};
+-- only a deal in play: the reverse of every chip it moved, then its status
+CREATE TEMP TRIGGER void_deal INSTEAD OF INSERT ON deal_void BEGIN
+    UPDATE tables SET {_SET_TABLE} WHERE table_id = NEW.table_id;
+    INSERT INTO book
+    SELECT NEW.chat_id, NEW.deal_id, json_group_array(json_array(user_id, -total, 'void')),
+        NEW.created_at
+    FROM (SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = NEW.deal_id
+        GROUP BY user_id HAVING total != 0 ORDER BY user_id)
+    WHERE EXISTS (SELECT 1 FROM deals WHERE deal_id = NEW.deal_id AND status = 'playing');
+    UPDATE deals SET status = 'voided', finished_at = NEW.created_at
+    WHERE deal_id = NEW.deal_id AND status = 'playing';
+END;
+CREATE TEMP VIEW slots AS SELECT NULL AS remember, NULL AS forget;
+-- remember: [[slot, chat_id, message_id, content_hash], ...]; forget: [slot, ...]
+CREATE TEMP TRIGGER remember_slots INSTEAD OF INSERT ON slots BEGIN
+    INSERT INTO messages (slot, chat_id, message_id, content_hash)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+        json_extract(value, '$[2]'), json_extract(value, '$[3]')
+    FROM json_each(NEW.remember) WHERE true
+    ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id,
+        message_id = excluded.message_id, content_hash = excluded.content_hash;
+    DELETE FROM messages WHERE slot IN (SELECT value FROM json_each(NEW.forget));
 END;
 CREATE TEMP VIEW step AS SELECT {", ".join(f"NULL AS {name}" for name in _STEP_COLUMNS)};
 CREATE TEMP TRIGGER save_step INSTEAD OF INSERT ON step BEGIN
@@ -227,17 +268,14 @@ class Problem:
 
 class Storage:
     """All database access, through aiosqlite's public API on one connection (issue 10). Each
-    public method holds the connection alone while it runs: one statement (a write that is one
-    statement is its own transaction), or a transaction of several (BEGIN IMMEDIATE … COMMIT,
-    rolled back if anything in it fails), so no method's statements interleave with another's
-    and no read sees a transaction that is not committed. The frequent writes are one
-    statement each, so one round trip to the database thread: a game step (`save_step`, the
-    `step` view below) and a message slot (issue 6: each round trip can wait a turn of a busy
-    event loop, and costs CPU)."""
+    write is one SQL statement (the views above do the work of several), so it is its own
+    transaction and one job on aiosqlite's database thread. Jobs run one after another, so none
+    interleaves with another and no read sees half a write, and a write costs one round trip to
+    the thread however many rows it changes (issue 6: a transaction of round trips held the one
+    connection across several turns of a busy event loop)."""
 
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
-        self._lock = asyncio.Lock()  # the connection's one user at a time (see above)
         self._defaults = defaults
         # Chat rows, read on every press (issue 6): kept until a write touches the row. A read
         # that raced a write (the epoch moved on meanwhile) is not kept.
@@ -273,28 +311,13 @@ class Storage:
                 f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;"
             )
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, held, inside BEGIN IMMEDIATE … COMMIT; rolled back if the block
-        raises (or is cancelled: aiosqlite queues each call on its thread at once, so the
-        ROLLBACK runs after whatever statement was in flight)."""
-        async with self._lock:
-            try:
-                await _run(self._db, "BEGIN IMMEDIATE")
-                yield self._db
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()  # sqlite3's: nothing to do if no transaction is open
-                raise
-
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._all(sql, args)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        """One statement (a write one is its own transaction), with the connection held."""
-        async with self._lock:
-            return await _run(self._db, sql, args)
+        """One statement and all its rows: one job (`execute`, a fetch and a close are three)."""
+        return list(await self._db.execute_fetchall(sql, args))
 
     # ---- users and chats ------------------------------------------------------------------------
 
@@ -427,8 +450,9 @@ class Storage:
 
     async def save_table(self, table: TableRow) -> None:
         """Write a table's seats, status, dealer, deal number and deadline."""
-        async with self._lock:
-            await _write_table(self._db, table)
+        assignments = ", ".join(f"{name} = ?" for name in _TABLE_COLUMNS)
+        table_id, *values = _table_values(table)
+        await self._all(f"UPDATE tables SET {assignments} WHERE table_id = ?", (*values, table_id))
 
     # ---- deals and money ------------------------------------------------------------------------
 
@@ -459,28 +483,25 @@ class Storage:
         record: dict[str, Any],
         movements: Sequence[Movement],
     ) -> int:
-        """Insert a new deal, update the table, and book the deal's first chips: one transaction."""
-
-        async with self._transaction() as db:
-            await _write_table(db, table)
-            (row,) = await _run(
-                db,
-                "INSERT INTO deals (table_id, chat_id, deal_no, seats, record, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) RETURNING deal_id",
-                (
-                    table.table_id,
-                    table.chat_id,
-                    table.deal_no,
-                    json.dumps(list(table.seats)),
-                    json.dumps(record),
-                    time.time(),
-                ),
-            )
-            deal_id: int = row[0]
-            pot_moved = await _book(db, table.chat_id, deal_id, movements)
-        if pot_moved:
+        """Insert a new deal, update the table, and book the deal's first chips: one statement
+        (the `deal_start` view)."""
+        now = time.time()
+        values = (
+            *_table_values(table),
+            table.chat_id,
+            json.dumps(record),
+            _movements_json(movements),
+            now,
+        )
+        await self._all(_insert("deal_start", _DEAL_START_COLUMNS), values)
+        row = await self._one(
+            "SELECT deal_id FROM deals WHERE table_id = ? AND deal_no = ?",
+            (table.table_id, table.deal_no),
+        )
+        assert row is not None  # just inserted
+        if sum(m.amount for m in movements):
             self._chat_changed(table.chat_id)
-        return deal_id
+        return int(row[0])
 
     async def save_step(
         self,
@@ -507,7 +528,7 @@ class Storage:
             None if pot_has_penalty is None else int(pot_has_penalty),
         )
         try:
-            await self._all(_INSERT_STEP, values)
+            await self._all(_insert("step", _STEP_COLUMNS), values)
         except sqlite3.IntegrityError as error:
             if "not in play" not in str(error):
                 raise
@@ -517,26 +538,19 @@ class Storage:
             self._chat_changed(table.chat_id)
 
     async def void_deal(self, table: TableRow, deal_id: int) -> list[Movement]:
-        """Void a deal in play: book the reverse of every chip it moved; returns the reversal."""
-
-        async with self._transaction() as db:
-            await _write_table(db, table)
-            voided = await _run(
-                db,
-                "UPDATE deals SET status = 'voided', finished_at = ? "
-                "WHERE deal_id = ? AND status = 'playing' RETURNING deal_id",
-                (time.time(), deal_id),
-            )
-            sums = []  # a deal not in play (finished, voided) stays as it is
-            if voided:
-                sums = await _run(
-                    db,
-                    "SELECT user_id, SUM(amount) AS total FROM ledger WHERE deal_id = ? "
-                    "GROUP BY user_id ORDER BY user_id",
-                    (deal_id,),
-                )
-            reversal = [Movement(r["user_id"], -r["total"], "void") for r in sums if r["total"]]
-            await _book(db, table.chat_id, deal_id, reversal)
+        """Void a deal in play: book the reverse of every chip it moved (one statement: the
+        `deal_void` view); returns the reversal (none for a deal not in play)."""
+        deal = await self.deal(deal_id)
+        values = (*_table_values(table), table.chat_id, deal_id, time.time())
+        await self._all(_insert("deal_void", _DEAL_VOID_COLUMNS), values)
+        if deal is None or deal.status != "playing":
+            return []
+        rows = await self._all(
+            "SELECT user_id, amount FROM ledger WHERE deal_id = ? AND reason = 'void' "
+            "ORDER BY user_id",
+            (deal_id,),
+        )
+        reversal = [Movement(r["user_id"], r["amount"], "void") for r in rows]
         if reversal:
             self._chat_changed(table.chat_id)
         return reversal
@@ -570,22 +584,11 @@ class Storage:
         self, rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
     ) -> None:
         """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
-        and forget the slots named in `forget`."""
-
-        upsert = (
-            "INSERT INTO messages (slot, chat_id, message_id, content_hash) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id, "
-            "message_id = excluded.message_id, content_hash = excluded.content_hash"
+        and forget the slots named in `forget`: one statement (the `slots` view)."""
+        await self._all(
+            "INSERT INTO slots (remember, forget) VALUES (?, ?)",
+            (json.dumps([list(row) for row in rows]), json.dumps(list(forget))),
         )
-        delete = "DELETE FROM messages WHERE slot = ?"
-        if len(rows) + len(forget) == 1:  # the usual case: one statement, its own transaction
-            await self._all(*((upsert, rows[0]) if rows else (delete, (forget[0],))))
-            return
-        async with self._transaction() as db:
-            if rows:
-                await db.executemany(upsert, rows)
-            if forget:
-                await db.executemany(delete, [(n,) for n in forget])
 
     # ---- checks ---------------------------------------------------------------------------------
 
@@ -617,18 +620,6 @@ class Storage:
         return problems
 
 
-async def _run(db: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-    """One statement and all its rows: one job on aiosqlite's thread (`execute` and a cursor's
-    fetch and close would be three)."""
-    return list(await db.execute_fetchall(sql, args))
-
-
-async def _write_table(db: aiosqlite.Connection, table: TableRow) -> None:
-    assignments = ", ".join(f"{name} = ?" for name in _TABLE_COLUMNS)
-    table_id, *values = _table_values(table)
-    await _run(db, f"UPDATE tables SET {assignments} WHERE table_id = ?", (*values, table_id))
-
-
 def _table_values(table: TableRow) -> tuple[Any, ...]:
     """The table's id, then its `_TABLE_COLUMNS` as stored."""
     return (
@@ -647,21 +638,6 @@ def _table_values(table: TableRow) -> tuple[Any, ...]:
 def _movements_json(movements: Sequence[Movement]) -> str:
     """Movements as the `book` view takes them: [[user_id, amount, reason], ...]."""
     return json.dumps([[m.user_id, m.amount, m.reason] for m in movements])
-
-
-async def _book(
-    db: aiosqlite.Connection, chat_id: int, deal_id: int | None, movements: Sequence[Movement]
-) -> bool:
-    """Inside a transaction: a ledger row and a balance change per movement; the pot takes the
-    opposite of their sum (the `book` view's trigger). True if the pot changed."""
-    if not movements:
-        return False
-    await _run(
-        db,
-        "INSERT INTO book VALUES (?, ?, ?, ?)",
-        (chat_id, deal_id, _movements_json(movements), time.time()),
-    )
-    return sum(move.amount for move in movements) != 0
 
 
 def _user(row: aiosqlite.Row) -> UserRow:

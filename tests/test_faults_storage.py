@@ -127,18 +127,18 @@ async def two_deals(tmp_path: Path) -> AsyncIterator[Deals]:
         await storage.close()
 
 
-async def test_concurrent_transactions_of_two_chats_do_not_interleave(two_deals: Deals) -> None:
-    """Issue 10: starting and voiding a deal are transactions of several statements on the one
-    connection; another chat's transaction, step or read in between would nest a BEGIN, join
-    the transaction or see it half done."""
+async def test_concurrent_writes_of_two_chats_are_each_whole(two_deals: Deals) -> None:
+    """Issue 10: steps, voids and deal starts of two chats at once, with reads in between: each
+    write is one statement, so a read sees it whole or not at all."""
     storage, deals = two_deals
     antes = [Movement(1, -10, "ante"), Movement(2, -10, "ante")]
 
     async def play(table: TableRow, deal_id: int) -> None:
-        for n in range(10):
-            await storage.save_step(table, deal_id, {"step": n}, [Movement(1, 15, "tricks")])
+        for _ in range(10):
+            await storage.save_step(table, deal_id, {"step": 1}, [Movement(1, 15, "tricks")])
             reversal = [Movement(1, -5, "void"), Movement(2, 10, "void")]
             assert await storage.void_deal(table, deal_id) == reversal
+            assert await storage.void_deal(table, deal_id) == []  # voided already
             table = replace(table, deal_no=table.deal_no + 1)
             deal_id = await storage.start_deal(table, {"deal": table.deal_no}, antes)
 
@@ -151,31 +151,30 @@ async def test_concurrent_transactions_of_two_chats_do_not_interleave(two_deals:
     assert seen <= {-20, -5, 0}  # a deal in play, after the step, voided: nothing in between
     assert await storage.check() == []
     assert sum(r[2] for r in await storage.ledger_rows(-1002)) == -20  # the last deal's antes
+    assert (await storage.chat(-1002)).pot == 20
 
 
-async def test_a_cancelled_transaction_is_rolled_back_whole(two_deals: Deals) -> None:
-    """Issue 10: a deal start cancelled while its statements run leaves none of them, and the
-    next transaction starts on its own."""
+async def test_a_cancelled_deal_start_is_written_whole(two_deals: Deals) -> None:
+    """Issue 10: a caller cancelled while its write runs cannot leave half of it (a deal
+    without its antes, the table without its deal)."""
     storage, [(table, _), _] = two_deals
     await storage.void_deal(table, 1)
-    before = await storage.ledger_rows(-1001), await storage.table(table.table_id)
     loop = asyncio.get_running_loop()
     second = replace(table, deal_no=2)
     antes = [Movement(1, -10, "ante"), Movement(2, -10, "ante")]
     start = asyncio.create_task(storage.start_deal(second, {"deal": 2}, antes))
 
-    def cancel_on_insert(sql: str) -> None:  # on the database thread, as the deal is inserted
-        if sql.startswith("INSERT INTO deals"):
+    def cancel_on_insert(sql: str) -> None:  # on the database thread, as the deal is written
+        if sql.startswith("INSERT INTO deal_start"):
             loop.call_soon_threadsafe(start.cancel)
 
     await storage._db.set_trace_callback(cancel_on_insert)
     with pytest.raises(asyncio.CancelledError):
         await start
     await storage._db.set_trace_callback(None)  # type: ignore[arg-type]
-    assert (await storage.ledger_rows(-1001), await storage.table(table.table_id)) == before
-    assert await storage.current_deal(table.table_id) == await storage.deal(1)
-    deal_id = await storage.start_deal(second, {"deal": 2}, antes)
     assert await storage.table(table.table_id) == second
-    current = await storage.current_deal(table.table_id)
-    assert current is not None and current.deal_id == deal_id
+    deal = await storage.current_deal(table.table_id)
+    assert deal is not None and deal.deal_no == 2
+    booked = [(r[0], r[2]) for r in await storage.ledger_rows(-1001)]
+    assert booked[-2:] == [(deal.deal_id, -10), (deal.deal_id, -10)]
     assert await storage.check() == []

@@ -17,4 +17,6 @@ RUN pip install . && python -c "import locales"
 
 USER frap
 VOLUME ["/data"]
+# The webhook server, when WEBHOOK_URL is set (PORT, README "Deploying"); polling needs no port.
+EXPOSE 8080
 CMD ["python", "-m", "bot"]

@@ -1,4 +1,5 @@
-"""`python -m bot [--force]`: run the bot with long polling; `check` and `backup` (bot/cli.py)."""
+"""`python -m bot [--force]`: run the bot (long polling, or a webhook when WEBHOOK_URL is set);
+`check` and `backup` (bot/cli.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import sys
 from pydantic import ValidationError
 
 from . import cli
-from .app import ALLOWED_UPDATES, StartRefused, build
+from .app import StartRefused, build
 from .config import Settings
+from .updates import run
 
 
 def main() -> int:
-    """Load settings, start polling; a missing or malformed token is one clear line, not a trace."""
+    """Load settings, run the bot; a missing or malformed token is one clear line, not a trace."""
     args = sys.argv[1:]
     if args[:1] in (["check"], ["backup"]):
         return cli.main(args)
@@ -23,18 +25,15 @@ def main() -> int:
     except ValidationError as exc:
         for error in exc.errors():
             field = ".".join(str(p) for p in error["loc"]).upper()
-            print(f"configuration error: {field}: {error['msg']}", file=sys.stderr)
+            where = f"{field}: " if field else ""  # a rule across variables names none
+            print(f"configuration error: {where}{error['msg']}", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log lines carry the token in URLs
-    app = build(settings)
     try:
-        app.run_polling(
-            allowed_updates=list(ALLOWED_UPDATES),
-            timeout=settings.poll_timeout,
-        )
+        run(build(settings), settings)
     except StartRefused as refused:  # issue 11: one line naming the chat and the check
         print(refused, file=sys.stderr)
         return 1

@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from datetime import UTC, tzinfo
 from typing import Annotated
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AfterValidator, Field, SecretStr, field_validator
+from pydantic import AfterValidator, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from locales import LANGUAGES
 
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
+_WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram allows in secret_token
 
 
 def _has_catalog(lang: str) -> str:
@@ -50,6 +52,14 @@ class Settings(DatabaseSettings):
     force_start: bool = Field(
         default=False, description="start even if the start-up check finds a problem"
     )
+    # Webhook mode (bot/updates.py): set WEBHOOK_URL, and Telegram posts updates there instead of
+    # the bot polling for them.
+    webhook_url: str | None = Field(
+        default=None, description="the public HTTPS URL; unset = polling"
+    )
+    webhook_secret: SecretStr | None = Field(default=None, description="Telegram sends it back")
+    webhook_listen: str = Field(default="0.0.0.0", description="the address the server binds")
+    port: int = Field(default=8080, ge=1, le=65535, description="the port the server listens on")
 
     @field_validator("bot_token")
     @classmethod
@@ -72,6 +82,34 @@ class Settings(DatabaseSettings):
     def zone(self) -> tzinfo:
         """The time zone for dates shown to players (UTC needs no zone database)."""
         return UTC if self.time_zone == "UTC" else ZoneInfo(self.time_zone)
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url_shape(cls, value: str | None) -> str | None:
+        if not value:
+            return None  # WEBHOOK_URL= (empty) is polling, like no variable at all
+        parts = urlsplit(value)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
+            raise ValueError("WEBHOOK_URL must be a URL like https://bot.example.com/telegram")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _WEBHOOK_SECRET.match(value.get_secret_value()):
+            raise ValueError("WEBHOOK_SECRET must be 1-256 characters: A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_has_secret(self) -> Settings:
+        # Without it anyone who learns the URL could post updates as any player.
+        if self.webhook_url and self.webhook_secret is None:
+            raise ValueError("WEBHOOK_SECRET is required with WEBHOOK_URL")
+        return self
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the webhook server answers on: WEBHOOK_URL's (a proxy forwards it as is)."""
+        return urlsplit(self.webhook_url or "").path.strip("/")
 
     @property
     def file_api_url(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Any
 from bot.app import ALLOWED_UPDATES, build
 from bot.config import Settings
 from bot.service import GameService
+from bot.updates import webhook_options
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import CallbackRecord, FakeChat, StoredMessage
 
@@ -62,9 +64,12 @@ async def running_bot(
         raise
     await app.start()
     assert app.updater is not None
-    await app.updater.start_polling(
-        poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES)
-    )
+    if settings.webhook_url:  # as bot.updates.run does with run_webhook
+        await app.updater.start_webhook(**webhook_options(settings))
+    else:
+        await app.updater.start_polling(
+            poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES)
+        )
     tg.attach(app)
     running = RunningBot(app, tg)
     try:
@@ -76,6 +81,22 @@ async def running_bot(
         assert app.post_shutdown is not None
         await app.post_shutdown(app)
         await app.shutdown()
+
+
+def webhook_overrides(tg: FakeTelegram, secret: str = "Secret_token-1") -> dict[str, Any]:
+    """`running_bot` settings for webhook mode on a free port of 127.0.0.1. The fake is told to
+    accept a plain-HTTP webhook there (Telegram wants HTTPS: in production a proxy in front of
+    the bot, or PTB's own cert/key, provides it)."""
+    tg.webhook.allow_http = True
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return {
+        "webhook_url": f"http://127.0.0.1:{port}/telegram",
+        "webhook_secret": secret,
+        "webhook_listen": "127.0.0.1",
+        "port": port,
+    }
 
 
 def bot_messages(tg: FakeTelegram, chat: FakeChat | FakeUser) -> list[StoredMessage]:

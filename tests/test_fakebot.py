@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 
 import aiohttp
 import pytest
+from aiohttp import web
 from telegram import (
     ChatMemberAdministrator,
     ChatMemberLeft,
@@ -40,6 +41,7 @@ from telegram.ext import (
 
 from tests.fakebot import FakeClock, FakeTelegram, FakeUser, HtmlError, parse_html, visible_text
 from tests.fakebot.html_check import utf16_len
+from tests.fakebot.webhook import SECRET_HEADER
 
 App: TypeAlias = "Application[Any, Any, Any, Any, Any, Any]"
 GROUP = -100123
@@ -504,6 +506,80 @@ async def test_raw_http_json_and_long_polling(tg: FakeTelegram, alice: FakeUser)
         assert body["result"] == [] and len(tg.updates.dropped) == 1
         status, body = await call("sendMessage", chat_id=alice.id, text="")
         assert (status, body["description"]) == (400, "Bad Request: message text is empty")
+
+
+async def test_set_webhook_follows_telegram_rules_and_blocks_polling(tg: FakeTelegram) -> None:
+    url = f"{tg.base_url}{tg.token}"
+    async with aiohttp.ClientSession() as http:
+
+        async def call(method: str, **params: object) -> tuple[int, dict[str, Any]]:
+            async with http.post(f"{url}/{method}", json=params) as response:
+                return response.status, await response.json()
+
+        refused = {
+            "http://bot.example.com/hook": "An HTTPS URL must be provided for webhook",
+            "https://bot.example.com:8080/hook": "only on ports 80, 88, 443 or 8443",
+        }
+        for hook, why in refused.items():
+            status, body = await call("setWebhook", url=hook)
+            assert status == 400 and why in body["description"], body
+        status, body = await call("setWebhook", url="https://x.example.com", secret_token="a:b")
+        assert body["description"] == "Bad Request: secret token contains unallowed characters"
+        assert (await call("getWebhookInfo"))[1]["result"]["url"] == ""
+
+        hook = "https://bot.example.com:8443/hook"
+        assert (await call("setWebhook", url=hook, secret_token="s-1"))[1]["result"] is True
+        assert (await call("getWebhookInfo"))[1]["result"]["url"] == hook
+        status, body = await call("getUpdates", timeout=0)
+        assert status == 409 and "webhook is active" in body["description"]
+        assert (await call("deleteWebhook"))[1]["result"] is True
+        assert (await call("getUpdates", timeout=0)) == (200, {"ok": True, "result": []})
+
+
+async def test_webhook_delivery_with_secret_retries_until_confirmed(
+    tg: FakeTelegram, alice: FakeUser
+) -> None:
+    """Updates are POSTed one by one with the secret header; a non-2xx answer keeps the update
+    pending (with last_error_message) and it is sent again."""
+    received: list[tuple[str | None, dict[str, Any]]] = []
+    answers = [500, 200, 200]
+
+    async def hook(request: web.Request) -> web.Response:
+        received.append((request.headers.get(SECRET_HEADER), await request.json()))
+        return web.Response(status=answers[min(len(received), len(answers)) - 1])
+
+    server = web.Application()
+    server.router.add_post("/hook", hook)
+    runner = web.AppRunner(server)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    try:
+        url = f"http://{host}:{port}/hook"
+        async with aiohttp.ClientSession() as http:
+            params = {"url": url, "secret_token": "Sec-1"}
+            async with http.post(f"{tg.base_url}{tg.token}/setWebhook", json=params) as response:
+                assert response.status == 400  # plain HTTP: refused until the test allows it
+            tg.webhook.allow_http = True
+            async with http.post(f"{tg.base_url}{tg.token}/setWebhook", json=params) as response:
+                assert (await response.json())["result"] is True
+        await alice.start("one")
+        await alice.start("two")
+        await tg.wait_for(lambda: len(received) == 3)
+        await tg.wait_for(lambda: tg.updates.unconfirmed == 0)
+        assert [secret for secret, _ in received] == ["Sec-1"] * 3
+        texts = [update["message"]["text"] for _, update in received]
+        assert texts == ["/start one", "/start one", "/start two"]  # the refused one again
+        assert [status for _, status in tg.webhook.deliveries] == [500, 200, 200]
+        info = tg.webhook.info()
+        assert info["pending_update_count"] == 0
+        assert (
+            info["last_error_message"]
+            == "Wrong response from the webhook: 500 Internal Server Error"
+        )
+    finally:
+        await runner.cleanup()
 
 
 # -- html_check unit tests ---------------------------------------------------------------------

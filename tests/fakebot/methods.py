@@ -20,6 +20,7 @@ from tests.fakebot.models import (
     upgraded,
 )
 from tests.fakebot.params import Params
+from tests.fakebot.webhook import GET_UPDATES_CONFLICT, Webhook
 from tests.fakebot.world import World, member_json
 
 Handler = Callable[[Params], Awaitable[Any]]
@@ -45,8 +46,11 @@ _BUTTON_ACTIONS = (
 class BotApi:
     """Implements the bot-side methods against a World; ``handler(name)`` finds one."""
 
-    def __init__(self, world: World, flood: FloodControl, now: Callable[[], float]) -> None:
+    def __init__(
+        self, world: World, flood: FloodControl, now: Callable[[], float], webhook: Webhook
+    ) -> None:
         self.world = world
+        self.webhook = webhook
         self.flood = flood
         self.now = now
         self.commands: dict[tuple[str, str], list[Json]] = {}
@@ -54,7 +58,8 @@ class BotApi:
         self._handlers: dict[str, Handler] = {
             name.lower(): getattr(self, _snake(name))
             for name in (
-                "getMe", "getUpdates", "deleteWebhook", "getWebhookInfo", "setMyCommands",
+                "getMe", "getUpdates", "setWebhook", "deleteWebhook", "getWebhookInfo",
+                "setMyCommands",
                 "deleteMyCommands", "getMyCommands", "setChatMenuButton", "getChatMenuButton",
                 "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage",
                 "answerCallbackQuery", "sendDocument", "getFile", "getChat", "getChatMember",
@@ -85,24 +90,24 @@ class BotApi:
 
     async def get_updates(self, p: Params) -> list[Json]:
         """getUpdates with offset/limit/timeout/allowed_updates and long polling."""
+        if self.webhook.url:
+            raise GET_UPDATES_CONFLICT
         limit = min(max(p.optional_integer("limit") or 100, 1), 100)
         timeout = max(p.number("timeout"), 0.0)
         self.world.updates.set_allowed(p.obj("allowed_updates"))
         return await self.world.updates.fetch(p.optional_integer("offset"), limit, timeout)
 
+    async def set_webhook(self, p: Params) -> bool:
+        """setWebhook (tests/fakebot/webhook.py)."""
+        return self.webhook.set(p)
+
     async def delete_webhook(self, p: Params) -> bool:
-        """deleteWebhook (there never is one); honours drop_pending_updates."""
-        if p.flag("drop_pending_updates"):
-            self.world.updates.drop_pending()
-        return True
+        """deleteWebhook; honours drop_pending_updates."""
+        return self.webhook.delete(drop_pending=p.flag("drop_pending_updates"))
 
     async def get_webhook_info(self, p: Params) -> Json:
-        """getWebhookInfo: always polling mode."""
-        return {
-            "url": "",
-            "has_custom_certificate": False,
-            "pending_update_count": self.world.updates.unconfirmed,
-        }
+        """getWebhookInfo."""
+        return self.webhook.info()
 
     # -- commands and menu ----------------------------------------------------------------
 

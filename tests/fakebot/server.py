@@ -36,6 +36,7 @@ from tests.fakebot.models import (
 )
 from tests.fakebot.params import Params
 from tests.fakebot.updates import UpdateQueue
+from tests.fakebot.webhook import Webhook
 from tests.fakebot.world import ChatRef, World
 
 T = TypeVar("T")
@@ -73,7 +74,8 @@ class FakeTelegram:
         self.flood = FloodControl(group_limit, global_limit)
         self.faults = Faults()
         self.world = World(self.bot, self.updates)
-        self.api = BotApi(self.world, self.flood, now=lambda: self.clock())
+        self.webhook = Webhook(self.updates)  # set by the bot's setWebhook; delivers by POST
+        self.api = BotApi(self.world, self.flood, now=lambda: self.clock(), webhook=self.webhook)
         MediaApi(self.api)  # sendPhoto, editMessageMedia
         self.log: list[ApiCall] = []
         self.base_url = ""
@@ -105,11 +107,13 @@ class FakeTelegram:
         host, port = self._runner.addresses[0][:2]
         self.base_url = f"http://{host}:{port}/bot"
         self.base_file_url = f"http://{host}:{port}/file/bot"
+        self.webhook.start()
         self._touch()
 
     async def stop(self) -> None:
-        """Release held getUpdates requests and close the server."""
+        """Release held getUpdates requests, stop webhook deliveries and close the server."""
         self.updates.close()
+        await self.webhook.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

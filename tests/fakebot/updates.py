@@ -37,6 +37,11 @@ class UpdateQueue:
         return len(self._pending)
 
     @property
+    def closed(self) -> bool:
+        """True once the server is stopping (no more updates go out)."""
+        return self._closed
+
+    @property
     def waiting_polls(self) -> int:
         """Number of getUpdates requests currently held open waiting for updates."""
         return self._waiting_polls
@@ -59,6 +64,19 @@ class UpdateQueue:
     def drop_pending(self) -> None:
         """deleteWebhook(drop_pending_updates=True): forget every unconfirmed update."""
         self._pending.clear()
+
+    async def next_for_webhook(self, timeout: float) -> Json | None:
+        """The oldest update to deliver to a webhook (pending until `confirm`ed), waiting up to
+        ``timeout`` seconds for one (counted as a held poll: the bot is waiting for updates)."""
+        batch = self._take(1)
+        if not batch and not self._closed:
+            await self._wait(timeout)
+            batch = self._take(1)
+        return batch[0] if batch else None
+
+    def confirm(self, update_id: int) -> None:
+        """The webhook accepted ``update_id``: it (and any older one) is delivered."""
+        self._confirm(update_id + 1)
 
     def close(self) -> None:
         """Release every held poll; later polls return immediately."""

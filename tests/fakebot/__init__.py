@@ -10,6 +10,7 @@ from tests.fakebot.models import (
     FakeUser,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
 )
 from tests.fakebot.server import FakeTelegram
 
@@ -25,6 +26,7 @@ __all__ = [
     "ParsedText",
     "StoredDocument",
     "StoredMessage",
+    "StoredPhoto",
     "parse_html",
     "utf16_len",
     "visible_text",

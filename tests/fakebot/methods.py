@@ -60,6 +60,10 @@ class BotApi:
             )
         }  # fmt: skip
 
+    def register(self, method: str, handler: Handler) -> None:
+        """Serve Bot API ``method`` with a handler implemented elsewhere (media.py)."""
+        self._handlers[method.lower()] = handler
+
     def handler(self, method: str) -> Handler | None:
         """The implementation of Bot API ``method`` (case-insensitive), or None."""
         return self._handlers.get(method.lower())
@@ -182,7 +186,7 @@ class BotApi:
     async def edit_message_text(self, p: Params) -> Json:
         """editMessageText; omitting reply_markup removes the inline keyboard, as in Telegram."""
         message = self._own_message(p, "edit")
-        if message.document is not None:
+        if message.document is not None or message.photo is not None:
             raise bad_request("there is no text in the message to edit")
         content = self._content(p, "text", MAX_TEXT, "message is too long", required=True)
         markup = self._reply_markup(p, inline_only=True)
@@ -238,8 +242,18 @@ class BotApi:
         return True
 
     async def get_file(self, p: Params) -> Json:
-        """getFile for documents the bot uploaded."""
-        document = self.world.files.get(p.text("file_id") or "")
+        """getFile for documents and photos the bot uploaded."""
+        file_id = p.text("file_id") or ""
+        photo = self.world.photos.get(file_id)
+        if photo is not None:
+            [size] = [size for size in photo.sizes() if size["file_id"] == file_id]
+            return {
+                "file_id": file_id,
+                "file_unique_id": size["file_unique_id"],
+                "file_size": len(photo.content),
+                "file_path": f"photos/{file_id}",
+            }
+        document = self.world.files.get(file_id)
         if document is None:
             raise bad_request("invalid file_id")
         return {

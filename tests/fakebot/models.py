@@ -209,6 +209,45 @@ class StoredDocument:
 
 
 @dataclass(eq=False)
+class StoredPhoto:
+    """A photo the bot sent (sendPhoto, editMessageMedia): the upload and the sizes Telegram
+    makes of it, each with its own file_id (any of them re-sends the photo)."""
+
+    content: bytes
+    width: int
+    height: int
+    serial: int
+
+    def sizes(self) -> list[Json]:
+        """Bot API ``PhotoSize`` objects, smallest first: thumbnails, then the photo itself
+        scaled to at most 1280 px on its longer side, as Telegram stores it."""
+        longest = max(self.width, self.height)
+        limits = [limit for limit in PHOTO_SIZE_LIMITS if limit < longest]
+        limits.append(min(longest, PHOTO_SIZE_LIMITS[-1]))
+        sizes = []
+        for index, limit in enumerate(limits):
+            scale = limit / longest
+            size: Json = {
+                "file_id": f"AgACAgIAAxkBAAI{self.serial:06d}fakephoto{index}",
+                "file_unique_id": f"AQAD{self.serial:06d}{index}",
+                "width": max(1, round(self.width * scale)),
+                "height": max(1, round(self.height * scale)),
+            }
+            if limit == longest:
+                size["file_size"] = len(self.content)
+            sizes.append(size)
+        return sizes
+
+    @property
+    def file_ids(self) -> list[str]:
+        """The file_id of every size."""
+        return [size["file_id"] for size in self.sizes()]
+
+
+PHOTO_SIZE_LIMITS = (90, 320, 800, 1280)  # Telegram's s, m, x and y photo sizes
+
+
+@dataclass(eq=False)
 class StoredMessage:
     """A message as the server keeps it; the same object is updated on edit and delete."""
 
@@ -223,6 +262,7 @@ class StoredMessage:
     reply_markup: Json | None = None
     reply_to: StoredMessage | None = None
     document: StoredDocument | None = None
+    photo: StoredPhoto | None = None
     edits: int = 0
     edit_date: int | None = None
     deleted: bool = False
@@ -266,8 +306,12 @@ class StoredMessage:
         return data
 
     def _add_content(self, data: Json) -> None:
-        if self.document is not None:
-            data["document"] = self.document.to_api()
+        if self.document is not None or self.photo is not None:
+            if self.photo is not None:
+                data["photo"] = self.photo.sizes()
+            else:
+                assert self.document is not None
+                data["document"] = self.document.to_api()
             if self.text:
                 data["caption"] = self.text
                 if self.entities:

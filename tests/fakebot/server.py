@@ -18,6 +18,7 @@ from aiohttp import web
 
 from tests.fakebot.clock import FakeClock
 from tests.fakebot.limits import Faults, FloodControl, default_description
+from tests.fakebot.media import MediaApi
 from tests.fakebot.methods import BotApi, scope_key
 from tests.fakebot.models import (
     SUPERGROUP,
@@ -30,6 +31,7 @@ from tests.fakebot.models import (
     Json,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
 )
 from tests.fakebot.params import Params
 from tests.fakebot.updates import UpdateQueue
@@ -71,6 +73,7 @@ class FakeTelegram:
         self.faults = Faults()
         self.world = World(self.bot, self.updates)
         self.api = BotApi(self.world, self.flood, now=lambda: self.clock())
+        MediaApi(self.api)  # sendPhoto, editMessageMedia
         self.log: list[ApiCall] = []
         self.base_url = ""
         self.base_file_url = ""
@@ -220,6 +223,10 @@ class FakeTelegram:
     def documents(self, chat: ChatRef) -> list[StoredDocument]:
         """Documents the bot sent to ``chat``, oldest first."""
         return [m.document for m in self.messages(chat, include_deleted=True) if m.document]
+
+    def photos(self, chat: ChatRef) -> list[StoredPhoto]:
+        """Photos the bot's live messages in ``chat`` show now, oldest message first."""
+        return [m.photo for m in self.messages(chat) if m.photo]
 
     @property
     def errors(self) -> list[ApiCall]:
@@ -373,8 +380,12 @@ class FakeTelegram:
         return await handler(params)
 
     def _download(self, path: str) -> web.Response:
-        file_id = path.removeprefix("documents/")
-        document = self.world.files.get(file_id)
-        if document is None:
+        if path.startswith("photos/"):
+            photo = self.world.photos.get(path.removeprefix("photos/"))
+            content = None if photo is None else photo.content
+        else:
+            document = self.world.files.get(path.removeprefix("documents/"))
+            content = None if document is None else document.content
+        if content is None:
             return web.json_response(_NOT_FOUND.body(), status=404)
-        return web.Response(body=document.content, content_type="application/octet-stream")
+        return web.Response(body=content, content_type="application/octet-stream")

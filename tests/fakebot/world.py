@@ -15,6 +15,7 @@ from tests.fakebot.models import (
     Json,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
 )
 from tests.fakebot.updates import UpdateQueue
 from tests.fakebot.user_text import command_target, mentions, user_entities
@@ -32,6 +33,7 @@ class World:
         self.chats: dict[int, FakeChat] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
         self.files: dict[str, StoredDocument] = {}
+        self.photos: dict[str, StoredPhoto] = {}  # every size's file_id -> the photo
         self._serial = 0
 
     # -- lookup ---------------------------------------------------------------------------

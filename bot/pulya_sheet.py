@@ -1,0 +1,445 @@
+"""The Preferans pulya sheet as players draw it (P11–P16): a PNG and the same figures as a caption.
+
+Three players get the triangle: the sheet cut into three sectors by lines from a centre circle
+(the target written in it) to the two top corners and the middle of the bottom edge; four players
+get the square, cut by the diagonals. Each player's sector holds, from the centre outwards, his
+gora, his pulya and his whists on each opponent; a column is written as players write it, the
+running totals one after another («2.6.10»). Pure: figures in, bytes and text out.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from html import escape
+from itertools import pairwise
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.preferans.pulya import Pulya
+from locales import t
+
+WIDTH = 1024  # Telegram shows a photo up to 1280 px; 1024 stays sharp on a phone when zoomed
+NAME_BAND = 64  # the strip outside the sheet where each player's name is written
+EDGE = 16  # the margin of a side with no name on it
+MAX_CAPTION = 1024  # Telegram's caption limit, in UTF-16 units after entity parsing
+CAPTION_NAME = 24  # a longer name is cut in the caption so four players' lines fit the limit
+
+# Bands as fractions of the sheet's half-side, outer edge first: whists | pulya | gora | circle.
+BANDS = (1.0, 0.75, 0.5, 0.25)
+CIRCLE = 0.17
+PAD = 8
+
+INK = (20, 40, 110)  # ballpoint blue on paper, as a sheet on the table looks
+LINE = (70, 90, 150)
+LABEL = (120, 130, 160)
+PAPER = (253, 252, 246)
+MINUS = "\u2212"
+
+_FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
+
+
+@dataclass(frozen=True, slots=True)
+class SheetFigures:
+    """What the sheet shows: names, the target and each column as its running totals (the last
+    is the current figure; empty while nothing was written); the settlement once it is known."""
+
+    names: tuple[str, ...]
+    target: int
+    pulya: tuple[tuple[int, ...], ...]  # pulya[i]: player i's pulya after each deal that wrote it
+    gora: tuple[tuple[int, ...], ...]
+    whists: tuple[tuple[tuple[int, ...], ...], ...]  # whists[i][j]: i's whists on j, running
+    settlement: tuple[int, ...] | None = None  # whole whists per player (P16)
+
+    @property
+    def players(self) -> int:
+        """How many players the sheet is drawn for."""
+        return len(self.names)
+
+    @staticmethod
+    def of(sheet: Pulya, names: Sequence[str], *, settled: bool = False) -> SheetFigures:
+        """The figures of an engine sheet; `settled` adds its settlement (P16, with P14's top-up
+        for an open pulya); the printed pulya and gora never include the top-up (P18)."""
+        n = sheet.players
+        if len(names) != n:
+            raise ValueError(f"{len(names)} names for {n} players")
+        pulya: list[list[int]] = [[] for _ in range(n)]
+        gora: list[list[int]] = [[] for _ in range(n)]
+        whists: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
+        for line in sheet.lines:
+            entries = line.entries
+            for i in range(n):
+                _write(pulya[i], entries.pulya[i])
+                _write(gora[i], entries.gora[i])
+                for j in range(n):
+                    _write(whists[i][j], entries.whists[i][j])
+        return SheetFigures(
+            tuple(names),
+            sheet.rules.target,
+            tuple(map(tuple, pulya)),
+            tuple(map(tuple, gora)),
+            tuple(tuple(map(tuple, row)) for row in whists),
+            sheet.balances() if settled else None,
+        )
+
+    def current(self, column: tuple[int, ...]) -> int:
+        """A column's figure now: its last running total, 0 when empty."""
+        return column[-1] if column else 0
+
+
+def _write(column: list[int], entry: int) -> None:
+    # A deal that writes nothing in a cell leaves it as it is, as on paper.
+    if entry:
+        column.append((column[-1] if column else 0) + entry)
+
+
+def render_sheet(figures: SheetFigures, lang: str) -> tuple[bytes, str]:
+    """The sheet as a PNG and its caption (valid Telegram HTML, at most 1024 characters)."""
+    return draw_sheet(figures, lang), sheet_caption(figures, lang)
+
+
+# -- caption ---------------------------------------------------------------------------------
+
+
+def sheet_caption(figures: SheetFigures, lang: str) -> str:
+    """The sheet's figures as Telegram HTML for those who cannot see the picture."""
+    for limit in (CAPTION_NAME, 12, 6):
+        caption = _caption(figures, lang, limit)
+        if len(_visible(caption).encode("utf-16-le")) // 2 <= MAX_CAPTION:  # UTF-16 units
+            return caption
+    raise ValueError("the caption does not fit Telegram's limit")  # never: 6-letter names fit
+
+
+def _caption(figures: SheetFigures, lang: str, limit: int) -> str:
+    names = [escape(_cut(name, limit)) for name in figures.names]
+    n = figures.players
+    lines = [t(lang, "pref.sheet.title", target=figures.target)]
+    for i in range(n):
+        on = ", ".join(
+            t(lang, "pref.sheet.whists_on", name=names[j], value=_num(figures.current(cell)))
+            for j, cell in _opponents(figures.whists[i], i)
+        )
+        lines.append(
+            t(
+                lang,
+                "pref.sheet.row",
+                name=names[i],
+                pulya=_num(figures.current(figures.pulya[i])),
+                gora=_num(figures.current(figures.gora[i])),
+                whists=on,
+            )
+        )
+    if figures.settlement is not None:
+        items = ", ".join(
+            f"{names[i]} {_signed(value)}" for i, value in enumerate(figures.settlement)
+        )
+        lines.append(t(lang, "pref.sheet.settlement", items=items))
+    return "\n".join(lines)
+
+
+def _opponents(row: tuple[tuple[int, ...], ...], seat: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The cells of a whist row on each opponent, clockwise from the player's left."""
+    n = len(row)
+    return [((seat + k) % n, row[(seat + k) % n]) for k in range(1, n)]
+
+
+def _visible(html: str) -> str:
+    """The text Telegram counts: tags dropped and the four entities we write decoded."""
+    out, inside = [], False
+    for char in html:
+        if char == "<":
+            inside = True
+        elif char == ">":
+            inside = False
+        elif not inside:
+            out.append(char)
+    text = "".join(out)
+    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#x27;", "'")):
+        text = text.replace(entity, char)
+    return text.replace("&amp;", "&")
+
+
+def _cut(name: str, limit: int) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _num(value: int) -> str:
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else _num(value)
+
+
+# -- picture ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A place to write: a box on the canvas and the angle its text is turned by (0, 90, 270)."""
+
+    box: tuple[int, int, int, int]
+    angle: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """Where everything goes for 3 or 4 players."""
+
+    size: tuple[int, int]
+    centre: tuple[int, int]
+    half: int
+    rays: tuple[tuple[int, int], ...]  # where the sector lines from the centre meet the edge
+    names: tuple[Slot, ...]
+    cells: tuple[tuple[Slot, Slot, tuple[Slot, ...]], ...]  # per seat: gora, pulya, whists
+
+
+def sheet_size(players: int) -> tuple[int, int]:
+    """The picture's width and height for 3 or 4 players."""
+    return sheet_layout(players).size
+
+
+@cache
+def sheet_layout(players: int) -> SheetLayout:
+    """Where the names and each player's cells are drawn for 3 or 4 players."""
+    if players == 3:
+        return _triangle()
+    if players == 4:
+        return _square()
+    raise ValueError(f"a pulya sheet is for 3 or 4 players, not {players}")
+
+
+def _triangle() -> SheetLayout:
+    # Seats clockwise: 0 top, 1 right, 2 left. The left and right players write in the bottom
+    # halves of their bands (upright text is what a phone reads best); the top player along
+    # the top. Names outside the sheet: the top one above it, the others below their halves.
+    side = WIDTH - 2 * EDGE
+    half = side // 2
+    cx, cy = EDGE + half, NAME_BAND + half
+    left, top, right, bottom = cx - half, cy - half, cx + half, cy + half
+    names = (
+        Slot((left, 0, right, top)),
+        Slot((cx, bottom, right, bottom + NAME_BAND)),
+        Slot((left, bottom, cx, bottom + NAME_BAND)),
+    )
+    cells = []
+    for seat in range(3):
+        bands = []
+        for outer, inner in pairwise(BANDS):
+            o, i = round(outer * half), round(inner * half)
+            if seat == 0:
+                bands.append((cx - i, cy - o, cx + i, cy - i))
+            elif seat == 1:
+                bands.append((cx, cy + i, cx + o, cy + o))
+            else:
+                bands.append((cx - o, cy + i, cx, cy + o))
+        whist, pulya, gora = bands
+        # Each half of the whist band goes to the opponent whose sector it touches.
+        order = (2, 1) if seat == 0 else (0, 1) if seat == 2 else (2, 0)
+        halves = _split(whist, 2)
+        by_seat = dict(zip(order, halves, strict=True))
+        whists = tuple(Slot(by_seat[(seat + k) % 3]) for k in (1, 2))
+        cells.append((Slot(gora), Slot(pulya), whists))
+    return SheetLayout(
+        (WIDTH, side + 2 * NAME_BAND),
+        (cx, cy),
+        half,
+        ((left, top), (right, top), (cx, bottom)),
+        names,
+        tuple(cells),
+    )
+
+
+def _square() -> SheetLayout:
+    # Seats clockwise: 0 top, 1 right, 2 bottom, 3 left; the diagonals part them. The side
+    # players' text is turned to run along their edge, as they would write it at the table.
+    side = WIDTH - 2 * NAME_BAND
+    half = side // 2
+    cx = cy = NAME_BAND + half
+    left, top, right, bottom = cx - half, cy - half, cx + half, cy + half
+    names = (
+        Slot((left, 0, right, top)),
+        Slot((right, top, WIDTH, bottom), 270),
+        Slot((left, bottom, right, WIDTH)),
+        Slot((0, top, left, bottom), 90),
+    )
+    cells = []
+    for seat in range(4):
+        bands = []
+        for outer, inner in pairwise(BANDS):
+            o, i = round(outer * half), round(inner * half)
+            bands.append(
+                [
+                    (cx - i, cy - o, cx + i, cy - i),
+                    (cx + i, cy - i, cx + o, cy + i),
+                    (cx - i, cy + i, cx + i, cy + o),
+                    (cx - o, cy - i, cx - i, cy + i),
+                ][seat]
+            )
+        angle = (0, 270, 0, 90)[seat]
+        whist, pulya, gora = bands
+        parts = _split(whist, 3) if angle == 0 else _split_down(whist, 3)
+        # Along the band from the writer's left: for the top and the side players that is the
+        # next seat counter-clockwise first; for the bottom player, clockwise.
+        if angle == 90:
+            parts = parts[::-1]  # the left player's text runs bottom to top
+        order = [(seat - k) % 4 for k in (1, 2, 3)]
+        if seat == 2:
+            order = [(seat + k) % 4 for k in (1, 2, 3)]
+        by_seat = dict(zip(order, parts, strict=True))
+        whists = tuple(Slot(by_seat[(seat + k) % 4], angle) for k in (1, 2, 3))
+        cells.append((Slot(gora, angle), Slot(pulya, angle), whists))
+    return SheetLayout(
+        (WIDTH, WIDTH),
+        (cx, cy),
+        half,
+        ((left, top), (right, top), (right, bottom), (left, bottom)),
+        names,
+        tuple(cells),
+    )
+
+
+def _split(box: tuple[int, int, int, int], parts: int) -> list[tuple[int, int, int, int]]:
+    x0, y0, x1, y1 = box
+    cuts = [x0 + (x1 - x0) * k // parts for k in range(parts + 1)]
+    return [(cuts[k], y0, cuts[k + 1], y1) for k in range(parts)]
+
+
+def _split_down(box: tuple[int, int, int, int], parts: int) -> list[tuple[int, int, int, int]]:
+    x0, y0, x1, y1 = box
+    cuts = [y0 + (y1 - y0) * k // parts for k in range(parts + 1)]
+    return [(x0, cuts[k], x1, cuts[k + 1]) for k in range(parts)]
+
+
+@cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    return ImageFont.truetype(str(_FONTS / name), size)
+
+
+def draw_sheet(figures: SheetFigures, lang: str) -> bytes:
+    """The sheet as a PNG image, WIDTH pixels wide."""
+    layout = sheet_layout(figures.players)
+    image = Image.new("RGB", layout.size, PAPER)
+    draw = ImageDraw.Draw(image)
+    _draw_lines(draw, layout)
+    for seat, (gora, pulya, whists) in enumerate(layout.cells):
+        _write_cell(image, gora, t(lang, "pref.sheet.gora"), figures.gora[seat])
+        _write_cell(image, pulya, t(lang, "pref.sheet.pulya"), figures.pulya[seat])
+        for slot, (other, cell) in zip(whists, _opponents(figures.whists[seat], seat), strict=True):
+            label = t(lang, "pref.sheet.on", name=figures.names[other])
+            _write_cell(image, slot, label, cell)
+        name = figures.names[seat]
+        extra = None if figures.settlement is None else _signed(figures.settlement[seat])
+        _write_name(image, layout.names[seat], name, extra)
+    cx, cy = layout.centre
+    text = str(figures.target)
+    draw.text((cx, cy), text, fill=INK, font=_font(52, bold=True), anchor="mm")
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
+    cx, cy = layout.centre
+    half = layout.half
+    for scale in BANDS:
+        r = round(scale * half)
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=LINE, width=3 if scale == 1 else 2)
+    radius = round(CIRCLE * half)
+    for x, y in layout.rays:  # the circle, drawn last, hides where they meet
+        draw.line((cx, cy, x, y), fill=LINE, width=2)
+    _whist_cuts(draw, layout)
+    circle = (cx - radius, cy - radius, cx + radius, cy + radius)
+    draw.ellipse(circle, fill=PAPER, outline=LINE, width=3)
+
+
+def _whist_cuts(draw: ImageDraw.ImageDraw, layout: SheetLayout) -> None:
+    for _gora, _pulya, whists in layout.cells:
+        boxes = sorted(slot.box for slot in whists)
+        for a, b in pairwise(boxes):
+            if a[2] == b[0]:  # side by side: a vertical cut
+                draw.line((a[2], a[1], a[2], a[3]), fill=LINE, width=2)
+            else:  # one above the other: a horizontal cut
+                draw.line((a[0], a[3], a[2], a[3]), fill=LINE, width=2)
+
+
+def _column(values: tuple[int, ...]) -> str:
+    return ".".join(_num(value) for value in values)
+
+
+def _write_cell(image: Image.Image, slot: Slot, label: str, column: tuple[int, ...]) -> None:
+    """A label in small grey letters and the running totals under it, as large as fits."""
+    x0, y0, x1, y1 = slot.box
+    w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
+    w, h = w - 2 * PAD, h - 2 * PAD
+    tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    small = _fit_font(draw, label, w, 22, 14, bold=False)
+    draw.text((w // 2, 0), _ellipsize(draw, label, small, w), fill=LABEL, font=small, anchor="mt")
+    if column:
+        text, font = _fit_column(draw, column, w)
+        room = h - (small.size + 4)
+        draw.text((w // 2, small.size + 4 + room // 2), text, fill=INK, font=font, anchor="mm")
+    _paste(image, tile, slot)
+
+
+def _write_name(image: Image.Image, slot: Slot, name: str, extra: str | None) -> None:
+    x0, y0, x1, y1 = slot.box
+    w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
+    w, h = w - 2 * PAD, h - 2 * PAD
+    tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    font = _font(34, bold=True)
+    tail = f"  {extra}" if extra else ""
+    room = w - (round(draw.textlength(tail, font=font)) if tail else 0)
+    text = _ellipsize(draw, name, font, room) + tail
+    draw.text((w // 2, h // 2), text, fill=INK, font=font, anchor="mm")
+    _paste(image, tile, slot)
+
+
+def _paste(image: Image.Image, tile: Image.Image, slot: Slot) -> None:
+    turned = tile.rotate(slot.angle, expand=True) if slot.angle else tile
+    x0, y0, _x1, _y1 = slot.box
+    image.paste(turned, (x0 + PAD, y0 + PAD), turned)
+
+
+def _fit_font(
+    draw: ImageDraw.ImageDraw, text: str, width: int, largest: int, smallest: int, *, bold: bool
+) -> ImageFont.FreeTypeFont:
+    for size in range(largest, smallest - 1, -2):
+        font = _font(size, bold)
+        if draw.textlength(text, font=font) <= width:
+            return font
+    return _font(smallest, bold)
+
+
+def _fit_column(
+    draw: ImageDraw.ImageDraw, column: tuple[int, ...], width: int
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """The running totals at the largest size that fits; when even the smallest does not, the
+    oldest totals give way to «…» (the last one, the figure that counts, always stays)."""
+    for size in range(40, 23, -2):
+        font = _font(size)
+        text = _column(column)
+        if draw.textlength(text, font=font) <= width:
+            return text, font
+    font = _font(24)
+    for start in range(1, len(column)):
+        text = "…" + _column(column[start:])
+        if draw.textlength(text, font=font) <= width:
+            return text, font
+    return "…" + _column(column[-1:]), font
+
+
+def _ellipsize(
+    draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int
+) -> str:
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"

@@ -15,6 +15,7 @@ from bot.format import signed
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action
 from bot.render import Rendered
+from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view, table_view
@@ -77,14 +78,28 @@ def test_buttons_are_exactly_the_legal_actions_and_fit_64_bytes(
 def test_p5_the_discard_is_two_toggled_cards_then_one_confirming_button(lang: str) -> None:
     _, deal = next((m, d) for m, d in _states(4, 3) if d.phase is Phase.DISCARD)
     view = seat_view(deal, deal.turn or 0)
-    one = pref.hand_message(lang, view, 1, 1, 1, "Chat", view.hand[:1])
-    assert all(callbacks.decode(code).kind == "t" for code in _codes(one))
-    two = pref.hand_message(lang, view, 1, 1, 1, "Chat", view.hand[3:5])
-    confirm = [callbacks.decode(c) for c in _codes(two) if callbacks.decode(c).kind == "a"]
+    selection: tuple[Card, ...] = ()
+    for card in (view.hand[0], view.hand[5], view.hand[7]):  # the third replaces the first
+        content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+        toggles = {callbacks.decode(code) for code in _codes(content)}
+        assert {p.kind for p in toggles} == ({"t", "a"} if len(selection) == 2 else {"t"})
+        pressed = next(
+            p for p in toggles if p.kind == "t" and card in pref.toggle_selection(view, p.code)
+        )
+        selection = pref.toggle_selection(view, pressed.code)
+    assert set(selection) == {view.hand[5], view.hand[7]}
+    content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+    confirm = [callbacks.decode(c) for c in _codes(content) if callbacks.decode(c).kind == "a"]
     assert len(confirm) == 1
     action = pref.parse_action(view.seat, confirm[0].code)
-    assert action in view.legal and set(action.cards or ()) == set(view.hand[3:5])
-    assert len(_codes(two)) == len(view.hand) + 1  # a toggle per card of the 12
+    assert action in view.legal and set(action.cards or ()) == set(selection)
+    assert len(_codes(content)) == len(view.hand) + 1  # a toggle per card of the 12
+    codes = {callbacks.decode(c).code for c in _codes(content)}
+    assert callbacks.cards_code([view.hand[7]]) in codes  # pressing 5 un-chooses it
+    stranger = next(c for c in deal.deck if c not in view.hand)
+    for forged in (view.hand[:3], (stranger,)):  # three cards; a card he does not hold
+        with pytest.raises(callbacks.BadCallback):
+            pref.toggle_selection(view, callbacks.cards_code(forged))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -178,3 +193,30 @@ def test_bidding_offers_the_ladder_with_suit_symbols_and_the_words() -> None:
         pref.UI.button_label("ru", a) for a in view.legal
     )
     assert "пас" in rows[-1] and "мизер" in rows[-1]  # the words after the ladder
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settlement(
+    lang: str,
+) -> None:
+    rng = random.Random(41)
+    match = Match.start(MARKUP[:3], PrefRules(target=10), 4, rng)
+    line = None
+    while not match.finished:
+        assert match.deal is not None
+        step = match.apply(rng.choice(match.deal.legal_actions()), rng)
+        match, line = step.match, step.line or line
+        if step.line is None:
+            continue
+        result = pref.result_message(lang, step.line, match)
+        _valid(result)
+        settles = pref.settlement_lines(lang, match.names, match.balances(), 4, stopped=False)
+        assert (settles[0] in result.text) == match.finished  # the settlement only at the end
+        assert pref.result_lines(lang, step.line, match.names, match.sheet.deals)[0] in result.text
+    png, caption = pref.sheet_photo(lang, match)
+    assert png.startswith(b"\x89PNG") and utf16_len(parse_html(caption).text) <= 1024
+    assert all(signed(value) in parse_html(caption).text for value in match.balances())
+    stopped = pref.result_message(lang, None, match.stop())
+    assert _valid(stopped).startswith(
+        parse_html(pref.UI.text(lang, "result.stopped", price=4)).text
+    )

@@ -26,6 +26,8 @@ from ..format import name as shown_name
 from ..format import signed
 from ..render import Rendered
 from .base import GameUI, Option
+from .preferans_match import Match
+from .pulya_sheet import SheetFigures, render_sheet
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
@@ -290,10 +292,12 @@ def _keyboard(
 
     legal = view.legal
     if legal[0].do is PrefDo.DISCARD:
-        # 66 pairs are too many buttons: the cards are toggled, then the chosen pair confirmed
-        hand = _sorted(view.hand)
+        # 66 pairs are too many buttons: the cards are toggled, then the chosen pair confirmed.
+        # A toggle's code is the selection it leads to (as the shared service's toggle expects);
+        # a third card replaces the earlier of the two chosen.
         toggles = [
-            button(f"·{c.label}·" if c in selection else c.label, str(c), kind="t") for c in hand
+            button(("✖️ " if c in selection else "") + c.label, _toggled(selection, c), kind="t")
+            for c in _sorted(view.hand)
         ]
         rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
         if len(selection) == 2:
@@ -367,11 +371,47 @@ def settlement_lines(
     ]
 
 
+def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
+    """The group's message after a deal: its result lines (None: none, the pulya was stopped
+    mid-deal), and once the pulya is over, the settlement in whists and chips."""
+    lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
+    if match.finished:
+        lines += settlement_lines(
+            lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
+        )
+    return Rendered("\n".join(lines))
+
+
+def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
+    """The pulya sheet as a PNG and its caption; settled once the pulya is over (P16)."""
+    figures = SheetFigures.of(match.sheet, match.names, settled=match.finished)
+    return render_sheet(figures, lang)
+
+
 # ---- helpers ------------------------------------------------------------------------------------
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
+
+
+def _toggled(selection: Sequence[Card], card: Card) -> str:
+    """The discard selection after pressing `card`, as a toggle's callback code."""
+    if card in selection:
+        chosen = [c for c in selection if c != card]
+    else:
+        chosen = [*selection[-1:], card] if len(selection) >= 2 else [*selection, card]
+    return callbacks.cards_code(chosen)
+
+
+def toggle_selection(view: PrefSeatView, code: str) -> tuple[Card, ...]:
+    """The discard selection a toggle press asks for; BadCallback unless it is at most two
+    cards of the declarer's hand while he discards (P5)."""
+    chosen = callbacks.parse_cards_code(code)
+    discarding = any(a.do is PrefDo.DISCARD for a in view.legal)
+    if not discarding or len(chosen) > 2 or any(c not in view.hand for c in chosen):
+        raise callbacks.BadCallback(code)
+    return chosen
 
 
 def _cards(cards: Sequence[Card]) -> str:

@@ -39,7 +39,7 @@ LABEL = (120, 130, 160)
 PAPER = (253, 252, 246)
 MINUS = "\u2212"
 
-_FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
+_FONTS = Path(__file__).parent.parent / "fonts"  # bot/fonts: DejaVu Sans Condensed (Cyrillic)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from bot.games.preferans_match import Match, default_action
+from bot.games.preferans_match import Match, default_action, from_records
 from engine.errors import IllegalAction
+from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase
 from engine.preferans.outcome import PrefRules
@@ -133,3 +134,36 @@ def test_p10_a_deal_of_timed_out_players_is_raspasy_and_the_streak_grows() -> No
             match = match.apply(action, rng).match
         assert match.sheet.lines[-1].outcome.contract is None
         assert match.sheet.streak == streak
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_restart_rebuilds_the_pulya_from_its_stored_deal_records(seed: int) -> None:
+    rng = random.Random(400 + seed)
+    match = Match.start(NAMES[: 3 + seed % 2], PrefRules(target=10), 2, rng)
+    records: list[dict[str, object]] = [deal_record.to_record(match.deal)] if match.deal else []
+    while not match.finished and match.sheet.deals < 8:  # random play may never close it
+        assert match.deal is not None
+        step = match.apply(rng.choice(match.deal.legal_actions()), rng)
+        if step.finished_deal is not None:
+            records[-1] = deal_record.to_record(step.finished_deal)
+            if step.match.deal is not None:
+                records.append(deal_record.to_record(step.match.deal))
+        elif step.match.deal is not None:
+            records[-1] = deal_record.to_record(step.match.deal)
+        match = step.match
+        if rng.random() < 0.05 or step.finished_deal is not None:
+            stored = json.loads(json.dumps(records))
+            assert from_records(stored, 2) == match
+
+
+def test_deals_that_do_not_follow_each_other_are_refused() -> None:
+    rng = random.Random(3)
+    match = Match.start(NAMES[:3], PrefRules(), 1, rng)
+    assert match.deal is not None
+    first = deal_record.to_record(match.deal)
+    with pytest.raises(ValueError):
+        from_records([], 1)
+    with pytest.raises(ValueError):
+        from_records([first, first], 1)  # the first is not finished: not a deal of the sheet
+    with pytest.raises(ValueError):
+        from_records([{**first, "dealer": (first["dealer"] + 1) % 3}, first], 1)

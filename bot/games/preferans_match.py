@@ -115,6 +115,39 @@ class Match:
         return Match(tuple(names), sheet, price, deal, bool(data.get("stopped", False)))
 
 
+def from_records(records: Sequence[dict[str, Any]], whist_price: int) -> Match:
+    """A pulya rebuilt from its deals as the bot stores them (one record per deal, in order;
+    the last may be in play): the sheet from the finished ones (checked against it by
+    pulya_record, P1, P3, P10), the deal in play replayed. So a restart needs nothing but the
+    deals already kept; ValueError if they do not make one pulya."""
+    if not records:
+        raise ValueError("a pulya has at least its first deal")
+    first = records[0]
+    *done, last = records
+    in_play = deal_record.replay(dict(last))
+    if in_play.finished:
+        done, in_play_or_none = list(records), None
+    else:
+        in_play_or_none = in_play
+    sheet_record = {
+        "format": pulya_record.FORMAT,
+        "game": pulya_record.GAME,
+        "rules": first.get("rules", {}),
+        "players": first["players"],
+        "first_dealer": first["dealer"],
+        "deals": [{"record": dict(record)} for record in done],
+    }
+    sheet, names = pulya_record.load(sheet_record)
+    if in_play_or_none is not None and (
+        list(in_play_or_none.players) != names
+        or in_play_or_none.dealer != sheet.dealer
+        or in_play_or_none.streak != sheet.streak
+        or in_play_or_none.rules != sheet.rules
+    ):
+        raise ValueError("the deal in play does not follow the pulya's deals (P3, P10)")
+    return Match(tuple(names), sheet, whist_price, in_play_or_none)
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """What one action did: the new match, the deal's events, and, when it ended a deal, the

@@ -131,6 +131,10 @@ class Presenter:
         delivered. `reply_to`: the message it answers (sent even if that one is gone)."""
         for attempt in range(1, _POST_RETRIES + 2):
             try:
+                if content.photo is not None:
+                    return await self.bot.post_photo(
+                        chat_id, content.photo, content.text, content.markup
+                    )
                 return await self.bot.post_text(
                     chat_id, content.text, content.keyboard, reply_to=reply_to
                 )
@@ -180,7 +184,9 @@ class Presenter:
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         posted = slot.message_id is None
-        if slot.message_id is None:
+        if content.photo is not None:  # a photo's slot: posted once, then its media edited
+            slot.message_id = await self._send_photo(slot, content, content.photo)
+        elif slot.message_id is None:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
         else:
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
@@ -192,6 +198,15 @@ class Presenter:
             return
         self._unsaved[slot.name] = row
         self._save_soon()
+
+    async def _send_photo(self, slot: _Slot, content: Rendered, photo: bytes) -> int:
+        """The slot's photo message posted, or its media and caption edited: its id."""
+        if slot.message_id is None:
+            return await self.bot.post_photo(slot.chat_id, photo, content.text, content.markup)
+        await self.bot.edit_photo(
+            slot.chat_id, slot.message_id, photo, content.text, content.markup
+        )
+        return slot.message_id
 
     def _save_soon(self) -> None:
         """Write what changed in the next moment (digests edited, slots retired) together."""

@@ -42,9 +42,11 @@ class Match:
         if whist_price < 1:
             raise ValueError("a whist costs at least one chip")
         sheet = Pulya.new(len(names), rng.randrange(len(names)), rules)
-        return Match(tuple(names), sheet, whist_price, None)._dealt(rng)
+        return Match(tuple(names), sheet, whist_price, None).dealt(rng)
 
-    def _dealt(self, rng: random.Random) -> Match:
+    def dealt(self, rng: random.Random) -> Match:
+        """The match with the next deal dealt by the sheet's next dealer (P3), carrying the
+        raspasy streak (P10)."""
         deck = shuffled(make_deck(DECK), rng)
         deal, _ = PrefDeal.new(
             self.sheet.rules, self.names, self.sheet.dealer, deck, streak=self.sheet.streak
@@ -74,7 +76,7 @@ class Match:
         sheet = self.sheet.add(deal.outcome)
         after = replace(self, sheet=sheet, deal=None)
         if not sheet.finished:
-            after = after._dealt(rng)
+            after = after.dealt(rng)
         return Step(after, events, deal, sheet.lines[-1])
 
     def stop(self) -> Match:

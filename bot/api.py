@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.ext import ExtBot
 
@@ -41,6 +42,31 @@ class FrapBot(ExtBot[Any]):
         params = _params(chat_id, text, keyboard)
         params["message_id"] = message_id
         await self._post("editMessageText", params)
+
+    async def post_photo(
+        self, chat_id: int, photo: bytes, caption: str, markup: InlineKeyboardMarkup | None
+    ) -> int:
+        """sendPhoto of a PNG with an HTML caption; returns the new message's id (a photo is
+        sent once a deal at most, so the parsed answer costs nothing that matters)."""
+        message = await self.send_photo(
+            chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+        return message.message_id
+
+    async def edit_photo(
+        self,
+        chat_id: int,
+        message_id: int,
+        photo: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
+        """editMessageMedia: the photo and its HTML caption replaced in place (no notification,
+        no new message: the pulya sheet after each deal)."""
+        media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
+        await self.edit_message_media(
+            media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+        )
 
 
 def _params(chat_id: int, text: str, keyboard: str) -> dict[str, Any]:

@@ -178,6 +178,10 @@ class Presenter:
         chat_id = self.where(chat_id)
         for attempt in range(1, _POST_RETRIES + 2):
             try:
+                if content.photo is not None:
+                    return await self.bot.post_photo(
+                        chat_id, content.photo, content.text, content.markup
+                    )
                 return await self.bot.post_text(
                     chat_id, content.text, content.keyboard, reply_to=reply_to
                 )
@@ -247,7 +251,9 @@ class Presenter:
             old, slot.renew = None, False
             self.renewals_skipped += 1
         posted = slot.message_id is None or old is not None
-        if posted:
+        if content.photo is not None:  # a photo's slot: posted once, then its media edited
+            slot.message_id = await self._send_photo(slot, content, content.photo)
+        elif posted:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
             slot.renew = False
         else:
@@ -288,6 +294,15 @@ class Presenter:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except (BadRequest, Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
             log.info("message %s/%s keeps its buttons: %s", chat_id, message_id, exc)
+
+    async def _send_photo(self, slot: _Slot, content: Rendered, photo: bytes) -> int:
+        """The slot's photo message posted, or its media and caption edited: its id."""
+        if slot.message_id is None:
+            return await self.bot.post_photo(slot.chat_id, photo, content.text, content.markup)
+        await self.bot.edit_photo(
+            slot.chat_id, slot.message_id, photo, content.text, content.markup
+        )
+        return slot.message_id
 
     def _save_soon(self) -> None:
         """Write what changed in the next moment (digests edited, slots retired) together."""

@@ -630,6 +630,32 @@ class Storage:
             self._chat_changed(table.chat_id)
         return reversal
 
+    async def table_deals(self, table_id: int) -> list[DealRow]:
+        """Every deal of a table, first to last (a match of many deals, e.g. a Preferans pulya,
+        is rebuilt from them)."""
+        rows = await self._all(
+            "SELECT * FROM deals WHERE table_id = ? ORDER BY deal_no", (table_id,)
+        )
+        return [_deal(row) for row in rows]
+
+    async def settle_match(
+        self, table: TableRow, deal_id: int, movements: Sequence[Movement]
+    ) -> None:
+        """A match stopped early: its deal in play voided (it moved no chips) and the match's
+        settlement booked against it, with the table closed: one transaction."""
+
+        def body(db: sqlite3.Connection) -> bool:
+            _write_table(db, table)
+            db.execute(
+                "UPDATE deals SET status = 'voided', finished_at = ? "
+                "WHERE deal_id = ? AND status = 'playing'",
+                (time.time(), deal_id),
+            )
+            return _book(db, table.chat_id, deal_id, movements)
+
+        if await self._write(body):
+            self._chat_changed(table.chat_id)
+
     async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
         """Every player's chips in the chat, richest first."""
         rows = await self._all(

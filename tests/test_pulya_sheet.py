@@ -1,4 +1,4 @@
-"""The pulya sheet picture and caption (bot/pulya_sheet.py) show the engine's sheet (P11–P17)."""
+"""The pulya sheet picture and caption (bot/games/pulya_sheet.py) show the engine sheet (P11-17)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 from telegram import Bot, InputMediaPhoto
 
-from bot.pulya_sheet import (
+from bot.games.pulya_sheet import (
     MAX_CAPTION,
     WIDTH,
     SheetFigures,

@@ -54,7 +54,7 @@ MINUS = "\u2212"
 
 _MISSING = "\ue000"  # a private-use character: the font draws its missing-glyph box for it
 _TAG = re.compile(r"<[^>]*>")
-_FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans Condensed, shipped: it has Cyrillic
+_FONTS = Path(__file__).parent.parent / "fonts"  # bot/fonts: DejaVu Sans Condensed (Cyrillic)
 
 
 @dataclass(frozen=True, slots=True)

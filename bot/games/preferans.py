@@ -1,0 +1,426 @@
+"""How the bot shows Preferans (RULES P1–P18): bids with suit symbols, the table with the talon,
+open hands and the last trick, each player's buttons, a deal's result lines and the settlement.
+
+Pure presentation: engine views in, HTML and keyboards out. Not yet in the registry: the shared
+service still plays one TrickDeal per game (see the issue 15 report)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any, ClassVar
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine.cards import Card, suit_order
+from engine.preferans.actions import PrefAction, PrefDo
+from engine.preferans.bidding import trump_of
+from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
+from engine.preferans.play import winner
+from engine.preferans.pulya import Line
+from engine.preferans.views import PrefSeatView, PrefTableView
+from engine.tricks import Play
+
+from .. import callbacks
+from ..format import name as shown_name
+from ..format import signed
+from ..render import Rendered
+from .base import GameUI, Option
+from .preferans_match import Match
+from .pulya_sheet import SheetFigures, render_sheet
+
+TARGETS = (10, 20, 30, 50)  # P14
+WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
+ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
+
+# Button codes (after "a:table:deal:step:"); a card is its two-letter code.
+_WORDS = {
+    PrefDo.MISERE: "m",
+    PrefDo.HERE: "h",
+    PrefDo.PASS: "P",
+    PrefDo.WHIST: "W",
+    PrefDo.HALF_WHIST: "w",
+    PrefDo.LIGHT: "l",
+    PrefDo.DARK: "d",
+}
+_WORDS_BACK = {code: do for do, code in _WORDS.items()}
+
+
+class PreferansUI(GameUI):
+    """Preferans: a pulya of deals; the words of the `pref` catalog section."""
+
+    game = "preferans"
+    section = "pref"
+    aliases = ("preferans", "преферанс", "пуля")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("target", "tg", TARGETS),  # P14
+        Option("here", "here", ("on", "off")),  # P4
+        Option("stalingrad", "stg", (False, True)),  # P6
+        Option("raspasy_progression", "rp", ("123", "124", "none")),  # P10
+        Option("raspasy_amnesty", "ram", (False, True)),  # P10
+        Option("raspasy_exit", "rx", (6, 7)),  # P10
+        Option("whist", "wh", ("greedy", "gentleman")),  # P11
+        Option("whist_liability", "wl", ("full", "capped")),  # P12
+        Option("ten", "ten", ("checked", "whisted")),  # P13
+        Option("overflow", "ov", ("help", "gora")),  # P15
+        Option("dealer_consolation", "dc", (True, False)),  # P1
+    )
+    own_words = ("пуля", "вист", "мизер", "распасы", "прикуп")
+
+    def preset(self, chat_rules: dict[str, Any]) -> str:
+        """P0: the Sochi convention."""
+        return "sochi"
+
+    def typed_rules(self, chat_rules: dict[str, Any]) -> PrefRules:
+        """The engine's rules for this chat's settings."""
+        return PrefRules.from_dict(self.engine_rules(chat_rules))
+
+    def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
+        """The value in force (the P-options of PrefRules)."""
+        return getattr(self.typed_rules(chat_rules), option.key)
+
+    # ---- words ----------------------------------------------------------------------------------
+
+    def bid_label(self, lang: str, bid: str) -> str:
+        """A bid or contract for people: '7♥', '8БК' / '8NT', 'мизер'."""
+        if bid == MISERE:
+            return self.text(lang, "misere")
+        trump = trump_of(bid)
+        return f"{level(bid)}{trump.symbol if trump else self.text(lang, 'nt')}"
+
+    def said_label(self, lang: str, said: str) -> str:
+        """A seat's latest word on the table: a bid, or pass/here/whist/half-whist."""
+        if said in ("pass", "here", "whist", "half_whist", MISERE):
+            return self.text(lang, f"word.{said}")
+        return self.bid_label(lang, said)
+
+    def button_label(self, lang: str, action: PrefAction) -> str:
+        """The button for a legal action."""
+        if action.do is PrefDo.PLAY:
+            assert action.card is not None
+            return action.card.label
+        if action.do in (PrefDo.BID, PrefDo.CONTRACT):
+            assert action.bid is not None
+            return self.bid_label(lang, action.bid)
+        if action.do is PrefDo.DISCARD:
+            return self.text(lang, "btn.discard", cards=_cards(action.cards or ()))
+        return self.text(lang, f"word.{action.do.value}")
+
+
+UI = PreferansUI()
+
+
+# ---- callback codes -----------------------------------------------------------------------------
+
+
+def action_code(action: PrefAction) -> str:
+    """The short code of an action (its seat is implied by who presses and whose turn it is)."""
+    if action.do is PrefDo.BID:
+        return f"b{action.bid}"
+    if action.do is PrefDo.CONTRACT:
+        return f"c{action.bid}"
+    if action.do is PrefDo.PLAY:
+        return f"p{action.card}"
+    if action.do is PrefDo.DISCARD:
+        return "x" + callbacks.cards_code(action.cards or ())
+    return _WORDS[action.do]
+
+
+def parse_action(seat: int, code: str) -> PrefAction:
+    """The action a code stands for, for `seat`; BadCallback if malformed. Whether it is legal
+    is the engine's to say."""
+    head, tail = code[:1], code[1:]
+    if code in _WORDS_BACK:
+        return PrefAction(seat, _WORDS_BACK[code])
+    try:
+        if head in ("b", "c") and tail in CONTRACTS and tail != MISERE:
+            return PrefAction(seat, PrefDo.BID if head == "b" else PrefDo.CONTRACT, bid=tail)
+        if head == "p" and len(tail) == 2:
+            return PrefAction(seat, PrefDo.PLAY, card=Card.parse(tail))
+        if head == "x" and len(tail) == 4:
+            return PrefAction(seat, PrefDo.DISCARD, cards=callbacks.parse_cards_code(tail))
+    except ValueError as exc:
+        raise callbacks.BadCallback(code) from exc
+    raise callbacks.BadCallback(code)
+
+
+# ---- the table message --------------------------------------------------------------------------
+
+
+def table_message(
+    lang: str, table: PrefTableView, deal_no: int, target: int, *, note: str | None = None
+) -> Rendered:
+    """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
+    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8)."""
+    ui = UI
+    names = [shown_name(seat.name) for seat in table.seats]
+    lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
+    if table.streak and not table.finished:
+        lines.append(ui.text(lang, "table.streak", n=table.streak))
+    for seat in table.seats:
+        lines.append(_seat_line(lang, table, seat.seat, names))
+    if table.declarer is not None and table.contract is not None:
+        lines.append(
+            ui.text(
+                lang,
+                "table.contract",
+                name=names[table.declarer],
+                bid=ui.bid_label(lang, table.contract),
+            )
+        )
+    elif table.top_bid is not None and table.holder is not None:
+        lines.append(
+            ui.text(
+                lang,
+                "table.top_bid",
+                name=names[table.holder],
+                bid=ui.bid_label(lang, table.top_bid),
+            )
+        )
+    if table.raspasy:
+        lines.append(ui.text(lang, "table.raspasy"))
+        if table.talon:
+            lines.append(ui.text(lang, "table.turned", cards=_cards(table.talon)))
+    elif table.talon:
+        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+    for seat in table.seats:
+        if seat.open_hand is not None:
+            lines.append(
+                ui.text(lang, "table.open", name=names[seat.seat], cards=_cards(seat.open_hand))
+            )
+    if table.trick:
+        lines.append(ui.text(lang, "table.trick", cards=_plays(table.trick)))
+    if table.last_trick:
+        taker = names[_taker(table)]
+        lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
+    if note:
+        lines.append(note)
+    if not table.finished and table.to_act is not None:
+        lines += ["", phase_line(lang, table, names)]
+    return Rendered("\n".join(lines))
+
+
+def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
+    """Who is to act and what he decides (the lone whister for the passer in light play, P7)."""
+    assert table.to_act is not None
+    controller = table.controller if table.controller is not None else table.to_act
+    if controller != table.to_act:
+        return UI.text(lang, "phase.play_for", name=names[controller], other=names[table.to_act])
+    return UI.text(lang, f"phase.{table.phase.value}", name=names[table.to_act])
+
+
+def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str]) -> str:
+    info = table.seats[seat]
+    parts = [f"<b>{names[seat]}</b>"]
+    if info.role == "out":
+        parts.append(UI.text(lang, "role.out"))
+    elif info.role is not None:
+        parts.append(UI.text(lang, f"role.{info.role}"))
+    elif info.said is not None:
+        parts.append(UI.said_label(lang, info.said))
+    if (table.phase.value == "play" or table.finished) and info.role != "out":
+        parts.append(UI.text(lang, "table.tricks", n=info.tricks))
+    if seat == table.dealer and info.role != "out":
+        parts.append(UI.text(lang, "table.dealer"))
+    return " · ".join(parts)
+
+
+def _taker(table: PrefTableView) -> int:
+    """Who took the last complete trick (P8; raspasy's first two by the talon card's suit, P10)."""
+    index = table.tricks_played - 1
+    follow = None
+    if table.raspasy and table.talon and index < min(2, len(table.talon)):
+        follow = table.talon[index].suit
+    return winner(table.last_trick, table.trump, follow)
+
+
+# ---- a player's private message -----------------------------------------------------------------
+
+
+def hand_message(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    chat_title: str,
+    selection: Sequence[Card] = (),
+) -> Rendered:
+    """A player's control message: his hand (and his discard, if declarer), and when he decides,
+    the question and exactly the legal actions as buttons; in light play the whister's message
+    shows the passer's hand and gets the buttons for it in its turn (P7)."""
+    ui = UI
+    table = view.table
+    lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
+    lines.append(ui.text(lang, "hand.cards", cards=_marked(view.hand, selection)))
+    if view.discards:
+        lines.append(ui.text(lang, "hand.discards", cards=_cards(view.discards)))
+    if table.talon and not table.raspasy and table.phase.value in ("discard", "contract"):
+        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+    rows: list[list[InlineKeyboardButton]] = []
+    if view.legal:
+        names = [shown_name(seat.name) for seat in table.seats]
+        phase = table.phase.value
+        if table.to_act != view.seat and table.to_act is not None:
+            other = table.seats[table.to_act]
+            lines.append(
+                ui.text(
+                    lang, "table.open", name=names[other.seat], cards=_cards(other.open_hand or ())
+                )
+            )
+            lines += ["", ui.text(lang, "ask.play_for", name=names[other.seat])]
+        else:
+            lines += ["", ui.text(lang, f"ask.{phase}", n=len(selection))]
+        rows = _keyboard(lang, view, table_id, deal_no, step, selection)
+    elif not table.finished:
+        lines += ["", ui.text(lang, "hand.wait")]
+    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _keyboard(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    selection: Sequence[Card],
+) -> list[list[InlineKeyboardButton]]:
+    def button(label: str, code: str, kind: str = "a") -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=callbacks.encode(kind, table_id, deal_no, step, code)
+        )
+
+    legal = view.legal
+    if legal[0].do is PrefDo.DISCARD:
+        # 66 pairs are too many buttons: the cards are toggled, then the chosen pair confirmed.
+        # A toggle's code is the selection it leads to (as the shared service's toggle expects);
+        # a third card replaces the earlier of the two chosen.
+        toggles = [
+            button(("✖️ " if c in selection else "") + c.label, _toggled(selection, c), kind="t")
+            for c in _sorted(view.hand)
+        ]
+        rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
+        if len(selection) == 2:
+            pair = frozenset(selection)
+            chosen = next(a for a in legal if frozenset(a.cards or ()) == pair)
+            rows.append([button(UI.button_label(lang, chosen), action_code(chosen))])
+        return rows
+    plays = sorted(
+        (a for a in legal if a.do is PrefDo.PLAY),
+        key=lambda a: (suit_order(a.card.suit), a.card.rank) if a.card else (0, 0),
+    )
+    ladder = [a for a in legal if a.do in (PrefDo.BID, PrefDo.CONTRACT)]
+    words = [a for a in legal if a not in plays and a not in ladder]
+    rows = []
+    for group in (plays, ladder):
+        buttons = [button(UI.button_label(lang, a), action_code(a)) for a in group]
+        rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+    if words:
+        rows.append([button(UI.button_label(lang, a), action_code(a)) for a in words])
+    return rows
+
+
+# ---- results ------------------------------------------------------------------------------------
+
+
+def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> list[str]:
+    """A deal's lines: what was played and how it ended, then what each player wrote (after
+    P15's overflow): 'Alice 7♥ made: pulya +4', 'Bob: whists 4 on Alice'."""
+    ui = UI
+    shown = [shown_name(name) for name in names]
+    outcome = line.outcome
+    if outcome.contract is None:
+        head = ui.text(lang, "result.raspasy", deal_no=deal_no)
+    else:
+        assert outcome.declarer is not None
+        declarer, bid = shown[outcome.declarer], ui.bid_label(lang, outcome.contract)
+        took = (outcome.tricks or ())[outcome.declarer] if outcome.tricks else None
+        if outcome.kind in ("uncontested", "half_whist"):
+            head = ui.text(lang, f"result.{outcome.kind}", deal_no=deal_no, name=declarer, bid=bid)
+        elif outcome.made:
+            head = ui.text(lang, "result.made", deal_no=deal_no, name=declarer, bid=bid, n=took)
+        else:
+            head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
+    out = [head]
+    entries = line.entries
+    for seat, name in enumerate(shown):
+        items = []
+        if entries.pulya[seat]:
+            items.append(ui.text(lang, "result.pulya", value=signed(entries.pulya[seat])))
+        if entries.gora[seat]:
+            items.append(ui.text(lang, "result.gora", value=signed(entries.gora[seat])))
+        for other, value in enumerate(entries.whists[seat]):
+            if value:
+                items.append(ui.text(lang, "result.whists", value=value, name=shown[other]))
+        if items:
+            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+    return out
+
+
+def settlement_lines(
+    lang: str, names: Sequence[str], whists: Sequence[int], price: int, *, stopped: bool
+) -> list[str]:
+    """The end of the pulya: each player's balance in whists and in chips (P16; P14's top-up
+    when stopped early)."""
+    head = UI.text(lang, "result.stopped" if stopped else "result.closed", price=price)
+    return [head] + [
+        UI.text(
+            lang, "result.settle", name=shown_name(who), whists=signed(w), chips=signed(w * price)
+        )
+        for who, w in zip(names, whists, strict=True)
+    ]
+
+
+def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
+    """The group's message after a deal: its result lines (None: none, the pulya was stopped
+    mid-deal), and once the pulya is over, the settlement in whists and chips."""
+    lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
+    if match.finished:
+        lines += settlement_lines(
+            lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
+        )
+    return Rendered("\n".join(lines))
+
+
+def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
+    """The pulya sheet as a PNG and its caption; settled once the pulya is over (P16)."""
+    figures = SheetFigures.of(match.sheet, match.names, settled=match.finished)
+    return render_sheet(figures, lang)
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def _sorted(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
+
+
+def _toggled(selection: Sequence[Card], card: Card) -> str:
+    """The discard selection after pressing `card`, as a toggle's callback code."""
+    if card in selection:
+        chosen = [c for c in selection if c != card]
+    else:
+        chosen = [*selection[-1:], card] if len(selection) >= 2 else [*selection, card]
+    return callbacks.cards_code(chosen)
+
+
+def toggle_selection(view: PrefSeatView, code: str) -> tuple[Card, ...]:
+    """The discard selection a toggle press asks for; BadCallback unless it is at most two
+    cards of the declarer's hand while he discards (P5)."""
+    chosen = callbacks.parse_cards_code(code)
+    discarding = any(a.do is PrefDo.DISCARD for a in view.legal)
+    if not discarding or len(chosen) > 2 or any(c not in view.hand for c in chosen):
+        raise callbacks.BadCallback(code)
+    return chosen
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(card.label for card in _sorted(cards))
+
+
+def _marked(cards: Sequence[Card], selection: Sequence[Card]) -> str:
+    return " ".join(f"<u>{c.label}</u>" if c in selection else c.label for c in _sorted(cards))
+
+
+def _plays(plays: Sequence[Play]) -> str:
+    return " ".join(play.card.label for play in plays)

@@ -1,0 +1,227 @@
+"""Preferans as the bot shows it (bot/games/preferans.py): buttons are exactly the legal actions
+and fit Telegram's callback_data; every message is valid HTML within the limits in both
+languages; the talon, open hands, raspasy's turned cards and the last trick are on the table
+(P5, P7, P8, P9, P10); a deal's result lines and the settlement give the sheet's figures."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot import callbacks
+from bot.format import signed
+from bot.games import preferans as pref
+from bot.games.preferans_match import Match, default_action
+from bot.render import Rendered
+from engine.cards import Card
+from engine.preferans.actions import PrefAction
+from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.outcome import PrefRules
+from engine.preferans.views import seat_view, table_view
+from locales import LANGUAGES
+from tests.fakebot import parse_html, utf16_len
+
+MARKUP = ("Алиса & <Ко>", "Bob \"the\" 'Bold'", "Святослав Долгорукий-Оболенский", "Dan")
+BIG = (10**12, 999, 9999)  # a table id, a deal number and a step as large as they get
+
+
+def _states(seed: int, players: int) -> Iterator[tuple[Match, PrefDeal]]:
+    rng = random.Random(seed)
+    match = Match.start(MARKUP[:players], PrefRules(target=10), 2, rng)
+    while not match.finished:
+        deal = match.deal
+        assert deal is not None
+        yield match, deal
+        match = match.apply(_move(rng, deal), rng).match
+
+
+def _move(rng: random.Random, deal: PrefDeal) -> PrefAction:
+    """A random legal move, or now and then the timer's (its passes end many deals in raspasy,
+    which writes pulya, so a pulya of random moves closes within a few dozen deals)."""
+    action = default_action(deal) if rng.random() < 0.3 else None
+    return action or rng.choice(deal.legal_actions())
+
+
+def _valid(content: Rendered) -> str:
+    parsed = parse_html(content.text)
+    assert 0 < utf16_len(parsed.text) <= 4096
+    return parsed.text
+
+
+def _codes(content: Rendered) -> list[str]:
+    if content.markup is None:
+        return []
+    return [str(button.callback_data) for row in content.markup.inline_keyboard for button in row]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("seed", "players"), [(1, 3), (2, 4), (3, 3)])
+def test_buttons_are_exactly_the_legal_actions_and_fit_64_bytes(
+    lang: str, seed: int, players: int
+) -> None:
+    table_id, deal_no, step = BIG
+    for _, deal in _states(seed, players):
+        for seat in range(deal.n):
+            view = seat_view(deal, seat)
+            content = pref.hand_message(lang, view, table_id, deal_no, step, "Chat <&>")
+            _valid(content)
+            codes = _codes(content)
+            assert all(len(code.encode()) <= callbacks.MAX_BYTES for code in codes)
+            presses = [callbacks.decode(code) for code in codes]
+            actions = {pref.parse_action(deal.turn or 0, p.code) for p in presses if p.kind == "a"}
+            if not view.legal:
+                assert not codes  # only the one who decides gets buttons (P7: the whister)
+            elif deal.phase is Phase.DISCARD:
+                assert {p.kind for p in presses} == {"t"} and not actions  # none chosen yet
+            else:
+                assert actions == set(view.legal)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p5_the_discard_is_two_toggled_cards_then_one_confirming_button(lang: str) -> None:
+    _, deal = next((m, d) for m, d in _states(4, 3) if d.phase is Phase.DISCARD)
+    view = seat_view(deal, deal.turn or 0)
+    selection: tuple[Card, ...] = ()
+    for card in (view.hand[0], view.hand[5], view.hand[7]):  # the third replaces the first
+        content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+        toggles = {callbacks.decode(code) for code in _codes(content)}
+        assert {p.kind for p in toggles} == ({"t", "a"} if len(selection) == 2 else {"t"})
+        pressed = next(
+            p for p in toggles if p.kind == "t" and card in pref.toggle_selection(view, p.code)
+        )
+        selection = pref.toggle_selection(view, pressed.code)
+    assert set(selection) == {view.hand[5], view.hand[7]}
+    content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+    confirm = [callbacks.decode(c) for c in _codes(content) if callbacks.decode(c).kind == "a"]
+    assert len(confirm) == 1
+    action = pref.parse_action(view.seat, confirm[0].code)
+    assert action in view.legal and set(action.cards or ()) == set(selection)
+    assert len(_codes(content)) == len(view.hand) + 1  # a toggle per card of the 12
+    codes = {callbacks.decode(c).code for c in _codes(content)}
+    assert callbacks.cards_code([view.hand[7]]) in codes  # pressing 5 un-chooses it
+    stranger = next(c for c in deal.deck if c not in view.hand)
+    for forged in (view.hand[:3], (stranger,)):  # three cards; a card he does not hold
+        with pytest.raises(callbacks.BadCallback):
+            pref.toggle_selection(view, callbacks.cards_code(forged))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("seed", range(4))
+def test_the_table_shows_talon_open_hands_turned_cards_and_the_last_trick(
+    lang: str, seed: int
+) -> None:
+    for match, deal in _states(10 + seed, 3 + seed % 2):
+        table = table_view(deal)
+        text = _valid(pref.table_message(lang, table, match.deal_no, 10))
+        if table.talon:  # P5's shown talon, or raspasy's turned cards (P10)
+            assert all(card.label in text for card in table.talon)
+        for seat in table.seats:
+            if seat.open_hand:  # P7 light, P9 misère after the first lead
+                assert all(card.label in text for card in seat.open_hand)
+        if table.last_trick:  # P8
+            assert " ".join(p.card.label for p in table.last_trick) in text
+        if table.to_act is not None:
+            decides = table.controller if table.controller is not None else table.to_act
+            assert table.seats[decides].name in text  # the phase line names who decides
+
+
+def test_bids_read_with_suit_symbols_and_no_trump_in_each_language() -> None:
+    ui = pref.UI
+    assert ui.bid_label("ru", "8NT") == "8БК" and ui.bid_label("en", "8NT") == "8NT"
+    assert ui.bid_label("en", "7H") == "7♥" and ui.bid_label("ru", "10S") == "10♠"
+    assert ui.bid_label("ru", "misere") == "мизер"
+
+
+@pytest.mark.parametrize(
+    "code", ["b", "b11S", "bXYZ", "p7", "pZZ", "x7S", "x7S7S", "q", "bmisere", "c5S", ""]
+)
+def test_a_forged_code_is_refused(code: str) -> None:
+    with pytest.raises(callbacks.BadCallback):
+        pref.parse_action(0, code)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("seed", range(3))
+def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
+    lang: str, seed: int
+) -> None:
+    rng = random.Random(300 + seed)
+    names = MARKUP[: 3 + seed % 2]
+    match = Match.start(names, PrefRules(target=10), 5, rng)
+    while not match.finished:
+        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
+        step = match.apply(_move(rng, match.deal), rng)
+        match = step.match
+        if step.line is None:
+            continue
+        lines = pref.result_lines(lang, step.line, names, match.sheet.deals)
+        text = _valid(Rendered("\n".join(lines)))
+        entries = step.line.entries
+        for seat in range(len(names)):
+            if entries.pulya[seat]:
+                assert signed(entries.pulya[seat]) in text
+            if entries.gora[seat]:
+                assert signed(entries.gora[seat]) in text
+            assert all(str(v) in text for v in entries.whists[seat] if v)
+    lines = pref.settlement_lines(lang, names, match.balances(), 5, stopped=False)
+    text = _valid(Rendered("\n".join(lines)))
+    for whists, chips in zip(match.balances(), match.chips(), strict=True):
+        assert signed(whists) in text and signed(chips) in text
+
+
+def test_p7_light_play_gives_the_whister_the_passers_buttons() -> None:
+    for _, deal in _states(21, 3):
+        if deal.phase is Phase.PLAY and deal.light and deal.controller != deal.turn:
+            assert deal.controller is not None
+            view = seat_view(deal, deal.controller)
+            content = pref.hand_message("en", view, 1, 1, 1, "Chat")
+            codes = [callbacks.decode(c).code for c in _codes(content)]
+            plays = {pref.parse_action(deal.turn or 0, c) for c in codes}
+            assert plays == set(deal.legal_actions())
+            assert (
+                _codes(pref.hand_message("en", seat_view(deal, deal.turn or 0), 1, 1, 1, "C")) == []
+            )
+            return
+    pytest.skip("no light play in this seed")  # pragma: no cover
+
+
+def test_bidding_offers_the_ladder_with_suit_symbols_and_the_words() -> None:
+    deal = next(d for _, d in _states(1, 3))
+    view = seat_view(deal, deal.turn or 0)
+    markup = pref.hand_message("ru", view, 1, 1, 1, "C").markup
+    assert markup is not None
+    rows = [[b.text for b in row] for row in markup.inline_keyboard]
+    assert rows[0] == ["6♠", "6♣", "6♦", "6♥", "6БК"]  # P2's ladder, a level per row
+    assert sorted(b for row in rows for b in row) == sorted(
+        pref.UI.button_label("ru", a) for a in view.legal
+    )
+    assert "пас" in rows[-1] and "мизер" in rows[-1]  # the words after the ladder
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settlement(
+    lang: str,
+) -> None:
+    rng = random.Random(41)
+    match = Match.start(MARKUP[:3], PrefRules(target=10), 4, rng)
+    line = None
+    while not match.finished:
+        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
+        step = match.apply(_move(rng, match.deal), rng)
+        match, line = step.match, step.line or line
+        if step.line is None:
+            continue
+        result = pref.result_message(lang, step.line, match)
+        _valid(result)
+        settles = pref.settlement_lines(lang, match.names, match.balances(), 4, stopped=False)
+        assert (settles[0] in result.text) == match.finished  # the settlement only at the end
+        assert pref.result_lines(lang, step.line, match.names, match.sheet.deals)[0] in result.text
+    png, caption = pref.sheet_photo(lang, match)
+    assert png.startswith(b"\x89PNG") and utf16_len(parse_html(caption).text) <= 1024
+    assert all(signed(value) in parse_html(caption).text for value in match.balances())
+    stopped = pref.result_message(lang, None, match.stop())
+    assert _valid(stopped).startswith(
+        parse_html(pref.UI.text(lang, "result.stopped", price=4)).text
+    )

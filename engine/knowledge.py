@@ -30,7 +30,7 @@ class Knowledge:
     unseen: tuple[Card, ...]  # the cards the seat cannot place, sorted
     hidden_hands: tuple[int, ...]  # seats whose whole hand is unseen by this seat
     hidden_discards: tuple[int, ...]  # indices in world.discards the seat did not see
-    history: tuple[Action, ...]  # every action so far, others' face-down cards left out
+    history: tuple[Action, ...]  # every action so far, others' face-down cards not named
     taken: tuple[tuple[int, Card], ...]  # cards publicly taken into a hand (turn-ups), unplayed
     legal: tuple[Action, ...]
 
@@ -80,8 +80,8 @@ def _card_key(card: Card) -> tuple[int, int]:
 
 def _public(action: Action, seat: int) -> Action:
     """The action as `seat` saw it: another seat's face-down cards are not named."""
-    if action.seat == seat or action.do not in _FACE_DOWN:
-        return action
+    if action.seat == seat or action.do not in _FACE_DOWN or action.cards == ():
+        return action  # an empty discard hides nothing: everyone sees that no card moved
     return replace(action, card=None, cards=None)
 
 

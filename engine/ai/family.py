@@ -18,6 +18,7 @@ from .sense import is_master, keep_value, play_cost, played_cards, trick_estimat
 _DECLARE = (Do.FRAP, Do.KHRAP)  # F5, K2, SK4: the declarer's word in each game
 _STAND = (Do.WHIST, Do.POMOGU)  # F6, SK4: standing against the declarer for one trick
 _ONE_CARD_DISCARDS = (Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)  # F7, F10, SK7–SK9
+_JUDGED = (*_DECLARE, *_STAND, Do.PASS)  # the words `plausible` reads a hand from
 _KEEP = keep_value(Card(Rank.ACE, Suit.SPADES), Suit.HEARTS)  # a side ace: kept when buying
 
 
@@ -57,6 +58,20 @@ class FamilyRules:
         ranked = sorted(deal.hands[seat], key=self._keeper(deal))
         options = [by_cards.get(frozenset(ranked[:k])) for k in range(len(ranked) + 1)]
         return [a for a in options if a is not None]
+
+    def plausible(self, deal: TrickDeal, seat: int) -> bool:
+        """Whether the seat's word in this bidding round fits its hand as this heuristic bids
+        (F5, F6, SK4): a declarer is strong, a whister fair, a passer not strong. Only for a hand
+        that has not changed since the word but by play (`deal.hands` plus its played cards)."""
+        word = deal.bids[seat]
+        if word not in _JUDGED:
+            return True
+        hand = [*deal.hands[seat], *(p.card for p in deal.trick if p.seat == seat)]
+        hand += [p.card for trick in deal.tricks_played for p in trick if p.seat == seat]
+        tricks = trick_estimate(hand, deal.trump, self.wild)
+        if word is Do.PASS:
+            return tricks < self.declare
+        return tricks >= (self.declare if word in _DECLARE else self.stand)
 
     # ---- the kinds of decision --------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..actions import Action
+from ..actions import Action, Do
 from ..cards import Card
 from ..deal import TrickDeal
 from ..knowledge import Knowledge
@@ -24,6 +24,10 @@ class Heuristic(Protocol):
         """The heuristic's action for `seat`, reading only its own hand and the table."""
         ...
 
+    def plausible(self, deal: TrickDeal, seat: int) -> bool:
+        """Whether the seat's word in this round fits its (unchanged) hand."""
+        ...
+
     def candidates(self, deal: TrickDeal, seat: int, legal: Sequence[Action]) -> list[Action]:
         """The legal actions worth a search (large option sets pruned)."""
         ...
@@ -37,12 +41,43 @@ class GameAI:
     wild: frozenset[Card] = field(default_factory=frozenset)
 
     def sample(self, knowledge: Knowledge, rng: random.Random) -> TrickDeal:
-        """A deal consistent with the seat's knowledge (ai/sample.py)."""
-        return sample_world(knowledge, rng, self.wild)
+        """A deal consistent with the seat's knowledge (ai/sample.py) in which the others' words
+        fit their hands as the rules level would bid (the first of a few tries that all fit, else
+        the try that fits most): a frap shows a strong hand, a pass a weaker one."""
+        judged = _judged(knowledge)
+        best, fits_best = None, -1
+        for _ in range(ATTEMPTS):
+            world = sample_world(knowledge, rng, self.wild)
+            fits = sum(self.heuristic.plausible(world, seat) for seat in judged)
+            if fits == len(judged):
+                return world
+            if fits > fits_best:
+                best, fits_best = world, fits
+        assert best is not None
+        return best
 
     def payoff(self, deal: TrickDeal, seat: int) -> float:
-        """What a finished deal gave the seat: its chips over the deal, ante included."""
-        return float(deal.delta[seat])
+        """What a finished deal gave the seat: its chips over the deal, ante included, plus an
+        equal share of what is left in the pot (F3, F8, F15: the pot is played for in later
+        deals and redeals, so chips paid into it are not all lost)."""
+        return deal.delta[seat] + deal.pot / deal.n
+
+
+ATTEMPTS = 24  # imagined deals tried for one that fits every word
+# Words after which a hand holds cards it did not hold when it spoke (F7, F9, F10, SK7–SK9).
+_CHANGES_HAND = frozenset(
+    {Do.DISCARD, Do.DARK_FRAP, Do.DARK_KHRAP, Do.CUT, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU}
+)
+
+
+def _judged(knowledge: Knowledge) -> list[int]:
+    """The other seats whose hands changed only by play since they spoke."""
+    changed = {
+        action.seat
+        for action in knowledge.history
+        if action.do in _CHANGES_HAND and not (action.do is Do.DISCARD and action.cards == ())
+    }
+    return [s for s in knowledge.hidden_hands if s != knowledge.seat and s not in changed]
 
 
 _JOKER = frozenset({JOKER})

@@ -8,15 +8,18 @@ comparison between actions is much sharper than the noise of the deals themselve
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
-from ..actions import Action
+from ..actions import Action, Do
 from ..deal import TrickDeal
 from ..knowledge import Knowledge
 from .games import AI_GAMES, GameAI
 
 PLAYOUTS = 240  # per decision, shared among the candidates: bounds its time (bench/ai_strength)
 MIN_SAMPLES = 12  # imagined deals per decision, however many candidates
+CONFIDENCE = 1.0  # standard errors by which a gain must beat the rules level's choice
 
 
 def search(
@@ -25,26 +28,35 @@ def search(
     playouts: int = PLAYOUTS,
     min_samples: int = MIN_SAMPLES,
 ) -> Action:
-    """The candidate action with the best mean payoff over imagined deals (ties: the rules
-    level's choice, then the first listed)."""
+    """The candidate action with the best mean payoff over imagined deals, if it beats the rules
+    level's choice by more than the noise; else that choice."""
     game = AI_GAMES[knowledge.world.game]
     world, seat = knowledge.world, knowledge.seat
-    candidates = game.heuristic.candidates(world, seat, knowledge.legal)
+    legal = knowledge.legal
+    if any(action.do is Do.LOOK for action in legal):
+        return next(action for action in legal if action.do is Do.LOOK)  # F7: look, never dark
+    candidates = game.heuristic.candidates(world, seat, legal)
     if len(candidates) == 1:
         return candidates[0]
-    default = game.heuristic.choose(world, seat, knowledge.legal)
+    default = game.heuristic.choose(world, seat, legal)
+    if default not in candidates:
+        candidates.append(default)
     samples = max(min_samples, playouts // len(candidates))
-    totals = [0.0] * len(candidates)
-    for _ in range(samples):
+    values = [[0.0] * samples for _ in candidates]
+    for n in range(samples):
         imagined = game.sample(knowledge, rng)
         for i, action in enumerate(candidates):
             after, _ = imagined.apply(action)
-            totals[i] += game.payoff(play_out(game, after), seat)
-    best = max(
-        range(len(candidates)),
-        key=lambda i: (totals[i], candidates[i] == default, -i),
-    )
-    return candidates[best]
+            values[i][n] = game.payoff(play_out(game, after), seat)
+    base = values[candidates.index(default)]
+    best, best_gain = default, 0.0
+    for action, row in zip(candidates, values, strict=True):
+        gains = [v - b for v, b in zip(row, base, strict=True)]
+        gain = statistics.fmean(gains)
+        # Leave the rules level's choice only for a gain clear of the sampling noise.
+        if gain > best_gain and gain > CONFIDENCE * statistics.stdev(gains) / math.sqrt(samples):
+            best, best_gain = action, gain
+    return best
 
 
 def play_out(game: GameAI, deal: TrickDeal) -> TrickDeal:

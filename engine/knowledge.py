@@ -37,7 +37,9 @@ class Knowledge:
 
 def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge:
     """What `seat` knows of `deal` now; its legal actions as the seat view lists them (F7)."""
-    seen, taken = _walk(deal, seat)
+    # Only face-down cards and turn-ups taken into a hand need the deal's past (a replay).
+    past = deal.discards or (deal.turnup is None and not deal.finished)
+    seen, taken = _walk(deal, seat) if past else (set(), [])
     hidden_hands = tuple(
         other for other in range(deal.n) if other != seat or deal.hand_hidden(seat)
     )
@@ -69,7 +71,7 @@ def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge:
         hidden_hands=hidden_hands,
         hidden_discards=hidden_discards,
         history=tuple(_public(action, seat) for action in deal.actions),
-        taken=tuple((s, card) for s, card in taken if card not in played and s != seat),
+        taken=tuple((s, card) for s, card in taken if card not in played),
         legal=tuple(legal),
     )
 
@@ -95,12 +97,17 @@ def _walk(deal: TrickDeal, seat: int) -> tuple[set[Card], list[tuple[int, Card]]
     seen: set[Card] = set()
     taken: list[tuple[int, Card]] = []
     for action in deal.actions:
+        if action.do is Do.PLAY:
+            break  # from the first card played on, hands only lose cards the table sees
         if not step.hand_hidden(seat):
             seen.update(step.hands[seat])
+        if action.seat == seat:  # a card it named itself, even unlooked (F7)
+            seen.update(action.cards or ())
+            seen.update([action.card] if action.card is not None else [])
         turnup = step.turnup
         step, _ = step.apply(action)
         if turnup is not None and step.turnup is None:
             taken += [(s, turnup) for s in range(step.n) if turnup in step.hands[s]]
-    if not step.hand_hidden(seat):
+    if not deal.hand_hidden(seat):
         seen.update(step.hands[seat])
     return seen, taken

@@ -1,7 +1,7 @@
 """How strong the computer players are: duplicate matches between levels, per game (issue 17).
 
-Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--games frap,khrap,student_khrap]
-[--players 4] [--seed 1] [--jobs 1]`.
+Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
+[--games frap,khrap,student_khrap] [--players 4] [--seed 1] [--jobs 1]`.
 
 Every deck is played twice with the two levels on alternating seats (A B A B, then B A B A), the
 same dealer and the same deck, so the cards' luck cancels: what remains is the levels' play. Each
@@ -131,6 +131,9 @@ def main() -> None:
     """Run the matches and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000, help="duplicate deals per game and pair")
+    parser.add_argument(
+        "--strong-deals", type=int, help="duplicate deals with the strong level (default --deals)"
+    )
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
@@ -141,7 +144,8 @@ def main() -> None:
         parts, times = [], []
         for a, b in PAIRS:
             started = time.perf_counter()
-            matches = measure(game, args.players, a, b, args.deals, args.seed, args.jobs)
+            deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
+            matches = measure(game, args.players, a, b, deals, args.seed, args.jobs)
             mean, low, high = interval([m.diff for m in matches])
             mean_a = statistics.fmean(m.mean_a for m in matches)
             mean_b = statistics.fmean(m.mean_b for m in matches)

@@ -17,7 +17,7 @@ from ..deal import TrickDeal
 from ..knowledge import Knowledge
 from .games import AI_GAMES, GameAI
 
-PLAYOUTS = 240  # per decision, shared among the candidates: bounds its time (bench/ai_strength)
+PLAYOUTS = 160  # per decision, shared among the candidates: bounds its time (bench/ai_strength)
 MIN_SAMPLES = 12  # imagined deals per decision, however many candidates
 CONFIDENCE = 1.0  # standard errors by which a gain must beat the rules level's choice
 

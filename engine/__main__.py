@@ -1,4 +1,5 @@
-"""`python -m engine replay FILE`: replay a hand record and print its outcome as JSON."""
+"""`python -m engine replay FILE`: replay a hand record and print its outcome as JSON;
+`python -m engine play GAME --players N`: play against computer players in the terminal."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import argparse
 import json
 import sys
 
+from .ai import LEVELS
+from .games import GAMES
 from .record import ReplayError, outcome, read, replay
+from .terminal import play
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,7 +19,21 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay_cmd = commands.add_parser("replay", help="replay a frap-hand/1 record")
     replay_cmd.add_argument("file")
+    play_cmd = commands.add_parser("play", help="play against computer players")
+    play_cmd.add_argument("game", choices=sorted(GAMES))
+    play_cmd.add_argument("--players", type=int, default=4)
+    play_cmd.add_argument("--level", choices=sorted(LEVELS), default="rules")
+    play_cmd.add_argument("--seed", type=int, default=None)
+    play_cmd.add_argument("--deals", type=int, default=100)
     args = parser.parse_args(argv)
+    if args.command == "play":
+        cls = GAMES[args.game]
+        if not cls.MIN_PLAYERS <= args.players <= cls.MAX_PLAYERS:
+            parser.error(f"{args.game} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players")
+        return play(
+            args.game, args.players, args.level, args.seed, args.deals, sys.stdin.readline,
+            sys.stdout,
+        )  # fmt: skip
     try:
         deal = replay(read(args.file))
     except (ReplayError, OSError, ValueError) as exc:  # ValueError: bad JSON or UTF-8

@@ -19,6 +19,7 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -121,10 +122,19 @@ def measure(
         (game, players, a, b, seed, first, min(deals, first + step))
         for first in range(0, deals, step)
     ]
-    if jobs == 1:
-        return [match for chunk in chunks for match in _run(chunk)]
+    matches: list[Match] = []
     with ProcessPoolExecutor(jobs) as pool:
-        return [match for result in pool.map(_run, chunks) for match in result]
+        for result in pool.map(_run, chunks):
+            matches += result
+            if len(matches) > 1:
+                mean, low, high = interval([m.diff for m in matches])
+                print(
+                    f"  ... {game} {a}-vs-{b}: {len(matches)} of {deals}: {mean:+.2f} "
+                    f"[{low:.2f}, {high:.2f}]",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return matches
 
 
 def main() -> None:

@@ -3,7 +3,8 @@ and play each candidate action out on every imagined deal with the rules level f
 choose the action that wins the most chips on average.
 
 The same imagined deals and the same order serve every candidate (common random numbers), so the
-comparison between actions is much sharper than the noise of the deals themselves.
+comparison between actions is much sharper than the noise of the deals themselves. The search
+stops early once no candidate can plausibly beat the rules level's choice (most decisions).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from .games import AI_GAMES, GameAI
 
 PLAYOUTS = 160  # per decision, shared among the candidates: bounds its time (bench/ai_strength)
 MIN_SAMPLES = 12  # imagined deals per decision, however many candidates
-CONFIDENCE = 1.0  # standard errors by which a gain must beat the rules level's choice
+CONFIDENCE = 2.0  # standard errors by which a gain must beat the rules level's choice
+BATCH = 4  # imagined deals between looks at whether the answer is already clear
+STOP = 2.0  # stop early when no gain's mean plus this many standard errors is above zero
 
 
 def search(
@@ -41,22 +44,32 @@ def search(
     default = game.heuristic.choose(world, seat, legal)
     if default not in candidates:
         candidates.append(default)
-    samples = max(min_samples, playouts // len(candidates))
-    values = [[0.0] * samples for _ in candidates]
-    for n in range(samples):
-        imagined = game.sample(knowledge, rng)
-        for i, action in enumerate(candidates):
-            after, _ = imagined.apply(action)
-            values[i][n] = game.payoff(play_out(game, after), seat)
-    base = values[candidates.index(default)]
+    most = max(min_samples, playouts // len(candidates))
+    values: list[list[float]] = [[] for _ in candidates]
+    at = candidates.index(default)
+    while len(values[0]) < most:
+        for _ in range(BATCH):
+            imagined = game.sample(knowledge, rng)
+            for i, action in enumerate(candidates):
+                after, _ = imagined.apply(action)
+                values[i].append(game.payoff(play_out(game, after), seat))
+        gains = [_gain(row, values[at]) for row in values]
+        if len(values[0]) >= min_samples and all(
+            mean + STOP * error <= 0 for i, (mean, error) in enumerate(gains) if i != at
+        ):
+            break  # no other action can be worth more than the rules level's choice
     best, best_gain = default, 0.0
-    for action, row in zip(candidates, values, strict=True):
-        gains = [v - b for v, b in zip(row, base, strict=True)]
-        gain = statistics.fmean(gains)
+    for action, (mean, error) in zip(candidates, gains, strict=True):
         # Leave the rules level's choice only for a gain clear of the sampling noise.
-        if gain > best_gain and gain > CONFIDENCE * statistics.stdev(gains) / math.sqrt(samples):
-            best, best_gain = action, gain
+        if mean > best_gain and mean > CONFIDENCE * error:
+            best, best_gain = action, mean
     return best
+
+
+def _gain(row: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean gain of a row of payoffs over the base row, and its standard error."""
+    gains = [value - other for value, other in zip(row, base, strict=True)]
+    return statistics.fmean(gains), statistics.stdev(gains) / math.sqrt(len(gains))
 
 
 def play_out(game: GameAI, deal: TrickDeal) -> TrickDeal:

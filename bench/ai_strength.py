@@ -5,12 +5,13 @@ Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
 
 Every deck is played twice with the two levels on alternating seats (A B A B, then B A B A), the
 same dealer and the same deck, so the cards' luck cancels: what remains is the levels' play. Each
-deal starts with an empty pot and an ante of 10 and runs through its redeals (F8); what the pot
-holds at its end is shared equally, since it is played for in later deals. For each duplicate
-deal the figure is the mean chips per deal of a seat of level A minus that of level B; the bench
-prints its mean with a 95 % confidence interval (normal approximation over the duplicate deals),
-each level's own mean, and the CPU time of the strong level's decisions (those with a choice),
-whose p99 is the speed goal. The last lines, one per game, have a fixed form for comparing runs.
+deal starts with an empty pot and an ante of 10; what the pot holds at its end (all-pass antes,
+F8; penalties, F14) is shared equally, since it is played for in later deals — the same payoff
+the strong level plays for (ai/games.py). For each duplicate deal the figure is the mean chips
+per deal of a seat of level A minus that of level B; the bench prints its mean with a 95 %
+confidence interval (normal approximation over the duplicate deals), each level's own mean, and
+the CPU time of the strong level's decisions (those with a choice), whose p99 is the speed goal.
+The last lines, one per game, have a fixed form for comparing runs.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from engine.cards import make_deck, shuffled
 from engine.games import GAMES
 
 ANTE = 10
-MAX_REDEALS = 10  # a deal and its redeals; all passing ten times running is never seen
 PAIRS = (("strong", "rules"), ("rules", "random"))
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
@@ -47,35 +47,24 @@ class Match:
 def play_deal(
     game: str, players: int, deck_seed: str, levels: list[str], times: list[float]
 ) -> list[float]:
-    """One deal of `game` with the given level at each seat, with its redeals after all-pass
-    rounds (F8, K3, SK5), each on the next deck of the seeded shuffle; returns each seat's chips
-    plus an equal share of the pot left at the end (the pot is played for later, F3, F15)."""
+    """One deal of `game` with the given level at each seat; returns each seat's chips plus an
+    equal share of the pot left at the end (the pot is played for later, F3, F8, F15)."""
     cls = GAMES[game]
     rules = {"preset": "classic"}
     deck_rng = random.Random(deck_seed)
-    size = cls.deck_size_for(rules, players)
+    deck = shuffled(make_deck(cls.deck_size_for(rules, players)), deck_rng)
+    deal, _ = cls.create(rules, NAMES[:players], deck_rng.randrange(players), ANTE, 0, deck)
     rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(players)]
-    chips = [0] * players
-    dealer, pot, penalty, redeal = deck_rng.randrange(players), 0, False, False
-    for _ in range(MAX_REDEALS):
-        deck = shuffled(make_deck(size), deck_rng)
-        deal, _ = cls.create(
-            rules, NAMES[:players], dealer, ANTE, pot, deck, pot_has_penalty=penalty, redeal=redeal
-        )
-        while not deal.finished:
-            seat = deal.to_act
-            assert seat is not None
-            knowledge = seat_knowledge(deal, seat)
-            start = time.process_time()
-            action = LEVELS[levels[seat]](knowledge, rngs[seat])
-            if levels[seat] == "strong" and len(knowledge.legal) > 1:
-                times.append(time.process_time() - start)
-            deal, _ = deal.apply(action)
-        chips = [c + d for c, d in zip(chips, deal.delta, strict=True)]
-        dealer, pot, penalty, redeal = deal.next_dealer, deal.pot, deal.pot_has_penalty, True
-        if not deal.needs_redeal:
-            break
-    return [c + pot / players for c in chips]
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        knowledge = seat_knowledge(deal, seat)
+        start = time.process_time()
+        action = LEVELS[levels[seat]](knowledge, rngs[seat])
+        if levels[seat] == "strong" and len(knowledge.legal) > 1:
+            times.append(time.process_time() - start)
+        deal, _ = deal.apply(action)
+    return [chips + deal.pot / players for chips in deal.delta]
 
 
 def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) -> Match:

@@ -1,5 +1,6 @@
 """`python -m engine replay FILE`: replay a hand record and print its outcome as JSON;
-`python -m engine score FILE`: score a whole Preferans pulya (`pref-pulya/1`)."""
+`python -m engine score FILE`: score a whole Preferans pulya (`pref-pulya/1`).
+`python -m engine play GAME --players N`: play against computer players in the terminal."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import argparse
 import json
 import sys
 
+from .ai import AI_GAMES, LEVELS
+from .games import GAMES
 from .preferans import pulya_record
 from .preferans.pulya_record import PulyaError
 from .record import ReplayError, read, summary
+from .terminal import play
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,9 +24,23 @@ def main(argv: list[str] | None = None) -> int:
     replay_cmd.add_argument("file")
     score_cmd = commands.add_parser("score", help="score a pref-pulya/1 record")
     score_cmd.add_argument("file")
+    play_cmd = commands.add_parser("play", help="play against computer players")
+    play_cmd.add_argument("game", choices=sorted(AI_GAMES))  # the games computers can play
+    play_cmd.add_argument("--players", type=int, default=4)
+    play_cmd.add_argument("--level", choices=sorted(LEVELS), default="rules")
+    play_cmd.add_argument("--seed", type=int, default=None)
+    play_cmd.add_argument("--deals", type=int, default=100)
     args = parser.parse_args(argv)
     if args.command == "score":
         return score(args.file)
+    if args.command == "play":
+        cls = GAMES[args.game]
+        if not cls.MIN_PLAYERS <= args.players <= cls.MAX_PLAYERS:
+            parser.error(f"{args.game} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players")
+        return play(
+            args.game, args.players, args.level, args.seed, args.deals, sys.stdin.readline,
+            sys.stdout,
+        )  # fmt: skip
     try:
         result = summary(read(args.file))
     except (ReplayError, OSError, ValueError) as exc:  # ValueError: bad JSON or UTF-8

@@ -1,0 +1,172 @@
+"""How strong the computer players are: duplicate matches between levels, per game (issue 17).
+
+Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
+[--games frap,khrap,student_khrap] [--players 4] [--seed 1] [--jobs 1]`.
+
+Every deck is played twice with the two levels on alternating seats (A B A B, then B A B A), the
+same dealer and the same deck, so the cards' luck cancels: what remains is the levels' play. Each
+deal starts with an empty pot and an ante of 10; what the pot holds at its end (all-pass antes,
+F8; penalties, F14) is shared equally, since it is played for in later deals — the same payoff
+the strong level plays for (ai/games.py). For each duplicate deal the figure is the mean chips
+per deal of a seat of level A minus that of level B; the bench prints its mean with a 95 %
+confidence interval (normal approximation over the duplicate deals), each level's own mean, and
+the CPU time of the strong level's decisions (those with a choice), whose p99 is the speed goal.
+The last lines, one per game, have a fixed form for comparing runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine.ai import LEVELS, seat_knowledge
+from engine.cards import make_deck, shuffled
+from engine.games import GAMES
+
+ANTE = 10
+PAIRS = (("strong", "rules"), ("rules", "random"))
+NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
+
+
+@dataclass
+class Match:
+    """One duplicate deal: the A-minus-B figure, each level's mean, the strong decisions' times."""
+
+    diff: float
+    mean_a: float
+    mean_b: float
+    strong_times: list[float]
+
+
+def play_deal(
+    game: str, players: int, deck_seed: str, levels: list[str], times: list[float]
+) -> list[float]:
+    """One deal of `game` with the given level at each seat; returns each seat's chips plus an
+    equal share of the pot left at the end (the pot is played for later, F3, F8, F15)."""
+    cls = GAMES[game]
+    rules = {"preset": "classic"}
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(cls.deck_size_for(rules, players)), deck_rng)
+    deal, _ = cls.create(rules, NAMES[:players], deck_rng.randrange(players), ANTE, 0, deck)
+    rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(players)]
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        knowledge = seat_knowledge(deal, seat)
+        start = time.process_time()
+        action = LEVELS[levels[seat]](knowledge, rngs[seat])
+        if levels[seat] == "strong" and len(knowledge.legal) > 1:
+            times.append(time.process_time() - start)
+        deal, _ = deal.apply(action)
+    return [chips + deal.pot / players for chips in deal.delta]
+
+
+def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) -> Match:
+    """The deck number `index` played with A on the even seats, then on the odd ones."""
+    deck_seed = f"{seed}/{game}/{index}"
+    totals = {a: 0.0, b: 0.0}
+    times: list[float] = []
+    for shift in (0, 1):
+        levels = [a if (seat + shift) % 2 == 0 else b for seat in range(players)]
+        for seat, chips in enumerate(play_deal(game, players, deck_seed, levels, times)):
+            totals[levels[seat]] += chips
+    count_a = sum(1 for shift in (0, 1) for s in range(players) if (s + shift) % 2 == 0)
+    count_b = 2 * players - count_a
+    mean_a, mean_b = totals[a] / count_a, totals[b] / count_b
+    return Match(mean_a - mean_b, mean_a, mean_b, times)
+
+
+def _run(args: tuple[str, int, str, str, int, int, int]) -> list[Match]:
+    game, players, a, b, seed, first, last = args
+    return [duplicate(game, players, a, b, seed, i) for i in range(first, last)]
+
+
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean and its 95 % confidence interval."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def p99_ms(times: list[float]) -> float:
+    """The 99th percentile of the times, in milliseconds."""
+    if not times:
+        return 0.0
+    ordered = sorted(times)
+    return 1000 * ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+
+
+def measure(
+    game: str, players: int, a: str, b: str, deals: int, seed: int, jobs: int
+) -> list[Match]:
+    """`deals` duplicate deals of `game` between levels A and B, over `jobs` processes."""
+    step = max(1, math.ceil(deals / (jobs * 8)))
+    chunks = [
+        (game, players, a, b, seed, first, min(deals, first + step))
+        for first in range(0, deals, step)
+    ]
+    matches: list[Match] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for result in pool.map(_run, chunks):
+            matches += result
+            if len(matches) > 1:
+                mean, low, high = interval([m.diff for m in matches])
+                print(
+                    f"  ... {game} {a}-vs-{b}: {len(matches)} of {deals}: {mean:+.2f} "
+                    f"[{low:.2f}, {high:.2f}]",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return matches
+
+
+def main() -> None:
+    """Run the matches and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2000, help="duplicate deals per game and pair")
+    parser.add_argument(
+        "--strong-deals", type=int, help="duplicate deals with the strong level (default --deals)"
+    )
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    summary = []
+    for game in args.games.split(","):
+        parts, times = [], []
+        for a, b in PAIRS:
+            started = time.perf_counter()
+            deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
+            matches = measure(game, args.players, a, b, deals, args.seed, args.jobs)
+            mean, low, high = interval([m.diff for m in matches])
+            mean_a = statistics.fmean(m.mean_a for m in matches)
+            mean_b = statistics.fmean(m.mean_b for m in matches)
+            times += [t for m in matches for t in m.strong_times]
+            print(
+                f"{game} {a}-vs-{b}: {len(matches)} duplicate deals, {a} {mean_a:+.2f} and "
+                f"{b} {mean_b:+.2f} chips per deal a seat; {a} − {b} {mean:+.2f} "
+                f"[{low:.2f}, {high:.2f}] ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+            parts.append(f"{a}-vs-{b} {mean:+.2f} [{low:.2f}, {high:.2f}]")
+        if times:
+            print(
+                f"{game} strong decisions: {len(times)}, "
+                f"median {1000 * statistics.median(times):.0f} ms, p99 {p99_ms(times):.0f} ms, "
+                f"max {1000 * max(times):.0f} ms (CPU time)",
+                flush=True,
+            )
+        summary.append(f"{game}: {' '.join(parts)} p99 {p99_ms(times):.0f} ms")
+    for line in summary:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

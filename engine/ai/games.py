@@ -1,0 +1,92 @@
+"""The computer players' side of each game, by the name hand records use: one entry per game,
+so a new game (Napoleon, Preferans) plugs in by registering its own `GameAI`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..actions import Action, Do
+from ..cards import Card
+from ..deal import TrickDeal
+from ..knowledge import Knowledge
+from ..student import JOKER
+from .family import FamilyRules
+from .sample import sample_world
+
+
+class Heuristic(Protocol):
+    """A game's rules level, run on a world (a seat's knowledge, or an imagined deal)."""
+
+    def choose(self, deal: TrickDeal, seat: int, legal: Sequence[Action]) -> Action:
+        """The heuristic's action for `seat`, reading only its own hand and the table."""
+        ...
+
+    def plausible(self, deal: TrickDeal, seat: int) -> bool:
+        """Whether the seat's word in this round fits its (unchanged) hand."""
+        ...
+
+    def candidates(self, deal: TrickDeal, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions worth a search (large option sets pruned)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameAI:
+    """What the levels need of one game: its heuristic and the cards that ignore voids."""
+
+    heuristic: Heuristic
+    wild: frozenset[Card] = field(default_factory=frozenset)
+
+    def sample(self, knowledge: Knowledge, rng: random.Random) -> TrickDeal:
+        """A deal consistent with the seat's knowledge (ai/sample.py) in which the others' words
+        fit their hands as the rules level would bid (the first of a few tries that all fit, else
+        the try that fits most): a frap shows a strong hand, a pass a weaker one."""
+        judged = _judged(knowledge)
+        best, fits_best = None, -1
+        for _ in range(ATTEMPTS):
+            world = sample_world(knowledge, rng, self.wild)
+            fits = sum(self.heuristic.plausible(world, seat) for seat in judged)
+            if fits == len(judged):
+                return world
+            if fits > fits_best:
+                best, fits_best = world, fits
+        assert best is not None
+        return best
+
+    def payoff(self, deal: TrickDeal, seat: int) -> float:
+        """What a finished deal gave the seat: its chips over the deal, ante included, plus an
+        equal share of what is left in the pot (F3, F8, F15: the pot is played for in later
+        deals and redeals, so chips paid into it are not all lost)."""
+        return deal.delta[seat] + deal.pot / deal.n
+
+
+ATTEMPTS = 24  # imagined deals tried for one that fits every word
+# Words after which a hand holds cards it did not hold when it spoke (F7, F9, F10, SK7–SK9).
+_CHANGES_HAND = frozenset(
+    {Do.DISCARD, Do.DARK_FRAP, Do.DARK_KHRAP, Do.CUT, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU}
+)
+
+
+def _judged(knowledge: Knowledge) -> list[int]:
+    """The other seats whose hands changed only by play since they spoke."""
+    changed = {
+        action.seat
+        for action in knowledge.history
+        if action.do in _CHANGES_HAND and not (action.do is Do.DISCARD and action.cards == ())
+    }
+    return [s for s in knowledge.hidden_hands if s != knowledge.seat and s not in changed]
+
+
+_JOKER = frozenset({JOKER})
+
+AI_GAMES: dict[str, GameAI] = {
+    # F5: frap = 2 of 4 tricks; F6: whist = 1 and a ×1 penalty with none.
+    "frap": GameAI(FamilyRules(declare=1.9, stand=1.0)),
+    # K2, K4: khrap = 3 of 5 for the whole pot; whisters gain only when it fails.
+    "khrap": GameAI(FamilyRules(declare=2.7, stand=1.1)),
+    # SK4: khrap = 2 of 4, pomogu = 1; SK2: the joker is a sure trick and follows no suit.
+    "student_khrap": GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER),
+}

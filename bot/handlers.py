@@ -150,7 +150,7 @@ class Handlers:
             return
         if payload == "hand" and await self.service.reshow_hand(user.id):
             return
-        await self._reply(message, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
+        await self._reply(message, t(lang, "start.welcome") + "\n\n" + _help(lang))
 
     async def help(self, update: Update, context: Context) -> None:
         """/help: what the bot does and its commands."""
@@ -158,7 +158,7 @@ class Handlers:
         if message is None:
             return
         lang = await self._chat_lang(message.chat)
-        await self._reply(message, t(lang, "help.text"))
+        await self._reply(message, _help(lang))
 
     async def language(self, update: Update, context: Context) -> None:
         """/language: buttons, one per language (in private: of your messages; in a group: of
@@ -771,3 +771,9 @@ async def _answer(
         except TelegramError as exc:
             log.debug("answerCallbackQuery failed: %s", exc)
             return
+
+
+def _help(lang: str) -> str:
+    """/help: the games the registry holds, and the commands."""
+    titles = ", ".join(games.ui(game).title(lang) for game in games.ORDER)
+    return t(lang, "help.text", games=titles, choices=games.choices())

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot import account, games, render, settings_menu
+from bot import account, games, handlers, render, settings_menu
 from bot.storage import ChatRow, DealRow
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
@@ -194,3 +194,13 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
         line is not None and f"takes {khrap.pot} " in line and f"a trick {khrap.pot // 5}" in line
     )
     assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_help_names_every_registered_game_and_its_newgame_word(lang: str) -> None:
+    """/help lists the games from the registry, so a new game appears there by registering."""
+    text = handlers._help(lang)
+    for game in games.ORDER:
+        ui = games.ui(game)
+        assert ui.title(lang) in text and ui.aliases[0] in text
+    assert "{" not in text

@@ -19,7 +19,9 @@ STRONG_EVERY = 25  # one deal in so many has a strong player (with a small budge
 
 
 def test_every_game_has_computer_players() -> None:
-    assert set(AI_GAMES) == set(GAMES) == set(STARTS)
+    assert set(AI_GAMES) == set(STARTS) <= set(GAMES)
+    # issue 17: Napoleon (registered in the engine since) has no computer player yet
+    assert set(GAMES) - set(AI_GAMES) == {"napoleon"}
 
 
 @pytest.mark.parametrize("game", sorted(STARTS))

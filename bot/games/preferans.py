@@ -31,6 +31,7 @@ from .pulya_sheet import SheetFigures, render_sheet
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
+DEFAULT_WHIST_PRICE = 1
 ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
 
 # Button codes (after "a:table:deal:step:"); a card is its two-letter code.
@@ -78,6 +79,37 @@ class PreferansUI(GameUI):
     def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
         """The value in force (the P-options of PrefRules)."""
         return getattr(self.typed_rules(chat_rules), option.key)
+
+    def option_label(self, lang: str, option: Option, value: Any) -> str:
+        """A settings button: numbers (P14's target, P10's exit) as they are, yes/no for the
+        switches, the option's own word for the rest."""
+        if isinstance(value, bool):
+            shown = self.text(lang, "set.yes" if value else "set.no")
+        elif isinstance(value, int):
+            shown = str(value)
+        else:
+            shown = self.text(lang, f"set.{option.key}.{value}")
+        return self.text(lang, f"set.{option.key}", value=shown)
+
+    def whist_price(self, chat_rules: dict[str, Any]) -> int:
+        """The chat's price of a whist in chips (its Preferans settings; 1 unless set)."""
+        own = chat_rules.get(self.game)
+        price = own.get("whist_price") if isinstance(own, dict) else None
+        return price if isinstance(price, int) and price in WHIST_PRICES else DEFAULT_WHIST_PRICE
+
+    def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
+        """P1–P16 briefly, the pulya's target and the whist's price, then every P option in
+        force (the same labels as the settings page)."""
+        rules = self.typed_rules(chat_rules)
+        chosen = " · ".join(
+            self.option_label(lang, option, getattr(rules, option.key))
+            for option in self.options[1:]  # the target has its own line
+        )
+        return [
+            self.text(lang, "rules.basics"),
+            self.text(lang, "rules.money", target=rules.target, price=self.whist_price(chat_rules)),
+            chosen,
+        ]
 
     # ---- words ----------------------------------------------------------------------------------
 

@@ -29,14 +29,11 @@ from . import preferans as pref
 from .preferans_match import Match, default_action, from_records
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
-DEFAULT_WHIST_PRICE = 1
 
 
 def whist_price(chat_rules: dict[str, Any]) -> int:
     """The chat's price of a whist in chips (its Preferans settings; 1 unless set)."""
-    own = chat_rules.get(pref.UI.game)
-    price = own.get("whist_price") if isinstance(own, dict) else None
-    return price if isinstance(price, int) and price in pref.WHIST_PRICES else DEFAULT_WHIST_PRICE
+    return pref.UI.whist_price(chat_rules)
 
 
 @dataclass

@@ -22,27 +22,32 @@ def rules(deal: TrickDeal) -> Action:
 
 
 @pytest.mark.parametrize(
-    ("hand", "expected"),
+    ("hand", "tricks"),
     [
-        ("AH KH QH JH AS", Action(0, Do.BID, tricks=3)),  # four top hearts and a side ace
-        ("AH KH QH 9S 7C", Action(0, Do.BID, tricks=2)),
-        ("9S 7C 8D 6H TC", Action(0, Do.PASS)),  # no ace, no high card: not one trick
+        ("AH KH QH JH AS", 4),  # four top hearts and a side ace: about four, naming trump
+        ("AH KH QH 9S 7C", 3),
+        ("9S 7C 8D 6H TC", 1),  # nothing high, but the declarer chooses trump and leads
     ],
 )
-def test_n2_the_rules_level_bids_its_trick_count(hand: str, expected: Action) -> None:
-    assert rules(napoleon_deal(hands={0: hand})) == expected
+def test_n2_the_rules_level_bids_its_trick_count(hand: str, tricks: int) -> None:
+    assert rules(napoleon_deal(hands={0: hand})) == Action(0, Do.BID, tricks=tricks)
+
+
+def test_n2_the_rules_level_passes_a_bid_above_its_count() -> None:
+    deal, _ = run(napoleon_deal(hands={1: "9S 7C 8D 6H TC"}), "0 bid 2")
+    assert rules(deal) == Action(1, Do.PASS)
 
 
 @pytest.mark.parametrize(
     ("hand", "word"),
     [
-        ("AH KH QH 9S 7C", Do.HERE),  # about two tricks: he takes the bid of 2 over
-        ("AH 9S 7C 8D 6H", Do.PASS),  # one ace does not make two tricks
+        ("AH KH QH 9S 7C", Do.HERE),  # about three tricks: he takes the bid of 3 over
+        ("AH 9S 7C 8D 6H", Do.PASS),  # one ace and a low heart do not make three tricks
     ],
 )
 def test_n2_the_dealer_says_here_when_his_count_matches_the_bid(hand: str, word: Do) -> None:
     deal = napoleon_deal(hands={0: hand})
-    deal, _ = run(deal, "0 bid 1; 1 bid 2; 2 pass; 3 pass")
+    deal, _ = run(deal, "0 bid 1; 1 bid 3; 2 pass; 3 pass")
     assert rules(deal) == Action(0, word)
 
 

@@ -48,6 +48,7 @@ class NapoleonHeuristic:
 
     napoleon: float = 4.6  # N2, N6, N7: all five tricks, only with a near-certain hand
     slack: float = 1.0  # how far below its bid a bidder's count may be in an imagined deal
+    boldness: float = 1.0  # tricks added to the count: the declarer chooses trump and leads (N4)
 
     def choose(self, deal: TrickDeal, seat: int, legal: Sequence[Action]) -> Action:
         """The heuristic's action for `seat` among `legal` (all of one phase)."""
@@ -74,7 +75,7 @@ class NapoleonHeuristic:
             return True
         hand = [*deal.hands[seat], *(p.card for p in deal.trick if p.seat == seat)]
         hand += [p.card for trick in deal.tricks_played for p in trick if p.seat == seat]
-        return trick_count(hand) >= min(level, _ALL_TRICKS) - self.slack
+        return trick_count(hand) + self.boldness >= min(level, _ALL_TRICKS) - self.slack
 
     # ---- the kinds of decision --------------------------------------------------------------
 
@@ -83,7 +84,7 @@ class NapoleonHeuristic:
         bid; else bid the whole count (a bid of b earns b·u from each, N5) if it is higher than
         the bid standing; else pass (a failed bid costs more than a made one earns, N5)."""
         count = trick_count(deal.hands[seat])
-        can = min(int(count), _ALL_TRICKS)
+        can = min(int(count + self.boldness), _ALL_TRICKS)
         words = {action.do: action for action in legal}
         if Do.NAPOLEON in words and count >= self.napoleon:
             return words[Do.NAPOLEON]

@@ -12,9 +12,15 @@ from engine.ai import AI_GAMES, LEVELS, Knowledge, Player
 from engine.ai.search import search
 from engine.cards import Card, Rank
 from engine.deal import TrickDeal
+from engine.napoleon import NapoleonRules
 from engine.student import StudentRules
 from tests.engine_helpers import random_deal, random_rules
-from tests.family_helpers import random_khrap, random_khrap_rules, random_student
+from tests.family_helpers import (
+    random_khrap,
+    random_khrap_rules,
+    random_napoleon,
+    random_student,
+)
 
 # The strong level with a small budget: what it may play does not depend on the budget.
 QUICK_STRONG: Player = partial(search, playouts=8, min_samples=2)
@@ -39,10 +45,17 @@ def random_student_deal(rng: random.Random) -> TrickDeal:
     return random_student(rng, rng.randint(3, 4), rules)[0]
 
 
+def random_napoleon_deal(rng: random.Random) -> TrickDeal:
+    """A Napoleon deal of 2–6 players, either failed-napoleon option (N1, N7)."""
+    rules = NapoleonRules(napoleon_failed=rng.choice(["treasure_doubles", "pay_each"]))
+    return random_napoleon(rng, rng.randint(2, 6), rules)[0]
+
+
 STARTS: dict[str, Callable[[random.Random], TrickDeal]] = {
     "frap": random_frap,
     "khrap": random_khrap_deal,
     "student_khrap": random_student_deal,
+    "napoleon": random_napoleon_deal,
 }
 
 
@@ -68,10 +81,9 @@ def hidden_twin(deal: TrickDeal, seat: int, knowledge: Knowledge, rng: random.Ra
     tail = deck[deal.next_card :]
     rng.shuffle(tail)
     deck[deal.next_card :] = tail
-    twin, _ = type(deal).create(
-        deal.rules_record(), deal.players, deal.dealer, deal.ante, deal.start_pot, tuple(deck),
-        pot_has_penalty=deal.pot_had_penalty, redeal=deal.redeal,
-    )  # fmt: skip
+    # From the deal's own record header, so that every game's extra (N5: the stake) is kept.
+    header = {**deal.to_record(), "deck": [str(card) for card in deck]}
+    twin = type(deal).start_from_record(header)
     for action in deal.actions:
         twin, _ = twin.apply(_renamed(action, rename))
     return twin

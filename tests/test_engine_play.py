@@ -19,7 +19,9 @@ def play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(("game", "players"), [("frap", 3), ("khrap", 4), ("student_khrap", 4)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("frap", 3), ("khrap", 4), ("student_khrap", 4), ("napoleon", 5)]
+)
 def test_a_person_plays_whole_deals_against_the_computer(game: str, players: int) -> None:
     done = play(game, "--players", str(players), "--seed", "7", "--deals", "3", typed="1\n" * 300)
     assert done.returncode == 0, done.stderr

@@ -14,6 +14,7 @@ from ..deal import TrickDeal
 from ..knowledge import Knowledge
 from ..student import JOKER
 from .family import FamilyRules
+from .napoleon import NapoleonHeuristic
 from .sample import sample_world
 
 
@@ -89,4 +90,7 @@ AI_GAMES: dict[str, GameAI] = {
     "khrap": GameAI(FamilyRules(declare=2.7, stand=1.1)),
     # SK4: khrap = 2 of 4, pomogu = 1; SK2: the joker is a sure trick and follows no suit.
     "student_khrap": GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER),
+    # N2–N4: bid by a count of likely tricks, name trump with the best suit; the strong level
+    # searches it like the family (a TrickDeal: same sampling, payoff = chips plus treasure share).
+    "napoleon": GameAI(NapoleonHeuristic()),
 }

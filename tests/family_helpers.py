@@ -7,7 +7,7 @@ import copy
 import json
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine.actions import Action, Do
@@ -375,6 +375,31 @@ def candidates(deal: TrickDeal, seat: int, rng: random.Random) -> list[Action]:
     if hand:
         actions.append(Action(seat, Do.DISCARD, cards=(hand[0], hand[0])))
     return actions
+
+
+def phases_seen(deals: Iterable[TrickDeal], rng: random.Random) -> set[Any]:
+    """Every phase that random legal play of `deals` passes through (the playouts must reach all
+    but the finished one)."""
+    seen: set[Any] = set()
+    for deal in deals:
+        while not deal.finished:
+            seen.add(deal.phase)
+            deal, _ = deal.apply(random_action(deal, rng))
+    return seen
+
+
+def check_listed_exactly(deals: Iterable[TrickDeal], rng: random.Random, *, calls: float) -> int:
+    """At every step of random legal play of `deals`, `apply` accepts exactly the candidate
+    actions that `legal_actions` lists; returns how many candidates were checked."""
+    checked = 0
+    for deal in deals:
+        while not deal.finished:
+            for seat in range(-1, deal.n + 1):
+                for action in candidates(deal, seat, rng):
+                    assert accepted(deal, action) == is_listed(deal, action), action
+                    checked += 1
+            deal, _ = deal.apply(random_action(deal, rng, calls=calls))
+    return checked
 
 
 def accepted(deal: TrickDeal, action: Action) -> bool:

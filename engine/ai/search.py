@@ -34,6 +34,7 @@ def search(
     """The candidate action with the best mean payoff over imagined deals, if it beats the rules
     level's choice by more than the noise; else that choice."""
     game = AI_GAMES[knowledge.world.game]
+    assert isinstance(game, GameAI)
     world, seat = knowledge.world, knowledge.seat
     legal = knowledge.legal
     if any(action.do is Do.LOOK for action in legal):

@@ -24,7 +24,7 @@ from ..preferans.outcome import score_deal
 from . import preferans as rules
 from .search import BATCH, CONFIDENCE, STOP, _gain
 
-PLAYOUTS = 72  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
+PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
 SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision

@@ -11,6 +11,7 @@ player imagines the real deal by re-dealing the unseen cards over the hidden pla
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import overload
 
 from .actions import Action, Do
 from .cards import Card, suit_order
@@ -37,8 +38,15 @@ class Knowledge:
     legal: tuple[Action, ...]
 
 
-def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge:
-    """What `seat` knows of `deal` now; its legal actions as the seat view lists them (F7)."""
+@overload
+def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge: ...
+@overload
+def seat_knowledge(deal: PrefDeal, seat: int) -> PrefKnowledge: ...
+def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKnowledge:
+    """What `seat` knows of `deal` now; its legal actions as the seat view lists them (F7); a
+    Preferans deal's as `pref_knowledge` says."""
+    if isinstance(deal, PrefDeal):
+        return pref_knowledge(deal, seat)
     # Only face-down cards and turn-ups taken into a hand need the deal's past (a replay).
     past = deal.discards or (deal.turnup is None and not deal.finished)
     seen, taken = _walk(deal, seat) if past else (set(), [])

@@ -33,8 +33,11 @@ ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
 
 
-def strong(knowledge: PrefKnowledge, rng: random.Random) -> PrefAction:
-    """The strong level's action for the seat that decides."""
+def strong(
+    knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
+    solve_samples: int = SOLVE_SAMPLES,
+) -> PrefAction:  # fmt: skip
+    """The strong level's action for the seat that decides (the budget in imagined deals)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     default = rules.choose(world, seat, legal)
@@ -42,8 +45,8 @@ def strong(knowledge: PrefKnowledge, rng: random.Random) -> PrefAction:
     if len(candidates) == 1:
         return candidates[0]
     if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= SOLVE_TRICKS:
-        return _solved(knowledge, candidates, default, rng)
-    return _played_out(knowledge, candidates, default, rng)
+        return _solved(knowledge, candidates, default, rng, solve_samples)
+    return _played_out(knowledge, candidates, default, rng, playouts)
 
 
 def _candidates(
@@ -82,8 +85,10 @@ def _distinct_cards(world: PrefDeal, legal: Sequence[PrefAction]) -> list[PrefAc
     for action in sorted(legal, key=lambda a: _order(a.card)):
         card = action.card
         assert card is not None
-        if previous is not None and previous.suit is card.suit and not any(
-            c.suit is card.suit and previous.rank < c.rank < card.rank for c in live
+        if (
+            previous is not None
+            and previous.suit is card.suit
+            and not any(c.suit is card.suit and previous.rank < c.rank < card.rank for c in live)
         ):
             previous = card
             continue
@@ -240,10 +245,13 @@ def play_out(deal: PrefDeal) -> PrefDeal:
 
 def _played_out(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random,
+    rng: random.Random, playouts: int,
 ) -> PrefAction:  # fmt: skip
+    """The candidate with the best mean payoff over playouts, if it beats the rules level's
+    choice by more than the noise; else that choice."""
     seat = knowledge.seat
-    most = max(MIN_SAMPLES, PLAYOUTS // len(candidates))
+    least = min(MIN_SAMPLES, playouts)
+    most = max(least, playouts // len(candidates))
     values: list[list[float]] = [[] for _ in candidates]
     at = candidates.index(default)
     gains = [(0.0, 0.0)] * len(candidates)
@@ -254,7 +262,7 @@ def _played_out(
                 after, _ = imagined.apply(action)
                 values[i].append(payoff(play_out(after), seat))
         gains = [_gain(row, values[at]) for row in values]
-        if len(values[0]) >= MIN_SAMPLES and all(
+        if len(values[0]) >= least and all(
             mean + STOP * error <= 0 for i, (mean, error) in enumerate(gains) if i != at
         ):
             break  # no other action can be worth more than the rules level's choice
@@ -267,14 +275,14 @@ def _played_out(
 
 def _solved(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random,
+    rng: random.Random, samples: int,
 ) -> PrefAction:  # fmt: skip
     """Each candidate card's mean value over imagined deals, each deal solved exactly."""
     seat = knowledge.seat
     world = knowledge.world
     totals = [0.0] * len(candidates)
     worth: dict[tuple[int, ...], float] = {}
-    for _ in range(SOLVE_SAMPLES):
+    for _ in range(samples):
         imagined = sample(knowledge, rng)
         solver = Solver(imagined)
         for i, action in enumerate(candidates):

@@ -75,19 +75,16 @@ def by_suit(hand: Sequence[Card]) -> Hand:
 
 
 def tricks(hand: Sequence[Card], trump: Suit | None) -> float:
-    """The tricks a declarer's hand should take with `trump` (None: no trump)."""
+    """The tricks a declarer's hand should take with `trump` (None: no trump): each suit played
+    from the top (`suit_tricks`)."""
     return suits_tricks(by_suit(hand), trump)
 
 
 @lru_cache(maxsize=1 << 16)
 def suits_tricks(suits: Hand, trump: Suit | None) -> float:
-    """`tricks` of a hand given by suit: the suits played from the top, and a ruff for each short
-    side suit while trumps are long (at least four)."""
+    """`tricks` of a hand given by suit (the suits in `SUITS` order)."""
     at = SUITS.index(trump) if trump is not None else -1
-    total = sum(suit_tricks(ranks, i == at, at < 0) for i, ranks in enumerate(suits))
-    if at >= 0 and len(suits[at]) >= 4:
-        total += RUFF * sum(1 for i, ranks in enumerate(suits) if i != at and len(ranks) <= 1)
-    return min(total, float(sum(map(len, suits))))
+    return sum(suit_tricks(ranks, i == at, at < 0) for i, ranks in enumerate(suits))
 
 
 def defence_tricks(hand: Sequence[Card], trump: Suit | None) -> float:
@@ -388,5 +385,3 @@ def _catch(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> PrefAction
         if under:
             return max(under, key=rank)
     return min(legal, key=rank)
-
-

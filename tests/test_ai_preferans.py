@@ -110,7 +110,8 @@ def test_no_level_peeks_at_hidden_cards() -> None:
             continue
         mine = _decide(deal)
         twin = _hidden_twin(deal, mine, rng)
-        changed += (twin.hands, twin.talon, twin.discards) != (deal.hands, deal.talon, deal.discards)
+        hidden = (deal.hands, deal.talon, deal.discards)
+        changed += (twin.hands, twin.talon, twin.discards) != hidden
         theirs = _decide(twin)
         assert theirs == mine
         for player in PLAYERS.values():
@@ -137,7 +138,7 @@ def test_seat_knowledge_hides_the_talon_until_shown_and_the_discard_always() -> 
     ))  # fmt: skip
 
 
-# ---- the settlement --------------------------------------------------------------------------------
+# ---- the settlement -----------------------------------------------------------------------------
 
 
 def test_p16_settlement_of_p17c() -> None:
@@ -147,23 +148,21 @@ def test_p16_settlement_of_p17c() -> None:
 
 
 def test_a_pulya_point_is_worth_a_gora_point_written_off() -> None:
-    """P14/P16: 6♠ made uncontested (pulya +2) at three is worth as much as +2 gora on each other."""
+    """P14/P16: 6♠ made uncontested (pulya +2) at three is worth what +2 gora on each other is."""
     made = settle(Entries((2, 0, 0), (0, 0, 0), ((0,) * 3,) * 3), 3)
     others = settle(Entries((0, 0, 0), (0, 2, 2), ((0,) * 3,) * 3), 3)
     assert made == pytest.approx([40 / 3, -20 / 3, -20 / 3])
     assert others == pytest.approx([40 / 3, -20 / 3, -20 / 3])
 
 
-# ---- the exact solver -----------------------------------------------------------------------------
+# ---- the exact solver ---------------------------------------------------------------------------
 
 
 def _minimax(deal: PrefDeal, counted: int, maximisers: set[int]) -> int:
     """The counted seat's tricks to the end with the engine's own legal cards, best play."""
     if deal.finished:
         return deal.won[counted]
-    results = [
-        _minimax(deal.apply(a)[0], counted, maximisers) for a in deal.legal_actions()
-    ]
+    results = [_minimax(deal.apply(a)[0], counted, maximisers) for a in deal.legal_actions()]
     return max(results) if deal.turn in maximisers else min(results)
 
 
@@ -205,7 +204,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
     assert kinds["raspasy"] and kinds["misere"], kinds
 
 
-# ---- the rules level on rigged deals --------------------------------------------------------------
+# ---- the rules level on rigged deals ------------------------------------------------------------
 
 # Seat 0 is the first hand (the last seat deals). A heart hand with seven sure tricks.
 HANDS = ("AH KH QH JH TH AS KS 7C 8C 7D", "QS JS TS 9S AC KC QC AD KD QD",

@@ -29,6 +29,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from engine.ai import LEVELS, pref_knowledge, seat_knowledge
 from engine.ai.preferans import settle
@@ -69,12 +70,7 @@ def play_deal(
     while not deal.finished:
         seat = deal.to_act
         assert seat is not None
-        knowledge = seat_knowledge(deal, seat)
-        start = time.process_time()
-        action = LEVELS[levels[seat]](knowledge, rngs[seat])
-        if levels[seat] == "strong" and len(knowledge.legal) > 1:
-            times.append(time.process_time() - start)
-        deal, _ = deal.apply(action)
+        deal, _ = deal.apply(_decide(levels[seat], seat_knowledge(deal, seat), rngs[seat], times))
     return [chips + deal.pot / players for chips in deal.delta]
 
 
@@ -87,14 +83,19 @@ def play_preferans(deck_seed: str, levels: list[str], times: list[float]) -> lis
     while not deal.finished:
         seat = deal.controller  # P7: the lone whister decides the passer's cards in light play
         assert seat is not None
-        knowledge = pref_knowledge(deal, seat)
-        start = time.process_time()
-        action = LEVELS[levels[seat]](knowledge, rngs[seat])
-        if levels[seat] == "strong" and len(knowledge.legal) > 1:
-            times.append(time.process_time() - start)
-        deal, _ = deal.apply(action)
+        deal, _ = deal.apply(_decide(levels[seat], pref_knowledge(deal, seat), rngs[seat], times))
     assert deal.entries is not None
     return settle(deal.entries, deal.n)
+
+
+def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
+    """The level's action on the seat's knowledge (of any game); a strong decision with a choice
+    adds its CPU time to `times`."""
+    start = time.process_time()
+    action = LEVELS[level](knowledge, rng)
+    if level == "strong" and len(knowledge.legal) > 1:
+        times.append(time.process_time() - start)
+    return action
 
 
 def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) -> Match:

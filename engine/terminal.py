@@ -113,17 +113,23 @@ def _ask(
 ) -> Action | None:
     """Show the table and the numbered moves; the chosen move, or None to stop."""
     print("\n".join(table_lines(deal, 0)), file=out)
-    for number, action in enumerate(legal, 1):
-        print(f"  {number}. {describe(action)}", file=out)
+    number = _ask_number([describe(action) for action in legal], read, out)
+    return None if number is None else legal[number]
+
+
+def _ask_number(moves: list[str], read: Callable[[], str], out: TextIO) -> int | None:
+    """Show the numbered moves; the index of the one chosen, or None to stop."""
+    for number, move in enumerate(moves, 1):
+        print(f"  {number}. {move}", file=out)
     while True:
         print("your move: ", file=out, flush=True)
         line = read()
         text = line.strip()
         if not line or text in ("q", "quit"):  # end of input, or asked to stop
             return None
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        print(f"\ntype a number from 1 to {len(legal)}, or q to stop", file=out)
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return int(text) - 1
+        print(f"\ntype a number from 1 to {len(moves)}, or q to stop", file=out)
 
 
 def _public(action: Action) -> str:
@@ -207,11 +213,13 @@ def play_preferans(
             knowledge = pref_knowledge(deal, seat)
             if seat == 0:
                 print("\n".join(pref_table_lines(deal, 0)), file=out)
-                action = _ask_pref(knowledge.legal, read, out)
-                if action is None:
+                moves = [pref_describe(action) for action in knowledge.legal]
+                chosen = _ask_number(moves, read, out)
+                if chosen is None:
                     print("\nstopped", file=out)
                     return 0
-                print(f"you: {pref_describe(action)}", file=out)
+                action = knowledge.legal[chosen]
+                print(f"you: {moves[chosen]}", file=out)
             else:
                 action = computer(knowledge, rng)
                 shown = "discard 2 cards" if action.do is PrefDo.DISCARD else None
@@ -225,22 +233,6 @@ def play_preferans(
         dealer = (dealer + 1) % players  # P3: the deal passes clockwise
         streak = streak + 1 if deal.raspasy else 0
     return 0
-
-
-def _ask_pref(
-    legal: tuple[PrefAction, ...], read: Callable[[], str], out: TextIO
-) -> PrefAction | None:
-    for number, action in enumerate(legal, 1):
-        print(f"  {number}. {pref_describe(action)}", file=out)
-    while True:
-        print("your move: ", file=out, flush=True)
-        line = read()
-        text = line.strip()
-        if not line or text in ("q", "quit"):
-            return None
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        print(f"\ntype a number from 1 to {len(legal)}, or q to stop", file=out)
 
 
 def _whists(names: tuple[str, ...], whists: list[float]) -> str:

@@ -22,7 +22,7 @@ from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
 from ..preferans.outcome import score_deal
 from . import preferans as rules
-from .search import BATCH, CONFIDENCE, STOP, _gain
+from .search import best_of
 
 PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
@@ -252,25 +252,12 @@ def _played_out(
     seat = knowledge.seat
     least = min(MIN_SAMPLES, playouts)
     most = max(least, playouts // len(candidates))
-    values: list[list[float]] = [[] for _ in candidates]
-    at = candidates.index(default)
-    gains = [(0.0, 0.0)] * len(candidates)
-    while len(values[0]) < most:
-        for _ in range(BATCH):
-            imagined = sample(knowledge, rng)
-            for i, action in enumerate(candidates):
-                after, _ = imagined.apply(action)
-                values[i].append(payoff(play_out(after), seat))
-        gains = [_gain(row, values[at]) for row in values]
-        if len(values[0]) >= least and all(
-            mean + STOP * error <= 0 for i, (mean, error) in enumerate(gains) if i != at
-        ):
-            break  # no other action can be worth more than the rules level's choice
-    best, best_gain = default, 0.0
-    for action, (mean, error) in zip(candidates, gains, strict=True):
-        if mean > best_gain and mean > CONFIDENCE * error:
-            best, best_gain = action, mean
-    return best
+
+    def row() -> list[float]:
+        imagined = sample(knowledge, rng)
+        return [payoff(play_out(imagined.apply(action)[0]), seat) for action in candidates]
+
+    return best_of(candidates, default, row, most, least)
 
 
 def _solved(

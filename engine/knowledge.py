@@ -17,7 +17,7 @@ from .actions import Action, Do
 from .cards import Card, suit_order
 from .deal import TrickDeal
 from .preferans.actions import PrefAction, PrefDo
-from .preferans.deal import Phase, PrefDeal
+from .preferans.deal import PrefDeal
 
 # Words whose cards go face down: others see only that something was discarded.
 _FACE_DOWN = (Do.DISCARD, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
@@ -128,7 +128,7 @@ def _walk(deal: TrickDeal, seat: int) -> tuple[set[Card], list[tuple[int, Card]]
 
 @dataclass(frozen=True, slots=True)
 class PrefKnowledge:
-    """What the seat that decides now (the deal's controller, P7) knows of a Preferans deal: the
+    """What one seat knows of a Preferans deal (it decides when it is the controller, P7): the
     world (every card it cannot see laid out in sorted order over the places it cannot see), the
     unseen cards, where the hidden places are, the public history and the legal actions."""
 
@@ -156,7 +156,7 @@ def pref_knowledge(deal: PrefDeal, seat: int) -> PrefKnowledge:
     hidden_discards = bool(deal.discards) and seat != declarer
     if taken:
         hidden_talon = 0
-    elif deal.raspasy and deal.phase is not Phase.BIDDING:
+    elif deal.raspasy:  # P10: turned one card a trick from the start of play
         hidden_talon = len(deal.talon) - len(deal.turned)
     else:
         hidden_talon = len(deal.talon)

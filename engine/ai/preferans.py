@@ -124,12 +124,6 @@ def suits_unsafe(suits: Hand) -> int:
     return bad
 
 
-def best_contract(hand: Sequence[Card]) -> float:
-    """The most tricks the hand counts in any denomination."""
-    suits = by_suit(hand)
-    return max(suits_tricks(suits, trump) for _, trump in DENOMINATIONS)
-
-
 def affordable(hand: Sequence[Card], gain: float) -> int:
     """The highest ladder place of a trick bid whose level the hand counts in its denomination."""
     suits = by_suit(hand)

@@ -4,7 +4,7 @@ others' words read as the rules level would say them), and weigh each candidate 
 deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
 
 Late in the play, once the cards are fixed, the deal is solved exactly: an alpha-beta search over
-the tricks left (`solve`), each side playing its best. Earlier — bidding, talon, contract,
+the tricks left (`Solver`), each side playing its best. Earlier — bidding, talon, contract,
 whisting and the first tricks — each candidate is played out with the rules level at every seat,
 the same imagined deals serving every candidate, and the rules level's choice is left only for a
 gain clear of the sampling noise (as ai/search.py does for the other games).

@@ -245,7 +245,7 @@ def test_p5_the_declarer_discards_to_void_a_suit_and_keeps_his_tops() -> None:
 
 def test_p5_the_contract_is_the_hand_s_count_in_its_best_suit() -> None:
     deal = run(new(HANDS, TALON), ["0: bid 6H", "1: pass", "2: pass", "0: discard 7C 8C"])
-    assert rules(deal) == act(0, "contract 9H")  # AKQJT 9 8 7 of hearts and A K of spades
+    assert rules(deal) == act(0, "contract 9H")  # seven top hearts, A K of spades: nine tricks
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """How strong the computer players are: duplicate matches between levels, per game (issue 17).
 
 Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
-[--games frap,khrap,student_khrap] [--players 4] [--seed 1] [--jobs 1]`.
+[--games frap,khrap,student_khrap,napoleon,preferans] [--players 4] [--seed 1] [--jobs 1]`.
 
 Every deck is played twice with the two levels on alternating seats (A B A B, then B A B A), the
 same dealer and the same deck, so the cards' luck cancels: what remains is the levels' play. Each
@@ -12,6 +12,11 @@ per deal of a seat of level A minus that of level B; the bench prints its mean w
 confidence interval (normal approximation over the duplicate deals), each level's own mean, and
 the CPU time of the strong level's decisions (those with a choice), whose p99 is the speed goal.
 The last lines, one per game, have a fixed form for comparing runs.
+
+Preferans is played by three (P1; `--players` does not apply), one deal at a time from an empty
+sheet (Sochi rules, no raspasy before it), and its figure is in whists: each seat's P16
+settlement of the deal's own entries, a pulya point counted as a gora point written off (the
+payoff of ai/preferans.settle, which the strong level plays for).
 """
 
 from __future__ import annotations
@@ -24,12 +29,17 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
-from engine.ai import LEVELS, seat_knowledge
+from engine.ai import LEVELS, pref_knowledge, seat_knowledge
+from engine.ai.preferans import settle
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
+from engine.preferans.deal import PrefDeal
+from engine.preferans.outcome import PrefRules
 
 ANTE = 10
+PREFERANS = "preferans"  # not in engine.games (not a TrickDeal): three players, whists
 PAIRS = (("strong", "rules"), ("rules", "random"))
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
@@ -49,6 +59,8 @@ def play_deal(
 ) -> list[float]:
     """One deal of `game` with the given level at each seat; returns each seat's chips plus an
     equal share of the pot left at the end (the pot is played for later, F3, F8, F15)."""
+    if game == PREFERANS:
+        return play_preferans(deck_seed, levels, times)
     cls = GAMES[game]
     rules = {"preset": "classic"}
     deck_rng = random.Random(deck_seed)
@@ -58,13 +70,32 @@ def play_deal(
     while not deal.finished:
         seat = deal.to_act
         assert seat is not None
-        knowledge = seat_knowledge(deal, seat)
-        start = time.process_time()
-        action = LEVELS[levels[seat]](knowledge, rngs[seat])
-        if levels[seat] == "strong" and len(knowledge.legal) > 1:
-            times.append(time.process_time() - start)
-        deal, _ = deal.apply(action)
+        deal, _ = deal.apply(_decide(levels[seat], seat_knowledge(deal, seat), rngs[seat], times))
     return [chips + deal.pot / players for chips in deal.delta]
+
+
+def play_preferans(deck_seed: str, levels: list[str], times: list[float]) -> list[float]:
+    """One Preferans deal of three with the given level at each seat; each seat's whists (P16)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(3)]
+    while not deal.finished:
+        seat = deal.controller  # P7: the lone whister decides the passer's cards in light play
+        assert seat is not None
+        deal, _ = deal.apply(_decide(levels[seat], pref_knowledge(deal, seat), rngs[seat], times))
+    assert deal.entries is not None
+    return settle(deal.entries, deal.n)
+
+
+def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
+    """The level's action on the seat's knowledge (of any game); a strong decision with a choice
+    adds its CPU time to `times`."""
+    start = time.process_time()
+    action = LEVELS[level](knowledge, rng)
+    if level == "strong" and len(knowledge.legal) > 1:
+        times.append(time.process_time() - start)
+    return action
 
 
 def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) -> Match:
@@ -133,7 +164,7 @@ def main() -> None:
     parser.add_argument(
         "--strong-deals", type=int, help="duplicate deals with the strong level (default --deals)"
     )
-    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--games", default=",".join([*GAMES, PREFERANS]))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -144,14 +175,16 @@ def main() -> None:
         for a, b in PAIRS:
             started = time.perf_counter()
             deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
-            matches = measure(game, args.players, a, b, deals, args.seed, args.jobs)
+            players = 3 if game == PREFERANS else args.players
+            matches = measure(game, players, a, b, deals, args.seed, args.jobs)
             mean, low, high = interval([m.diff for m in matches])
             mean_a = statistics.fmean(m.mean_a for m in matches)
             mean_b = statistics.fmean(m.mean_b for m in matches)
             times += [t for m in matches for t in m.strong_times]
             print(
                 f"{game} {a}-vs-{b}: {len(matches)} duplicate deals, {a} {mean_a:+.2f} and "
-                f"{b} {mean_b:+.2f} chips per deal a seat; {a} − {b} {mean:+.2f} "
+                f"{b} {mean_b:+.2f} {'whists' if game == PREFERANS else 'chips'} per deal a "
+                f"seat; {a} − {b} {mean:+.2f} "
                 f"[{low:.2f}, {high:.2f}] ({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )

@@ -13,7 +13,7 @@ from .games import GAMES
 from .preferans import pulya_record
 from .preferans.pulya_record import PulyaError
 from .record import ReplayError, read, summary
-from .terminal import play
+from .terminal import play, play_preferans
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "score":
         return score(args.file)
+    if args.command == "play" and args.game == "preferans":  # not a TrickDeal: its own table
+        if args.players not in (3, 4):
+            parser.error("preferans is for 3–4 players (P1)")
+        return play_preferans(
+            args.players, args.level, args.seed, args.deals, sys.stdin.readline, sys.stdout
+        )
     if args.command == "play":
         cls = GAMES[args.game]
         if not cls.MIN_PLAYERS <= args.players <= cls.MAX_PLAYERS:

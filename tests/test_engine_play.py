@@ -20,7 +20,8 @@ def play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(
-    ("game", "players"), [("frap", 3), ("khrap", 4), ("student_khrap", 4), ("napoleon", 5)]
+    ("game", "players"),
+    [("frap", 3), ("khrap", 4), ("student_khrap", 4), ("napoleon", 5), ("preferans", 4)],
 )
 def test_a_person_plays_whole_deals_against_the_computer(game: str, players: int) -> None:
     done = play(game, "--players", str(players), "--seed", "7", "--deals", "3", typed="1\n" * 300)
@@ -38,6 +39,7 @@ def test_a_wrong_number_is_asked_again_and_q_stops() -> None:
     assert "stopped" in done.stdout and "result: " not in done.stdout
 
 
-def test_a_table_of_the_wrong_size_is_refused() -> None:
-    done = play("student_khrap", "--players", "2", typed="")
+@pytest.mark.parametrize("game", ["student_khrap", "preferans"])
+def test_a_table_of_the_wrong_size_is_refused(game: str) -> None:
+    done = play(game, "--players", "2", typed="")
     assert done.returncode == 2 and "3–4 players" in done.stderr

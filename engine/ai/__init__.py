@@ -7,11 +7,13 @@ heuristic per game, ai/family.py) and `strong` (a search over the hidden cards, 
 
 A game plugs in by registering a `GameAI` in `AI_GAMES` under its record name: its heuristic
 (choose, candidates to search, whether a word fits a hand), the cards that ignore voids, and —
-for a state that is not a `TrickDeal` — its own imagined deals and payoff.
+for a state that is not a `TrickDeal` — its own imagined deals and payoff. Preferans has its
+own deal type: `pref_knowledge` gives a seat's `PrefKnowledge`, and the same levels play it
+(`PrefAI`; ai/preferans.py, ai/pref_search.py).
 """
 
-from ..knowledge import Knowledge, seat_knowledge
-from .games import AI_GAMES, GameAI
+from ..knowledge import Knowledge, PrefKnowledge, pref_knowledge, seat_knowledge
+from .games import AI_GAMES, GameAI, PrefAI
 from .levels import LEVELS, Player, random_player, rules_player, strong_player
 
 __all__ = [
@@ -20,6 +22,9 @@ __all__ = [
     "GameAI",
     "Knowledge",
     "Player",
+    "PrefAI",
+    "PrefKnowledge",
+    "pref_knowledge",
     "random_player",
     "rules_player",
     "seat_knowledge",

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..actions import Action, Do
 from ..deal import TrickDeal
@@ -23,6 +25,7 @@ MIN_SAMPLES = 12  # imagined deals per decision, however many candidates
 CONFIDENCE = 2.0  # standard errors by which a gain must beat the rules level's choice
 BATCH = 4  # imagined deals between looks at whether the answer is already clear
 STOP = 2.0  # stop early when no gain's mean plus this many standard errors is above zero
+T = TypeVar("T")
 
 
 def search(
@@ -34,6 +37,7 @@ def search(
     """The candidate action with the best mean payoff over imagined deals, if it beats the rules
     level's choice by more than the noise; else that choice."""
     game = AI_GAMES[knowledge.world.game]
+    assert isinstance(game, GameAI)
     world, seat = knowledge.world, knowledge.seat
     legal = knowledge.legal
     if any(action.do is Do.LOOK for action in legal):
@@ -45,16 +49,31 @@ def search(
     if default not in candidates:
         candidates.append(default)
     most = max(min_samples, playouts // len(candidates))
+
+    def row() -> list[float]:
+        imagined = game.sample(knowledge, rng)
+        return [
+            game.payoff(play_out(game, imagined.apply(action)[0]), seat) for action in candidates
+        ]
+
+    return best_of(candidates, default, row, most, min_samples)
+
+
+def best_of(
+    candidates: list[T], default: T, row: Callable[[], list[float]], most: int, least: int
+) -> T:
+    """The candidate with the best mean payoff over up to `most` imagined deals (`row` gives
+    every candidate's payoff on one new deal), if it beats `default` by more than the noise; else
+    `default`. After `least` deals, it stops once no candidate can plausibly beat `default`."""
     values: list[list[float]] = [[] for _ in candidates]
     at = candidates.index(default)
+    gains = [(0.0, 0.0)] * len(candidates)
     while len(values[0]) < most:
         for _ in range(BATCH):
-            imagined = game.sample(knowledge, rng)
-            for i, action in enumerate(candidates):
-                after, _ = imagined.apply(action)
-                values[i].append(game.payoff(play_out(game, after), seat))
-        gains = [_gain(row, values[at]) for row in values]
-        if len(values[0]) >= min_samples and all(
+            for i, value in enumerate(row()):
+                values[i].append(value)
+        gains = [_gain(line, values[at]) for line in values]
+        if len(values[0]) >= least and all(
             mean + STOP * error <= 0 for i, (mean, error) in enumerate(gains) if i != at
         ):
             break  # no other action can be worth more than the rules level's choice

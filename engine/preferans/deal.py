@@ -246,6 +246,11 @@ class PrefDeal:
         new.actions.append(action)
         return new, events
 
+    def copy(self) -> PrefDeal:
+        """An independent copy (the hands and actions lists are new; every other field is
+        immutable or, like the auction, copied while it can still change)."""
+        return self._copy()
+
     def _copy(self) -> PrefDeal:
         new = object.__new__(PrefDeal)
         # Only the two lists are copied: every other field is immutable and replaced on change.
@@ -505,11 +510,16 @@ class PrefDeal:
         events.append(DealOver(self.outcome.kind))
 
     def _outcome(self) -> Outcome:
+        return self.outcome_with(self.won)
+
+    def outcome_with(self, won: Sequence[int]) -> Outcome:
+        """The outcome this deal would have if its seats ended with `won` tricks (the deal's own
+        at its end; a computer player weighs the ends it foresees this way)."""
         out = self.sitting_out
-        tricks = tuple(None if seat == out else self.won[seat] for seat in range(self.n))
+        tricks = tuple(None if seat == out else won[seat] for seat in range(self.n))
         if self.raspasy:
             return Outcome(raspasy=tricks)
-        played = bool(self.tricks_played)
+        played = bool(self.tricks_played) or self.phase is Phase.PLAY
         defence = None
         if self.contract != "misere" and not (
             self.contract is not None and level(self.contract) == 10 and self.rules.ten == "checked"

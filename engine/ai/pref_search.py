@@ -1,0 +1,421 @@
+"""The strong level for Preferans: imagine the unseen cards many times, consistently with what the
+seat knows (the cards played, the talon once shown or turned, the voids shown by play, and the
+others' words read as the rules level would say them), and weigh each candidate action on those
+deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
+
+Late in the play, once the cards are fixed, the deal is solved exactly: an alpha-beta search over
+the tricks left (`Solver`), each side playing its best. Earlier — bidding, talon, contract,
+whisting and the first tricks — each candidate is played out with the rules level at every seat,
+the same imagined deals serving every candidate, and the rules level's choice is left only for a
+gain clear of the sampling noise (as ai/search.py does for the other games).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import Card, Suit
+from ..knowledge import PrefKnowledge
+from ..preferans.actions import PrefAction, PrefDo
+from ..preferans.bidding import MISERE, RANK
+from ..preferans.deal import Phase, PrefDeal
+from ..preferans.outcome import score_deal
+from . import preferans as rules
+from .search import best_of
+
+PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
+MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
+SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
+SOLVE_SAMPLES = 16  # imagined deals solved per decision
+DISCARDS = 5  # discards searched: the rules level's best by its own value
+ATTEMPTS = 12  # imagined deals tried for one that fits every word said
+SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
+
+
+def strong(
+    knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
+    solve_samples: int = SOLVE_SAMPLES,
+) -> PrefAction:  # fmt: skip
+    """The strong level's action for the seat that decides (the budget in imagined deals)."""
+    legal = knowledge.legal
+    world, seat = knowledge.world, knowledge.seat
+    default = rules.choose(world, seat, legal)
+    candidates = _candidates(world, seat, legal, default)
+    if len(candidates) == 1:
+        return candidates[0]
+    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= SOLVE_TRICKS:
+        return _solved(knowledge, candidates, default, rng, solve_samples)
+    return _played_out(knowledge, candidates, default, rng, playouts)
+
+
+def _candidates(
+    world: PrefDeal, seat: int, legal: Sequence[PrefAction], default: PrefAction
+) -> list[PrefAction]:
+    """The actions worth a search: every card but one of each run of touching cards; the few best
+    discards; the bids that matter (pass, the next bid, here, misère); every other word."""
+    phase = world.phase
+    if phase is Phase.PLAY:
+        found = _distinct_cards(world, legal)
+    elif phase is Phase.DISCARD:
+        found = rules.discard_candidates(world, seat, legal, DISCARDS)
+    elif phase is Phase.BIDDING:
+        found = [a for a in legal if a.do is not PrefDo.BID][:3]
+        found += [a for a in legal if a.do is PrefDo.BID][:1]
+    elif phase is Phase.CONTRACT:
+        found = sorted(legal, key=lambda a: rules.contract_value(world, seat, a))[-4:]
+    else:
+        found = list(legal)
+    if default not in found:
+        found.append(default)
+    return found
+
+
+def _distinct_cards(world: PrefDeal, legal: Sequence[PrefAction]) -> list[PrefAction]:
+    """One card of each run in a suit with no card still out (or on the trick) between them."""
+    seat = legal[0].seat
+    live = {c for hand in world.hands for c in hand} | {p.card for p in world.trick}
+    if world.controller != world.declarer:
+        live |= set(world.discards)  # unseen: the cards there may lie between
+    if world.raspasy:
+        live |= set(world.talon[len(world.turned) :])
+    live -= set(world.hands[seat])
+    kept: list[PrefAction] = []
+    previous: Card | None = None
+    for action in sorted(legal, key=lambda a: _order(a.card)):
+        card = action.card
+        assert card is not None
+        if (
+            previous is not None
+            and previous.suit is card.suit
+            and not any(c.suit is card.suit and previous.rank < c.rank < card.rank for c in live)
+        ):
+            previous = card
+            continue
+        kept.append(action)
+        previous = card
+    return kept
+
+
+def _order(card: Card | None) -> tuple[int, int]:
+    assert card is not None
+    return rules.SUITS.index(card.suit), int(card.rank)
+
+
+# ---- imagined deals ----------------------------------------------------------------------------
+
+
+def shown_voids(deal: PrefDeal) -> dict[int, set[Suit]]:
+    """Suits each seat has shown it lacks (P8, P10): it did not follow the suit asked for (the
+    led card's, or in raspasy's first two tricks the talon card's), and not trumping then shows
+    it has no trump either."""
+    voids: dict[int, set[Suit]] = {}
+    for number, trick in enumerate((*deal.tricks_played, deal.trick)):
+        if not trick:
+            continue
+        talon_trick = deal.raspasy and number < 2
+        follow = deal.talon[number].suit if talon_trick else trick[0].card.suit
+        for play in trick if talon_trick else trick[1:]:
+            if play.card.suit is follow:
+                continue
+            lacking = voids.setdefault(play.seat, set())
+            lacking.add(follow)
+            if deal.trump is not None and play.card.suit is not deal.trump:
+                lacking.add(deal.trump)
+    return voids
+
+
+def sample(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
+    """A deal the seat cannot tell from the real one in which the others' words fit their hands
+    (the first of a few tries that fits them all, else the one that fits most)."""
+    best, fits_best = None, -1
+    for _ in range(ATTEMPTS):
+        world = sample_world(knowledge, rng)
+        fits, judged = _fits(world, knowledge)
+        if fits == judged:
+            return world
+        if fits > fits_best:
+            best, fits_best = world, fits
+    assert best is not None
+    return best
+
+
+def sample_world(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
+    """The unseen cards shuffled over the hidden hands (respecting shown voids), the declarer's
+    unseen discard and the unseen talon; the shown talon's unplayed cards stay with the declarer
+    (in his hand, or his discard when he has shown a void in their suit)."""
+    world = knowledge.world.copy()
+    pool = list(knowledge.unseen)
+    rng.shuffle(pool)
+    voids = shown_voids(world)
+    need = {seat: len(world.hands[seat]) for seat in knowledge.hidden_hands}
+    hands: dict[int, list[Card]] = {seat: [] for seat in knowledge.hidden_hands}
+    discards: list[Card] = []
+    if knowledge.pinned:  # only a defender's view of a trick contract: his hand is hidden
+        declarer = world.declarer
+        assert declarer is not None
+        mine, lacking = hands[declarer], voids.get(declarer, set())
+        for card in knowledge.pinned:
+            pool.remove(card)
+            room = need[declarer] - len(mine)
+            spare = len(world.discards) - len(discards)
+            to_hand = room > 0 and (
+                not spare or (card.suit not in lacking and rng.random() * (room + spare) < room)
+            )
+            (mine if to_hand else discards).append(card)
+    for seat in sorted(hands, key=lambda s: -len(voids.get(s, ()))):
+        lacking = voids.get(seat, set())
+        hand, rest = hands[seat], list[Card]()
+        for card in pool:
+            fits = card.suit not in lacking
+            (hand if fits and len(hand) < need[seat] else rest).append(card)
+        pool = rest
+        while len(hand) < need[seat]:  # the voids shown cannot all hold (rare): any card
+            hand.append(pool.pop())
+        world.hands[seat] = tuple(hand)
+    if knowledge.hidden_discards:
+        while len(discards) < len(world.discards):
+            discards.append(pool.pop())
+        world.discards = tuple(discards)
+    if knowledge.hidden_talon:
+        shown = world.talon[: len(world.talon) - knowledge.hidden_talon]
+        world.talon = (*shown, *pool[: knowledge.hidden_talon])
+    return world
+
+
+def _fits(world: PrefDeal, knowledge: PrefKnowledge) -> tuple[int, int]:
+    """How many of the other seats' auction words fit their imagined hands, of how many judged:
+    a bid needs a count near it, a first-call pass a count below the next bid, misère a safe
+    hand (rules level's reading, ai/preferans.py)."""
+    fits = judged = 0
+    top = -1
+    said: set[int] = set()
+    for action in knowledge.history:
+        if action.do not in (PrefDo.BID, PrefDo.PASS, PrefDo.MISERE):
+            continue
+        seat = action.seat
+        first = seat not in said
+        said.add(seat)
+        place = RANK[action.bid] if action.do is PrefDo.BID and action.bid else MISERE
+        if seat != knowledge.seat and seat in knowledge.hidden_hands:
+            hand = _hand_when_bidding(world, seat)
+            if action.do is PrefDo.BID:
+                judged += 1
+                fits += rules.affordable(hand, rules.TALON_GAIN) >= place - SLACK
+            elif action.do is PrefDo.MISERE:
+                judged += 1
+                fits += rules.unsafe_cards(hand) <= rules.MISERE_RISK + 1
+            elif first:
+                judged += 1
+                next_bid = top + 2 if top + 1 == MISERE else top + 1
+                fits += rules.affordable(hand, rules.TALON_GAIN) < next_bid + SLACK
+        if action.do is not PrefDo.PASS:
+            top = max(top, place)
+    return fits, judged
+
+
+def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
+    """The ten cards the seat held in the auction: its hand, its played cards, and for the
+    declarer his discard less the talon."""
+    hand = [*world.hands[seat], *(p.card for t in world.tricks_played for p in t if p.seat == seat)]
+    hand += [p.card for p in world.trick if p.seat == seat]
+    if seat == world.declarer:
+        hand += world.discards
+        hand = [c for c in hand if c not in world.talon]
+    return hand
+
+
+# ---- weighing the candidates ---------------------------------------------------------------------
+
+
+def payoff(deal: PrefDeal, seat: int) -> float:
+    """What a finished deal is worth to the seat, in whists (P16)."""
+    assert deal.entries is not None
+    return rules.settle(deal.entries, deal.n)[seat]
+
+
+def play_out(deal: PrefDeal) -> PrefDeal:
+    """The deal played to its end by the rules level at every seat."""
+    while not deal.finished:
+        seat = deal.controller
+        assert seat is not None
+        deal, _ = deal.apply(rules.choose(deal, seat, deal.legal_actions()))
+    return deal
+
+
+def _played_out(
+    knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
+    rng: random.Random, playouts: int,
+) -> PrefAction:  # fmt: skip
+    """The candidate with the best mean payoff over playouts, if it beats the rules level's
+    choice by more than the noise; else that choice."""
+    seat = knowledge.seat
+    least = min(MIN_SAMPLES, playouts)
+    most = max(least, playouts // len(candidates))
+
+    def row() -> list[float]:
+        imagined = sample(knowledge, rng)
+        return [payoff(play_out(imagined.apply(action)[0]), seat) for action in candidates]
+
+    return best_of(candidates, default, row, most, least)
+
+
+def _solved(
+    knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
+    rng: random.Random, samples: int,
+) -> PrefAction:  # fmt: skip
+    """Each candidate card's mean value over imagined deals, each deal solved exactly."""
+    seat = knowledge.seat
+    world = knowledge.world
+    totals = [0.0] * len(candidates)
+    worth: dict[tuple[int, ...], float] = {}
+    for _ in range(samples):
+        imagined = sample(knowledge, rng)
+        solver = Solver(imagined)
+        for i, action in enumerate(candidates):
+            assert action.card is not None
+            won = solver.after(action.seat, action.card)
+            if won not in worth:
+                entries = score_deal(
+                    world.outcome_with(won), world.n, world.dealer, world.streak, world.rules
+                )
+                worth[won] = rules.settle(entries, world.n)[seat]
+            totals[i] += worth[won]
+    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
+    return candidates[best]
+
+
+# ---- the exact solver ----------------------------------------------------------------------------
+
+
+class Solver:
+    """Alpha-beta over the tricks left of a deal whose cards are all known (P8, P9; after
+    raspasy's talon tricks, P10). The `target` seat's tricks are counted: in a contract the
+    declarer's (he wants more, the defenders fewer); in misère the declarer's (he wants none); in
+    raspasy the seat to play's own, the other two taken as playing against it."""
+
+    def __init__(self, deal: PrefDeal) -> None:
+        self.deal = deal
+        self.order = deal.order
+        self.trump = -1 if deal.trump is None else rules.SUITS.index(deal.trump)
+        self.hands = [sorted(_code(c) for c in deal.hands[s]) for s in self.order]
+        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        mover = self.order.index(deal.turn if deal.turn is not None else self.order[0])
+        if deal.raspasy or deal.contract == "misere":
+            target = mover if deal.raspasy else self.order.index(deal.declarer or 0)
+            self.targets = {target}
+            self.maximisers = {p for p in range(3) if p != target}
+        else:
+            self.targets = self.maximisers = {self.order.index(deal.declarer or 0)}
+
+    def after(self, seat: int, card: Card) -> tuple[int, ...]:
+        """Every seat's tricks at the end of the deal if `seat` plays `card` now and all play
+        best from then on; the tricks the solver does not count are shared out evenly."""
+        deal = self.deal
+        position = self.order.index(seat)
+        trick = [(self.order.index(p.seat), _code(p.card)) for p in deal.trick]
+        code = _code(card)
+        self.hands[position].remove(code)
+        trick.append((position, code))
+        left = len(self.hands[position]) + 1
+        if len(trick) == 3:
+            taker = _taker(trick, self.trump)
+            counted = (taker in self.targets) + self._value(taker, [], 0, left)
+        else:
+            counted = self._value((position + 1) % 3, trick, 0, left)
+        self.hands[position].append(code)
+        self.hands[position].sort()
+        won = list(deal.won)
+        target = next(iter(self.targets))
+        won[self.order[target]] += counted
+        others = [self.order[p] for p in range(3) if p not in self.targets]
+        rest = left - counted
+        for i, other in enumerate(others):
+            won[other] += rest // 2 + (i < rest % 2)
+        return tuple(won)
+
+    def _value(self, turn: int, trick: list[tuple[int, int]], alpha: int, beta: int) -> int:
+        """The target's tricks from here (the trick on the table included), within alpha-beta."""
+        hands = self.hands
+        key: tuple[object, ...] | None = None
+        if not trick:
+            if not hands[turn]:
+                return 0
+            key = (turn, *map(tuple, hands))
+            low, high = self.table.get(key, (0, len(hands[turn])))
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            alpha, beta = max(alpha, low), min(beta, high)
+        start_alpha, start_beta = alpha, beta
+        maximising = turn in self.maximisers
+        best = -1 if maximising else 99
+        for code in self._moves(turn, trick):
+            hand = hands[turn]
+            at = hand.index(code)
+            del hand[at]
+            trick.append((turn, code))
+            if len(trick) == 3:
+                taker = _taker(trick, self.trump)
+                gain = 1 if taker in self.targets else 0
+                value = gain + self._value(taker, [], alpha - gain, beta - gain)
+            else:
+                value = self._value((turn + 1) % 3, trick, alpha, beta)
+            trick.pop()
+            hand.insert(at, code)
+            if maximising:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        if key is not None:
+            low, high = self.table.get(key, (0, 10))
+            if best <= start_alpha:
+                high = min(high, best)
+            elif best >= start_beta:
+                low = max(low, best)
+            else:
+                low = high = best
+            self.table[key] = (low, high)
+        return best
+
+    def _moves(self, turn: int, trick: list[tuple[int, int]]) -> list[int]:
+        """The legal cards (P8), one of each run of touching cards, highest first."""
+        hand = self.hands[turn]
+        if trick:
+            suit = trick[0][1] >> 4
+            legal = [c for c in hand if c >> 4 == suit]
+            if not legal and self.trump >= 0:
+                legal = [c for c in hand if c >> 4 == self.trump]
+            legal = legal or hand
+        else:
+            legal = hand
+        live = {c for h in self.hands for c in h} | {c for _, c in trick}
+        moves: list[int] = []
+        above = -1
+        for code in sorted(legal, reverse=True):
+            touching = above >> 4 == code >> 4 and not any(code < c < above for c in live)
+            above = code
+            if not touching:  # a card touching the one above it is the same for every purpose
+                moves.append(code)
+        return moves
+
+
+def _code(card: Card) -> int:
+    return rules.SUITS.index(card.suit) << 4 | int(card.rank)
+
+
+def _taker(trick: list[tuple[int, int]], trump: int) -> int:
+    best_position, best = trick[0]
+    for position, code in trick[1:]:
+        if code >> 4 == best >> 4:
+            if code > best:
+                best_position, best = position, code
+        elif code >> 4 == trump:
+            best_position, best = position, code
+    return best_position

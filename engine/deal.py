@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, ClassVar, Self
 
@@ -195,7 +195,7 @@ class TrickDeal:
             except ValueError:
                 raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
             action = replace(action, do=do, cards=None if cards is None else tuple(cards))
-        for name in _fields_refused(self.ACTION_FIELDS.get(do, frozenset())):
+        for name in _fields_refused(self.ACTION_FIELDS.get(do, _NO_FIELDS)):
             if getattr(action, name) is not None:
                 raise IllegalAction(self._phase_rule(), f"{do.value} takes no {name}")
         return action
@@ -314,7 +314,7 @@ class TrickDeal:
         hand = self.hands[seat]
         limit = min(most, self.stock_size)
         return [
-            Action(seat, Do.DISCARD, None, combo)  # positional: cheaper than cards=combo
+            _discard_action(seat, combo)
             for k in range(limit + 1)
             for combo in combinations(hand, k)
         ]
@@ -443,6 +443,7 @@ class TrickDeal:
 
 
 _OPTIONAL_FIELDS = ("card", "cards", "turnup", "joker", "suit", "tricks")
+_NO_FIELDS: frozenset[str] = frozenset()
 
 
 @cache
@@ -462,6 +463,14 @@ def shared_action(
     return Action(seat, do, card, None, turnup, joker, suit)
 
 
+@lru_cache(maxsize=1 << 13)
+def _discard_action(seat: int, cards: tuple[Card, ...]) -> Action:
+    """A shared DISCARD Action: the small discards (none, one card, two) come again and again,
+    and building a frozen dataclass costs more than finding it again; bounded, as sets of three
+    or more cards rarely repeat."""
+    return Action(seat, Do.DISCARD, None, cards)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -471,11 +480,7 @@ def _full_deck(size: int) -> frozenset[Card]:
     return frozenset(make_deck(size))
 
 
-_LIST_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
+@cache
 def _list_fields(cls: type) -> tuple[str, ...]:
-    names = _LIST_FIELDS.get(cls)
-    if names is None:
-        names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
-    return names
+    """The fields of a deal class that hold lists (what `copy` must copy)."""
+    return tuple(f.name for f in fields(cls) if f.default_factory is list)

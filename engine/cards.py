@@ -97,8 +97,9 @@ class Card:
         return _RANK_CODES[self.rank - 2] + _SUIT_LETTERS[self.suit]
 
     def __hash__(self) -> int:
-        # Equal cards have equal rank and suit, so this agrees with the dataclass __eq__; it avoids
-        # hashing a tuple of enums, as cards are hashed and printed very often (decks, records).
+        # By rank and suit, not by the object: sets of cards iterate in the same order in every
+        # process (the computer players shuffle what they have not seen); it avoids hashing a
+        # tuple of enums, as cards are hashed very often (decks, records, shared actions).
         return self.rank * 4 + _SUIT_ORDER[self.suit]
 
     def __repr__(self) -> str:

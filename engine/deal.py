@@ -463,7 +463,7 @@ def shared_action(
     return Action(seat, do, card, None, turnup, joker, suit)
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=4096)  # about 1.5 MB at most
 def _discard_action(seat: int, cards: tuple[Card, ...]) -> Action:
     """A shared DISCARD Action: the small discards (none, one card, two) come again and again,
     and building a frozen dataclass costs more than finding it again; bounded, as sets of three
@@ -480,7 +480,11 @@ def _full_deck(size: int) -> frozenset[Card]:
     return frozenset(make_deck(size))
 
 
-@cache
+_LIST_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _list_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a deal class that hold lists (what `copy` must copy)."""
-    return tuple(f.name for f in fields(cls) if f.default_factory is list)
+    names = _LIST_FIELDS.get(cls)
+    if names is None:
+        names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
+    return names

@@ -155,15 +155,17 @@ class FrapDeal(TrickDeal):
         return actions
 
     def _offer_bids(self, seat: int) -> list[Action]:
-        bids = [shared_action(seat, self.BID), shared_action(seat, Do.PASS)]
+        bids = [shared_action(seat, self.BID)]  # F5
         if not self.looked[seat]:
-            bids.insert(1, shared_action(seat, self.DARK_BID))  # F7
+            bids.append(shared_action(seat, self.DARK_BID))  # F7
+        bids.append(shared_action(seat, Do.PASS))
         return bids
 
     def _offer_whist(self, seat: int) -> list[Action]:
-        if self.rules.must_whist:  # K6 option
-            return [shared_action(seat, Do.WHIST)]
-        return [shared_action(seat, Do.WHIST), shared_action(seat, Do.PASS)]
+        answers = [shared_action(seat, Do.WHIST)]  # F6
+        if not self.rules.must_whist:  # K6 option
+            answers.append(shared_action(seat, Do.PASS))
+        return answers
 
     def _offer_dark_discard(self, seat: int) -> list[Action]:
         return [shared_action(seat, Do.DARK_DISCARD, card) for card in self.hands[seat]]  # F7
@@ -183,11 +185,9 @@ class FrapDeal(TrickDeal):
         return cuts
 
     def _offer_plays(self, seat: int) -> list[Action]:
-        led = self.trick[0].card.suit if self.trick else None
-        return [
-            shared_action(seat, Do.PLAY, card)
-            for card in legal_plays(self.hands[seat], led, self.trump)
-        ]  # F12
+        led = self.trick[0].card.suit if self.trick else None  # F12: follow, else trump
+        plays = legal_plays(self.hands[seat], led, self.trump)
+        return [shared_action(seat, Do.PLAY, card) for card in plays]
 
     # ---- applying -------------------------------------------------------------------------------
 

@@ -71,19 +71,35 @@ class Rank(IntEnum):
 _RANK_CODES = "23456789TJQKA"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Card:
-    """One playing card; printed and parsed as rank then suit, e.g. 'TH' for the ten of hearts."""
+    """One playing card; printed and parsed as rank then suit, e.g. 'TH' for the ten of hearts.
+
+    Each card exists once: `Card(rank, suit)` gives the same object every time, so cards compare
+    by identity, which is equality (hands, tricks and decks are searched for cards constantly)."""
 
     rank: Rank
     suit: Suit
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        card = _CARDS.get((rank, suit))
+        if card is None:
+            card = _CARDS[(rank, suit)] = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
+        # copy, deepcopy and pickle give back the one card, not a second equal one.
+        return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
         return _RANK_CODES[self.rank - 2] + _SUIT_LETTERS[self.suit]
 
     def __hash__(self) -> int:
-        # Equal cards have equal rank and suit, so this agrees with the dataclass __eq__; it avoids
-        # hashing a tuple of enums, as cards are hashed and printed very often (decks, records).
+        # By rank and suit, not by the object: sets of cards iterate in the same order in every
+        # process (the computer players shuffle what they have not seen); it avoids hashing a
+        # tuple of enums, as cards are hashed very often (decks, records, shared actions).
         return self.rank * 4 + _SUIT_ORDER[self.suit]
 
     def __repr__(self) -> str:
@@ -104,6 +120,7 @@ class Card:
         return rank + self.suit.symbol
 
 
+_CARDS: dict[tuple[Rank, Suit], Card] = {}
 # Suits are ordered S C D H only so that a fresh deck has a fixed order; suits have no rank in Frap.
 _SUIT_ORDER = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
 _SUIT_LETTERS = {suit: suit.value for suit in Suit}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, ClassVar, Self
 
@@ -178,7 +178,7 @@ class TrickDeal:
         for name in _list_fields(type(self)):
             state[name] = state[name].copy()
         new = object.__new__(type(self))
-        new.__dict__.update(state)
+        new.__dict__ = state  # the copy's own dict, not refilled key by key
         return new
 
     def _apply_in_place(self, action: Action) -> list[Event]:
@@ -195,9 +195,8 @@ class TrickDeal:
             except ValueError:
                 raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
             action = replace(action, do=do, cards=None if cards is None else tuple(cards))
-        takes = self.ACTION_FIELDS.get(do, frozenset())
-        for name in _OPTIONAL_FIELDS:
-            if getattr(action, name) is not None and name not in takes:
+        for name in _fields_refused(self.ACTION_FIELDS.get(do, _NO_FIELDS)):
+            if getattr(action, name) is not None:
                 raise IllegalAction(self._phase_rule(), f"{do.value} takes no {name}")
         return action
 
@@ -315,7 +314,7 @@ class TrickDeal:
         hand = self.hands[seat]
         limit = min(most, self.stock_size)
         return [
-            Action(seat, Do.DISCARD, cards=combo)
+            _discard_action(seat, combo)
             for k in range(limit + 1)
             for combo in combinations(hand, k)
         ]
@@ -444,14 +443,32 @@ class TrickDeal:
 
 
 _OPTIONAL_FIELDS = ("card", "cards", "turnup", "joker", "suit", "tricks")
+_NO_FIELDS: frozenset[str] = frozenset()
+
+
+@cache
+def _fields_refused(takes: frozenset[str]) -> tuple[str, ...]:
+    """The optional fields of an Action that a word taking `takes` must leave unset."""
+    return tuple(name for name in _OPTIONAL_FIELDS if name not in takes)
 
 
 @cache
 def shared_action(
-    seat: int, do: Do, card: Card | None = None, turnup: bool | None = None
-) -> Action:
-    """A shared Action (immutable): `legal_actions` offers the same few again and again."""
-    return Action(seat, do, card=card, turnup=turnup)
+    seat: int, do: Do, card: Card | None = None, turnup: bool | None = None,
+    joker: bool | None = None, suit: Suit | None = None,
+) -> Action:  # fmt: skip
+    """A shared Action (immutable): `legal_actions` offers the same few again and again (a seat,
+    a word, at most one card: a small set), and building a frozen dataclass costs more than
+    finding it again."""
+    return Action(seat, do, card, None, turnup, joker, suit)
+
+
+@lru_cache(maxsize=4096)  # about 1.5 MB at most
+def _discard_action(seat: int, cards: tuple[Card, ...]) -> Action:
+    """A shared DISCARD Action: the small discards (none, one card, two) come again and again,
+    and building a frozen dataclass costs more than finding it again; bounded, as sets of three
+    or more cards rarely repeat."""
+    return Action(seat, Do.DISCARD, None, cards)
 
 
 def _is_int(value: object) -> bool:

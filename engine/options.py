@@ -38,4 +38,5 @@ def from_dict(
     for option, value in options.items():
         if not any(value is v or (type(value) is type(v) and value == v) for v in allowed[option]):
             raise ValueError(f"rule option {option}={value!r} is not one of {allowed[option]}")
-    return replace(presets[name], **options)  # type: ignore[type-var]
+    # Rules are frozen, so the preset itself serves when nothing is overridden.
+    return replace(presets[name], **options) if options else presets[name]  # type: ignore[type-var]

@@ -88,14 +88,12 @@ def trick_winner(plays: Sequence[Play], trump: Suit | None) -> int:
     for play in plays:
         if play.joker:
             return play.seat
-    led = plays[0].card.suit
-
-    def strength(play: Play) -> tuple[int, int]:
-        card = play.card
-        if trump is not None and card.suit is trump:
-            return (2, card.rank)
-        if card.suit is led:
-            return (1, card.rank)
-        return (0, 0)
-
-    return max(plays, key=strength).seat
+    best = plays[0]
+    for play in plays[1:]:
+        card, top = play.card, best.card
+        if card.suit is top.suit:
+            if card.rank > top.rank:
+                best = play  # higher in the suit that is winning so far
+        elif card.suit is trump:
+            best = play  # the first trump on a trick led in another suit
+    return best.seat

@@ -147,40 +147,47 @@ class FrapDeal(TrickDeal):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now, including opening the hand (F7)."""
-        if self.phase is Phase.FINISHED or not 0 <= seat < len(self.players):
+        if self.finished or not 0 <= seat < self.n:
             return []
         actions = [] if self.looked[seat] else [shared_action(seat, Do.LOOK)]
-        if seat != self.queue[0]:
-            return actions
-        hand = self.hands[seat]
-        match self.phase:
-            case Phase.BIDDING:
-                actions.append(shared_action(seat, self.BID))
-                if not self.looked[seat]:
-                    actions.append(shared_action(seat, self.DARK_BID))  # F7
-                actions.append(shared_action(seat, Do.PASS))
-            case Phase.WHIST:
-                actions.append(shared_action(seat, Do.WHIST))
-                if not self.rules.must_whist:  # K6 option
-                    actions.append(shared_action(seat, Do.PASS))
-            case Phase.DARK_DISCARD:
-                actions += [shared_action(seat, Do.DARK_DISCARD, card) for card in hand]
-            case Phase.CUT_DISCARD:
-                actions += [shared_action(seat, Do.CUT_DISCARD, card) for card in hand]
-            case Phase.BUYING:
-                actions += self._exchange_options(seat, self.HAND_SIZE)  # F9
-            case Phase.CUTTING:
-                actions.append(shared_action(seat, Do.NO_CUT))
-                if self._cut_possible(turnup=True):
-                    actions.append(shared_action(seat, Do.CUT, None, True))
-                if self._cut_possible(turnup=False):
-                    actions.append(shared_action(seat, Do.CUT, None, False))
-            case Phase.PLAY:
-                led = self.trick[0].card.suit if self.trick else None
-                actions += [
-                    shared_action(seat, Do.PLAY, c) for c in legal_plays(hand, led, self.trump)
-                ]
+        if seat == self.queue[0]:
+            actions += _OFFERS[self.phase](self, seat)
         return actions
+
+    def _offer_bids(self, seat: int) -> list[Action]:
+        bids = [shared_action(seat, self.BID)]  # F5
+        if not self.looked[seat]:
+            bids.append(shared_action(seat, self.DARK_BID))  # F7
+        bids.append(shared_action(seat, Do.PASS))
+        return bids
+
+    def _offer_whist(self, seat: int) -> list[Action]:
+        answers = [shared_action(seat, Do.WHIST)]  # F6
+        if not self.rules.must_whist:  # K6 option
+            answers.append(shared_action(seat, Do.PASS))
+        return answers
+
+    def _offer_dark_discard(self, seat: int) -> list[Action]:
+        return [shared_action(seat, Do.DARK_DISCARD, card) for card in self.hands[seat]]  # F7
+
+    def _offer_cut_discard(self, seat: int) -> list[Action]:
+        return [shared_action(seat, Do.CUT_DISCARD, card) for card in self.hands[seat]]  # F10
+
+    def _offer_buying(self, seat: int) -> list[Action]:
+        return self._exchange_options(seat, self.HAND_SIZE)  # F9
+
+    def _offer_cutting(self, seat: int) -> list[Action]:
+        cuts = [shared_action(seat, Do.NO_CUT)]  # F10
+        if self._cut_possible(turnup=True):
+            cuts.append(shared_action(seat, Do.CUT, None, True))
+        if self._cut_possible(turnup=False):
+            cuts.append(shared_action(seat, Do.CUT, None, False))
+        return cuts
+
+    def _offer_plays(self, seat: int) -> list[Action]:
+        led = self.trick[0].card.suit if self.trick else None  # F12: follow, else trump
+        plays = legal_plays(self.hands[seat], led, self.trump)
+        return [shared_action(seat, Do.PLAY, card) for card in plays]
 
     # ---- applying -------------------------------------------------------------------------------
 
@@ -421,6 +428,16 @@ class FrapDeal(TrickDeal):
 
 
 _ALLOWED: dict[tuple[type, Phase, bool], frozenset[Do]] = {}
+# What the seat to act may do in each phase (legal_actions), in the order the bot offers it.
+_OFFERS: dict[Phase, Callable[[FrapDeal, int], list[Action]]] = {
+    Phase.BIDDING: FrapDeal._offer_bids,
+    Phase.WHIST: FrapDeal._offer_whist,
+    Phase.DARK_DISCARD: FrapDeal._offer_dark_discard,
+    Phase.BUYING: FrapDeal._offer_buying,
+    Phase.CUTTING: FrapDeal._offer_cutting,
+    Phase.CUT_DISCARD: FrapDeal._offer_cut_discard,
+    Phase.PLAY: FrapDeal._offer_plays,
+}
 _HANDLERS: dict[Phase, Callable[[FrapDeal, Action, list[Event]], None]] = {
     Phase.BIDDING: FrapDeal._bid,
     Phase.WHIST: FrapDeal._whist,

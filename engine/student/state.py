@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Do
 from ..cards import Card, Rank, Suit
-from ..deal import TrickDeal
+from ..deal import TrickDeal, shared_action
 from ..errors import IllegalAction
 from ..events import AllPassed, BidMade, ChipsMoved, Event, Exchanged, Reason
 from ..tricks import Play, clockwise, in_order, legal_plays, why_illegal
@@ -151,9 +151,9 @@ class StudentDeal(TrickDeal):
         hand = self.hands[seat]
         match self.phase:
             case Phase.BIDDING:
-                return [Action(seat, do) for do in self._calls(seat)]
+                return [shared_action(seat, do) for do in self._calls(seat)]
             case Phase.CALL_DISCARD:
-                return [Action(seat, Do.CALL_DISCARD, card=card) for card in hand]
+                return [shared_action(seat, Do.CALL_DISCARD, card) for card in hand]
             case Phase.EXCHANGE:
                 return self._exchange_options(seat, HAND_SIZE)
             case Phase.PLAY:
@@ -205,14 +205,15 @@ class StudentDeal(TrickDeal):
         hand = self.hands[seat]
         rest = [card for card in hand if card != JOKER]
         led, _ = self._led()
-        actions = [Action(seat, Do.PLAY, card=card) for card in legal_plays(rest, led, self.trump)]
+        plays = legal_plays(rest, led, self.trump)
+        actions = [shared_action(seat, Do.PLAY, card) for card in plays]
         if JOKER in hand:
             if not self.trick and self.rules.joker_lead == "named_suit":
-                actions += [Action(seat, Do.PLAY, card=JOKER, joker=True, suit=s) for s in Suit]
+                actions += [shared_action(seat, Do.PLAY, JOKER, joker=True, suit=s) for s in Suit]
             else:
-                actions.append(Action(seat, Do.PLAY, card=JOKER, joker=True))
+                actions.append(shared_action(seat, Do.PLAY, JOKER, joker=True))
             if JOKER in legal_plays([*rest, JOKER], led, self.trump):
-                actions.append(Action(seat, Do.PLAY, card=JOKER, joker=False))
+                actions.append(shared_action(seat, Do.PLAY, JOKER, joker=False))
         return actions
 
     # ---- applying -------------------------------------------------------------------------------

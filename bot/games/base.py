@@ -4,13 +4,18 @@ per game"): its words, buttons, questions, stakes, result reasons, settings and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from engine.actions import Action, Do
 from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.views import TableView
 from locales import has, t
+
+if TYPE_CHECKING:
+    from ..callbacks import Press
+    from ..service import GameService, Live
+    from ..storage import ChatRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +26,56 @@ class Option:
     key: str
     short: str
     values: tuple[Any, ...]
+
+
+class MatchState(Protocol):
+    """What the shared service reads of a table that plays a match of many deals (`Live.match`)."""
+
+    @property
+    def step(self) -> int:
+        """How many actions the deal in play has seen (a button and a timer name it)."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the match is still being played (its players cannot stand up)."""
+
+
+class MatchTables(Protocol):
+    """A game whose table is a match of many deals played on as one (a Preferans pulya, P14)
+    plays it through its own service (`GameUI.tables`); the shared service keeps the lobby,
+    the seats, the timers, away players and the evening, and hands it these moments. Each
+    call runs under the chat's lock; `deadline` is the next move's, set before it is stored."""
+
+    async def start(self, live: Live, deadline: float | None) -> None:
+        """The lobby's players begin the match: its first deal dealt, stored and shown."""
+
+    async def resume(self, live: Live) -> None:
+        """After a restart: the match rebuilt from the table's stored deals (ValueError if
+        they do not make one)."""
+
+    def show(self, live: Live, chat: ChatRow, *, anew: int | None = None) -> None:
+        """Every message of the table as it stands (`anew`: that user's control message
+        posted again at the bottom of his chat)."""
+
+    async def act(self, live: Live, user_id: int, press: Press, deadline: float | None) -> None:
+        """A player's action button (Refusal if stale, not his, or illegal)."""
+
+    async def toggle(self, live: Live, user_id: int, press: Press) -> None:
+        """A card marked or unmarked before a confirming button."""
+
+    async def time_out(self, live: Live, deadline: float | None) -> Any:
+        """The safe default move made for the player due; returns it (None if none was due)."""
+
+    async def stop(self, live: Live) -> None:
+        """The match closed as it stands (the deal in play voided, the settlement booked; the
+        reason's words say so); nothing if it was over already."""
+
+    async def repost(self, live: Live) -> None:
+        """The match's score posted again at the bottom of the group (Refusal if it has none)."""
 
 
 class GameUI:
@@ -35,6 +90,16 @@ class GameUI:
     options: ClassVar[tuple[Option, ...]] = ()
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The fewest and the most players a table of this game takes."""
+        return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
+
+    def tables(self, host: GameService) -> MatchTables | None:
+        """The service that plays this game's tables when each is a match of many deals; None
+        (the default) when the shared service plays them deal by deal."""
+        return None
 
     # ---- words ----------------------------------------------------------------------------------
 
@@ -59,6 +124,11 @@ class GameUI:
     def play_label(self, lang: str, card: Card, joker: bool) -> str:
         """A card on a trick ('10♥'); a game with a joker marks it."""
         return card.label
+
+    def move_words(self, lang: str, action: Any) -> str | None:
+        """A move in a few words for a game whose actions are its own (what the bot played for
+        a player); None: the shared words of the Frap family's actions."""
+        return None
 
     def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
         """The button for a legal action that names no card of the hand."""

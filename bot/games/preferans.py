@@ -1,20 +1,21 @@
 """How the bot shows Preferans (RULES P1–P18): bids with suit symbols, the table with the talon,
 open hands and the last trick, each player's buttons, a deal's result lines and the settlement.
 
-Pure presentation: engine views in, HTML and keyboards out. Not yet in the registry: the shared
-service still plays one TrickDeal per game (see the issue 15 report)."""
+Pure presentation: engine views in, HTML and keyboards out; a table's pulya is played by
+`preferans_service.py` (`PreferansUI.tables`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.bidding import trump_of
+from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line
@@ -25,9 +26,12 @@ from .. import callbacks
 from ..format import name as shown_name
 from ..format import signed
 from ..render import Rendered
-from .base import GameUI, Option
+from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
+
+if TYPE_CHECKING:
+    from ..service import GameService
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
@@ -50,11 +54,12 @@ _WORDS_BACK = {code: do for do, code in _WORDS.items()}
 class PreferansUI(GameUI):
     """Preferans: a pulya of deals; the words of the `pref` catalog section."""
 
-    game = "preferans"
-    section = "pref"
-    aliases = ("preferans", "преферанс", "пуля")
+    game: ClassVar[str] = "preferans"
+    section: ClassVar[str] = "pref"
+    aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
+        Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips
         Option("here", "here", ("on", "off")),  # P4
         Option("stalingrad", "stg", (False, True)),  # P6
         Option("raspasy_progression", "rp", ("123", "124", "none")),  # P10
@@ -68,17 +73,50 @@ class PreferansUI(GameUI):
     )
     own_words = ("пуля", "вист", "мизер", "распасы", "прикуп")
 
+    @property
+    def players(self) -> tuple[int, int]:
+        """P1: three, or four with the dealer sitting out each deal."""
+        return PrefDeal.MIN_PLAYERS, PrefDeal.MAX_PLAYERS
+
+    def tables(self, host: GameService) -> MatchTables:
+        """A table is a pulya of many deals (P14), played by its own service."""
+        from .preferans_service import PulyaService  # it uses the shared service's types
+
+        return PulyaService(host)
+
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """P0: the Sochi convention."""
         return "sochi"
+
+    def engine_rules(self, chat_rules: dict[str, Any]) -> dict[str, Any]:
+        """The P options for the engine (the whist's price is the bot's, not a rule's)."""
+        rules = super().engine_rules(chat_rules)
+        rules.pop("whist_price", None)
+        return rules
 
     def typed_rules(self, chat_rules: dict[str, Any]) -> PrefRules:
         """The engine's rules for this chat's settings."""
         return PrefRules.from_dict(self.engine_rules(chat_rules))
 
     def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
-        """The value in force (the P-options of PrefRules)."""
+        """The value in force (the P-options of PrefRules; the whist's price)."""
+        if option.key == "whist_price":
+            return self.whist_price(chat_rules)
         return getattr(self.typed_rules(chat_rules), option.key)
+
+    def money_line(self, lang: str, chat_rules: dict[str, Any], ante: int) -> str:
+        """The lobby's line: no ante; the pulya's target and what a whist costs (P14, P16)."""
+        price = self.whist_price(chat_rules)
+        target = self.typed_rules(chat_rules).target
+        return self.text(lang, "rules.money", target=target, n=price)
+
+    def bankroll_need(self, ante: int, pot: int, players: int) -> int:
+        """F15: nothing is paid to be dealt in (the chips move once, when the pulya closes)."""
+        return 0
+
+    def move_words(self, lang: str, action: Any) -> str | None:
+        """What the bot played for a player: his button's words."""
+        return self.button_label(lang, action) if isinstance(action, PrefAction) else None
 
     def option_label(self, lang: str, option: Option, value: Any) -> str:
         """A settings button: numbers (P14's target, P10's exit) as they are, yes/no for the
@@ -100,14 +138,13 @@ class PreferansUI(GameUI):
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """P1–P16 briefly, the pulya's target and the whist's price, then every P option in
         force (the same labels as the settings page)."""
-        rules = self.typed_rules(chat_rules)
         chosen = " · ".join(
-            self.option_label(lang, option, getattr(rules, option.key))
-            for option in self.options[1:]  # the target has its own line
+            self.option_label(lang, option, self.option_value(chat_rules, option))
+            for option in self.options[2:]  # the target and the price have their own line
         )
         return [
             self.text(lang, "rules.basics"),
-            self.text(lang, "rules.money", target=rules.target, price=self.whist_price(chat_rules)),
+            self.money_line(lang, chat_rules, 0),
             chosen,
         ]
 
@@ -139,7 +176,7 @@ class PreferansUI(GameUI):
         return self.text(lang, f"word.{action.do.value}")
 
 
-UI = PreferansUI()
+UI: PreferansUI = PreferansUI()
 
 
 # ---- callback codes -----------------------------------------------------------------------------

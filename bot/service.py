@@ -126,7 +126,7 @@ class GameService:
         presenter.on_removed = self.removed
         # the games whose tables are matches of many deals, each played by its own service
         self._own: dict[str, MatchTables] = {
-            game: own for game, ui in games.REGISTRY.items() if (own := ui.tables(self))
+            game: ui.tables(self) for game, ui in games.REGISTRY.items() if ui.match
         }
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:

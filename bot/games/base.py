@@ -88,6 +88,9 @@ class GameUI:
     deal: ClassVar[type[TrickDeal]]
     aliases: ClassVar[tuple[str, ...]]  # what /newgame accepts, first = the one shown
     options: ClassVar[tuple[Option, ...]] = ()
+    # A table plays a match of many deals (a Preferans pulya) through the game's own service
+    # (`tables`), not deal by deal through the shared one.
+    match: ClassVar[bool] = False
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
 
@@ -96,10 +99,9 @@ class GameUI:
         """The fewest and the most players a table of this game takes."""
         return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
 
-    def tables(self, host: GameService) -> MatchTables | None:
-        """The service that plays this game's tables when each is a match of many deals; None
-        (the default) when the shared service plays them deal by deal."""
-        return None
+    def tables(self, host: GameService) -> MatchTables:
+        """The service that plays this game's tables, for a game whose tables are matches."""
+        raise NotImplementedError(f"{self.game} is played deal by deal")
 
     # ---- words ----------------------------------------------------------------------------------
 

@@ -57,6 +57,7 @@ class PreferansUI(GameUI):
     game: ClassVar[str] = "preferans"
     section: ClassVar[str] = "pref"
     aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
+    match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
         Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips
@@ -71,7 +72,8 @@ class PreferansUI(GameUI):
         Option("overflow", "ov", ("help", "gora")),  # P15
         Option("dealer_consolation", "dc", (True, False)),  # P1
     )
-    own_words = ("пуля", "вист", "мизер", "распасы", "прикуп")
+    # (whist is Frap's word too; the talon, «прикуп», is also what a Frap player buys from)
+    own_words = ("пуля", "мизер", "распасы", "pulya", "misère", "raspasy", "вист", "whist")
 
     @property
     def players(self) -> tuple[int, int]:

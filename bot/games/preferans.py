@@ -22,10 +22,9 @@ from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
-from .. import callbacks
+from .. import callbacks, render  # (render's names read at call time: it imports the registry)
 from ..format import name as shown_name
 from ..format import signed
-from ..render import Rendered
 from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
@@ -220,7 +219,7 @@ def parse_action(seat: int, code: str) -> PrefAction:
 
 def table_message(
     lang: str, table: PrefTableView, deal_no: int, target: int, *, note: str | None = None
-) -> Rendered:
+) -> render.Rendered:
     """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
     (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8)."""
     ui = UI
@@ -268,7 +267,7 @@ def table_message(
         lines.append(note)
     if not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
-    return Rendered("\n".join(lines))
+    return render.Rendered("\n".join(lines))
 
 
 def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
@@ -316,7 +315,7 @@ def hand_message(
     step: int,
     chat_title: str,
     selection: Sequence[Card] = (),
-) -> Rendered:
+) -> render.Rendered:
     """A player's control message: his hand (and his discard, if declarer), and when he decides,
     the question and exactly the legal actions as buttons; in light play the whister's message
     shows the passer's hand and gets the buttons for it in its turn (P7)."""
@@ -345,7 +344,7 @@ def hand_message(
         rows = _keyboard(lang, view, table_id, deal_no, step, selection)
     elif not table.finished:
         lines += ["", ui.text(lang, "hand.wait")]
-    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+    return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 
 def _keyboard(
@@ -442,7 +441,7 @@ def settlement_lines(
     ]
 
 
-def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
+def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
     mid-deal), and once the pulya is over, the settlement in whists and chips."""
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
@@ -450,7 +449,7 @@ def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
         lines += settlement_lines(
             lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
         )
-    return Rendered("\n".join(lines))
+    return render.Rendered("\n".join(lines))
 
 
 def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:

@@ -641,6 +641,7 @@ class GameService:
         if self._in_match(press):
             async with self._match_pressed(user_id, press) as (live, own):
                 await own.toggle(live, user_id, press)
+                self._back(live, user_id)
                 self._arm_timer(live)
             return
         async with self._pressed(user_id, press) as (live, deal, seat):

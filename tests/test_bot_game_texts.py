@@ -18,6 +18,7 @@ from bot.render import Rendered
 from bot.storage import ChatRow, DealRow
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
+from engine.preferans import record as deal_record
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view
@@ -88,6 +89,9 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
         step = match.apply(random_move(rng, deal), rng)
         if step.finished_deal is not None:
             yield pref.result_message(lang, step.line, step.match).text
+            record = deal_record.to_record(step.finished_deal)
+            row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            yield render.history_line(lang, row, 1, "01.12 20:00")
         match = step.match
     yield pref.result_message(lang, None, match.stop()).text
     yield pref.sheet_photo(lang, match)[1]

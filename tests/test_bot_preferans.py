@@ -189,6 +189,20 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         settle = pref.settlement_lines("en", match.names, match.balances(), 2, stopped=False)
         assert all(line in texts for line in settle[1:])
         assert "The pulya is closed." in texts and "The evening's result" in texts
+        # /history tells each deal by what it wrote; /stats counts the contracts declared
+        await users[0].send(tg.chat(GROUP_ID), "/history")
+        await bot.idle()
+        assert "Alice 8♠: Alice: pool +6" in _group(tg)[-1].text  # the "fast" plan's deals
+        await users[0].send(tg.chat(GROUP_ID), f"/history {PLAN.index('raspasy') + 1}")
+        await bot.idle()
+        assert any("· raspasy: " in m.text for m in _group(tg)[-2:])
+        await users[0].send(tg.chat(GROUP_ID), "/stats")
+        await bot.idle()
+        stats = _group(tg)[-1].text
+        declared = sum(
+            line.outcome.declarer == 0 for line in match.sheet.lines if line.outcome.contract
+        )
+        assert f"Preferans: {match.sheet.deals}" in stats and f"{declared}" in stats, stats
     assert tg.errors == []
 
 

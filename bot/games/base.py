@@ -178,6 +178,17 @@ class GameUI:
         """The result's line when every round was passed and the same dealer redeals."""
         return self.text(lang, "result.redeal", n=table.max_rounds)
 
+    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
+        """/history's line of a finished deal, for a game whose records the shared replay does
+        not read (a Preferans deal: what it wrote on the sheet); None: the shared line."""
+        return None
+
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
+        """For /stats, a finished deal's declaring seat (None: nobody declared) and whether he
+        made his contract, for a game whose records the shared replay does not read; None:
+        the shared replay's."""
+        return None
+
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:
         """F15's starting bankroll: the chips a player must hold to be dealt in (the ante)."""
         return ante

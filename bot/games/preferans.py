@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
+from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.bidding import trump_of
 from engine.preferans.deal import PrefDeal
@@ -115,6 +116,31 @@ class PreferansUI(GameUI):
         """F15: nothing is paid to be dealt in (the chips move once, when the pulya closes)."""
         return 0
 
+    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
+        """A deal of a pulya: its contract (or raspasy) and what each player wrote (before P15's
+        overflow, which depends on the sheet); None if the record does not replay."""
+        deal = _finished(record)
+        if deal is None or deal.outcome is None or deal.entries is None:
+            return None
+        outcome = deal.outcome
+        if outcome.contract is None or outcome.declarer is None:
+            what = self.text(lang, "history.raspasy")
+        else:
+            bid = self.bid_label(lang, outcome.contract)
+            what = f"{shown_name(deal.players[outcome.declarer])} {bid}"
+        line = Line(outcome, deal.dealer, deal.streak, deal.entries)
+        items = result_lines(lang, line, deal.players, number)[1:]
+        changes = "; ".join(items) or "—"
+        return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
+
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
+        """The declarer of a trick game or misère and whether he made it; nobody in raspasy."""
+        deal = _finished(record)
+        if deal is None or deal.outcome is None:
+            return None
+        outcome = deal.outcome
+        return outcome.declarer, bool(outcome.declarer is not None and outcome.made)
+
     def move_words(self, lang: str, action: Any) -> str | None:
         """What the bot played for a player: his button's words."""
         return self.button_label(lang, action) if isinstance(action, PrefAction) else None
@@ -178,6 +204,15 @@ class PreferansUI(GameUI):
 
 
 UI: PreferansUI = PreferansUI()
+
+
+def _finished(record: dict[str, Any]) -> PrefDeal | None:
+    """A finished deal replayed from its record; None if it does not replay or is unfinished."""
+    try:
+        deal = deal_record.replay(record)
+    except ValueError:
+        return None
+    return deal if deal.finished else None
 
 
 # ---- callback codes -----------------------------------------------------------------------------

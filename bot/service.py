@@ -480,7 +480,8 @@ class GameService:
         deals, results = await self.storage.session(table_id)
         if deals:  # issue 16: the evening's result and who pays whom, in the same message
             names = distinct((await self.storage.users(results)).values())
-            text += "\n\n" + summary.session_summary(chat.lang, deals, results, names)
+            ui = games.ui(live.row.game)
+            text += "\n\n" + summary.session_summary(chat.lang, ui, deals, results, names)
         await self.presenter.post(chat.chat_id, render.Rendered(text))
 
     async def repost(self, chat_id: int) -> None:

@@ -7,6 +7,7 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -276,10 +277,10 @@ class LedgerEntry:
 
 class Storage:
     """All database access. Each public method is one job on aiosqlite's database thread: a
-    query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once. Jobs run one
-    after another, so none interleaves with another, and a write costs one round trip to the
-    thread however many statements it has (issue 6: a transaction of round trips held the one
-    connection across several turns of a busy event loop)."""
+    query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once (`_Connection`).
+    Jobs run one after another, so none interleaves with another, and a write costs one round
+    trip to the thread however many statements it has (issue 6: a transaction of round trips
+    held the one connection across several turns of a busy event loop)."""
 
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
@@ -295,7 +296,7 @@ class Storage:
         cls, path: str, *, lang: str = "ru", ante: int = 10, turn_timeout: int = 90
     ) -> Storage:
         """Open (or create) the database and bring its schema up to date."""
-        db = await aiosqlite.connect(path, isolation_level=None)
+        db = await aiosqlite.connect(path, isolation_level=None, factory=_Connection)
         db.row_factory = aiosqlite.Row
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA synchronous=NORMAL")
@@ -321,10 +322,16 @@ class Storage:
 
     async def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run `body` (plain sqlite3 calls) in one transaction, as one job on the database
-        thread; rolled back if it raises. (aiosqlite's `_execute` is the queue its own methods
-        use; it has no public way to run a function there.)"""
-        job = self._db._execute(_transaction, self._db._conn, body)  # type: ignore[no-untyped-call]
-        result: T = await job
+        thread; rolled back if it raises, and its exception raised here."""
+        key = next(_job_keys)
+        job = _jobs[key] = _Job(body)
+        try:
+            await self._db.execute_fetchall("SELECT storage_job(?)", (key,))
+        finally:
+            del _jobs[key]
+        if job.error is not None:
+            raise job.error
+        result: T = job.result
         return result
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
@@ -872,6 +879,42 @@ class Storage:
             what = "in play at no table" if playing else "voided, chips not returned"
             problems.append(Problem(r["chat_id"], f"deal {r['deal_id']} {what}", "half-settled"))
         return problems
+
+
+class _Job:
+    """A transaction waiting for the database thread, and then what it returned or raised."""
+
+    __slots__ = ("body", "error", "result")
+
+    def __init__(self, body: Callable[[sqlite3.Connection], Any]) -> None:
+        self.body = body
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+_jobs: dict[int, _Job] = {}  # by key; written on the event loop, run on the database thread
+_job_keys = itertools.count()
+
+
+class _Connection(sqlite3.Connection):
+    """The sqlite3 connection aiosqlite opens on its thread (`sqlite3.connect(factory=...)`),
+    with one SQL function: `SELECT storage_job(key)` runs the transaction queued under `key` on
+    this very connection. aiosqlite has no public way to run a function on its thread, but it
+    runs each statement there; so a whole transaction costs one statement's round trip (issue 6:
+    a transaction of round trips held the connection across several turns of a busy loop; issue
+    10: only aiosqlite's public API). SQLite lets a function run statements on its connection,
+    BEGIN and COMMIT included, while the table-less SELECT that called it reads nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.create_function("storage_job", 1, self._run_job)
+
+    def _run_job(self, key: int) -> None:
+        job = _jobs[key]
+        try:
+            job.result = _transaction(self, job.body)
+        except BaseException as error:  # raised again on the event loop, as it was raised
+            job.error = error
 
 
 def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:

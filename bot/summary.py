@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from locales import t
-
 from .format import name, signed
+from .games import GameUI
 from .settlement import settle
 
 POT = 0  # the pot's place among the parties: no Telegram user has id 0
 
 
 def session_summary(
-    lang: str, deals: int, results: Mapping[int, int], names: Mapping[int, str]
+    lang: str, ui: GameUI, deals: int, results: Mapping[int, int], names: Mapping[int, str]
 ) -> str:
-    """The summary's text (HTML). `results` are chips won (+) or lost (−) by user id; what
-    they do not add up to went into the pot (or came out of it), which settles as a party."""
+    """The summary's text (HTML), in the words of the table's game (`ui`: Napoleon's pot is
+    its treasure). `results` are chips won (+) or lost (−) by user id; what they do not add
+    up to went into the pot (or came out of it), which settles as a party."""
+    t = ui.text
     lines = [t(lang, "summary.title", deals=deals)]
     players = sorted(results, key=lambda uid: (-results[uid], names.get(uid, "")))
     lines += [f"{name(names.get(uid, '?'))}: <b>{signed(results[uid])}</b>" for uid in players]

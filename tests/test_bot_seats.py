@@ -77,9 +77,12 @@ async def _balance(bot: RunningBot, group_id: int, user: FakeUser) -> int:
     )
 
 
-@pytest.mark.parametrize("bot_status", ["member", "administrator"])
+@pytest.mark.parametrize(
+    ("game", "bot_status"),
+    [("frap", "member"), ("frap", "administrator"), ("napoleon", "member")],
+)
 async def test_a_player_who_leaves_the_group_mid_deal_stands_up_at_its_end(
-    tg: FakeTelegram, tmp_path: Path, bot_status: str
+    tg: FakeTelegram, tmp_path: Path, game: str, bot_status: str
 ) -> None:
     """A member bot learns it from left_chat_member; an admin bot also from chat_member (one
     notice either way). His moves are made for him; he is not dealt the next deal."""
@@ -87,7 +90,7 @@ async def test_a_player_who_leaves_the_group_mid_deal_stands_up_at_its_end(
     group.bot_status = bot_status
     rng = random.Random(3)
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, away_delay=0.05) as bot:
-        await open_table(bot, group, users)
+        await open_table(bot, group, users, f"/newgame {game}")
         leaver, stay = users[2], users[:2]
         tg.member_leaves(group, leaver)
         await bot.idle()
@@ -106,15 +109,16 @@ async def test_a_player_who_leaves_the_group_mid_deal_stands_up_at_its_end(
     assert tg.errors == []
 
 
+@pytest.mark.parametrize("game", ["frap", "napoleon"])
 async def test_an_away_player_sits_out_until_he_sends_join(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, game: str
 ) -> None:
     group, users = make_players(tg, 3)
     rng = random.Random(5)
     async with running_bot(
         tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=1, away_delay=0.05
     ) as bot:
-        await open_table(bot, group, users)
+        await open_table(bot, group, users, f"/newgame {game}")
         idle, active = users[2], users[:2]
         live = bot.service.find(1)
         assert live is not None

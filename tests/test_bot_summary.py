@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.format import MINUS
 from tests.bot_harness import (
     bot_messages,
@@ -17,20 +19,21 @@ from tests.bot_harness import (
 )
 from tests.fakebot import FakeTelegram
 
-POT = "🏦 банк"
+POT = {"frap": "🏦 банк", "napoleon": "💰 клад"}  # each game's words: Napoleon's treasure
 
 
 def _number(text: str) -> int:
     return int(text.strip().replace(MINUS, "-"))
 
 
+@pytest.mark.parametrize("game", ["frap", "napoleon"])
 async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, game: str
 ) -> None:
     group, users = make_players(tg, 3)
     rng = random.Random(21)
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=21) as bot:
-        await open_table(bot, group, users)
+        await open_table(bot, group, users, f"/newgame {game}")
         live = bot.service.find(1)
         assert live is not None
         finished = 0

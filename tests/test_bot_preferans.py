@@ -350,6 +350,12 @@ async def test_time_outs_pass_and_mark_the_player_away_and_forged_presses_change
         await bot.idle()
         assert _live(bot).step >= 1 and pulya(_live(bot)).deal is not None
         assert any("🤖" in t for m in bot_messages(tg, mover) for t in (*m.history, m.text))
+        # his second time-out in a row: away, told so privately and on the table (issue 4)
+        while mover.id not in _live(bot).row.away:
+            assert time.monotonic() < deadline + 10, "not away"
+            await asyncio.sleep(0.1)
+        await bot.idle()
+        assert any("the bot moves for you" in m.text for m in bot_messages(tg, mover))
         await users[0].send(tg.chat(GROUP_ID), "/stopgame")
         await bot.idle()
     assert tg.errors == []

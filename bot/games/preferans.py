@@ -167,7 +167,8 @@ class PreferansUI(GameUI):
         force (the same labels as the settings page)."""
         chosen = " · ".join(
             self.option_label(lang, option, self.option_value(chat_rules, option))
-            for option in self.options[2:]  # the target and the price have their own line
+            for option in self.options
+            if option.key not in ("target", "whist_price")  # the money line says them
         )
         return [
             self.text(lang, "rules.basics"),

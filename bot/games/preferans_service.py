@@ -94,9 +94,8 @@ class PulyaService:
         stored = await self.storage.table_deals(live.row.table_id)
         deals = [d for d in stored if d.status != "voided"]
         match = from_records([d.record for d in deals], pref.UI.whist_price(chat.rules))
-        live.deal_seats, live.match, live.deal_id = live.row.seats, PulyaTable(match), None
-        if deals:
-            live.deal_id = deals[-1].deal_id
+        live.deal_seats, live.match = live.row.seats, PulyaTable(match)
+        live.deal_id = deals[-1].deal_id  # (a pulya has its first deal: else from_records refused)
         if match.deal is None and not match.finished:
             await self._next_deal(live, match.dealt(self.host.rng))
         live.mover = live.to_act  # pinged before the restart
@@ -201,6 +200,7 @@ class PulyaService:
     async def _next_deal(self, live: Live, match: Match) -> None:
         assert match.deal is not None
         live.row = replace(live.row, deal_no=match.deal_no, dealer=match.deal.dealer)
+        live.auto = {}  # what the bot played for someone is told for the deal it was played in
         record = deal_record.to_record(match.deal)
         live.deal_id = await self.storage.start_deal(live.row, record, [])
         live.match = PulyaTable(match)

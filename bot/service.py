@@ -527,8 +527,10 @@ class GameService:
         return tuple(uid for uid in seats if uid not in short), short
 
     async def _check_dealt_in(self, live: Live, chat: ChatRow) -> None:
-        """Refuse a deal that too few of the seated players could be dealt into."""
-        fewest = games.ui(live.row.game).players[0]
+        """Refuse a deal that too few of the seated players could be dealt into (a match keeps
+        its players to its end: every seated one)."""
+        ui = games.ui(live.row.game)
+        fewest = len(live.row.seats) if ui.match else ui.players[0]
         seats, short = await self._dealt_in(live, chat)
         if len(seats) < fewest:
             if short:

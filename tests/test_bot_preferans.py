@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -106,9 +107,14 @@ def _table_text(tg: FakeTelegram) -> str:
 
 
 async def _play(
-    bot: RunningBot, users: list[FakeUser], *, until: Callable[[], bool], seen: dict[str, int]
+    bot: RunningBot,
+    users: list[FakeUser],
+    *,
+    until: Callable[[], bool],
+    seen: Counter[str] | None = None,
 ) -> None:
     """Play by the plan until `until()`; count what the group was shown (`seen`)."""
+    seen = Counter() if seen is None else seen
     for _ in range(3000):
         if until():
             return
@@ -170,7 +176,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
         users = await _open(bot, tg, 3, price=2)
         table_id = _live(bot).row.table_id
-        seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
+        seen: Counter[str] = Counter()
         await _play(bot, users, until=lambda: bot.service.table_in(GROUP_ID) is None, seen=seen)
         await bot.idle()
         match = await _settled(bot, table_id, price=2)
@@ -181,7 +187,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         assert "half_whist" in kinds and "raspasy" in kinds, kinds
         assert any(line.outcome.contract == "misere" for line in match.sheet.lines)
         assert any(line.outcome.play == "light" for line in match.sheet.lines)
-        assert all(seen.values()), seen
+        assert all(seen[k] for k in ("light_buttons", "misere_open", "turned", "last")), seen
         assert "half-whist" in texts and "raspasy" in texts
         [sheet] = [m for m in group if m.photo]  # one photo, its media edited after each deal
         assert sheet.edits == match.sheet.deals - 1
@@ -220,8 +226,7 @@ async def test_p1_four_players_the_dealer_sits_out_each_deal(
             assert "deals, sits out" in _table_text(tg)
             assert not [d for _, d in _control(tg, dealer).buttons if d and d[:2] == "a:"]
             deals = pulya(live).sheet.deals
-            seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
-            await _play(bot, users, until=lambda d=deals: _match(bot).sheet.deals > d, seen=seen)
+            await _play(bot, users, until=lambda d=deals: _match(bot).sheet.deals > d)
         await users[0].send(tg.chat(GROUP_ID), "/stopgame")
         await bot.idle()
         match = await _settled(bot, table_id, price=1)
@@ -233,10 +238,9 @@ async def test_a_restart_mid_pulya_resumes_the_pulya_and_the_deal(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.sqlite3"
-    seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
     async with running_bot(tg, db, seed=8) as bot:
         users = await _open(bot, tg, 3, price=1)
-        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2, seen=seen)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2)
         for _ in range(4):  # into the third deal
             deal = _match(bot).deal
             assert deal is not None
@@ -246,7 +250,7 @@ async def test_a_restart_mid_pulya_resumes_the_pulya_and_the_deal(
         await bot.idle()
         assert _match(bot) == before and _live(bot).step == step
         # the buttons shown before the restart still work
-        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 3, seen=seen)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 3)
         [sheet] = [m for m in _group(tg) if m.photo]
         assert sheet.edits == 2
     assert tg.errors == []
@@ -258,8 +262,7 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=12) as bot:
         users = await _open(bot, tg, 3, price=5)
         table_id = _live(bot).row.table_id
-        seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
-        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2, seen=seen)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2)
         await users[1].send(tg.chat(GROUP_ID), "/stopgame")  # not the creator: refused
         await bot.idle()
         assert bot.service.table_in(GROUP_ID) is not None
@@ -278,8 +281,7 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
 async def test_pulya_reposts_the_sheet_at_the_bottom(tg: FakeTelegram, tmp_path: Path) -> None:
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
         users = await _open(bot, tg, 3, price=1)
-        seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
-        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1, seen=seen)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1)
         [old] = [m for m in _group(tg) if m.photo]
         await users[2].send(tg.chat(GROUP_ID), "/pulya")
         await bot.idle()
@@ -289,35 +291,47 @@ async def test_pulya_reposts_the_sheet_at_the_bottom(tg: FakeTelegram, tmp_path:
     assert tg.errors == []
 
 
-async def test_issue_16_a_player_who_leaves_mid_pulya_is_played_for_and_the_others_stop_it(
-    tg: FakeTelegram, tmp_path: Path
+async def _play_for_the_rest(bot: RunningBot, stay: list[FakeUser], absent: FakeUser) -> None:
+    """The players who stay press until the next deal is over; the bot moves for `absent`
+    (no waiting for him)."""
+    deals, deadline = _match(bot).sheet.deals, time.monotonic() + 30
+    while _match(bot).sheet.deals == deals:
+        assert time.monotonic() < deadline
+        deal = _match(bot).deal
+        assert deal is not None and deal.controller is not None
+        if _live(bot).deal_seats[deal.controller] != absent.id:
+            await _press(bot, stay, _choose(deal, "fast"))
+        else:
+            await asyncio.sleep(0.05)
+            await bot.idle()
+
+
+@pytest.mark.parametrize("how", ["leaves", "blocks"])
+async def test_issue_16_a_player_away_for_good_is_played_for_and_the_others_stop_the_pulya(
+    tg: FakeTelegram, tmp_path: Path, how: str
 ) -> None:
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, away_delay=0.05) as bot:
         users = await _open(bot, tg, 3, price=1)
         table_id = _live(bot).row.table_id
-        seen = dict.fromkeys(("light_buttons", "misere_open", "turned", "last"), 0)
-        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1, seen=seen)
-        leaver, stay = users[2], users[:2]
-        tg.member_leaves(tg.chat(GROUP_ID), leaver)
-        await bot.idle()
-        assert leaver.id in _live(bot).row.leaving
-        assert any("any other player may stop it" in m.text for m in _group(tg))
-        # his moves are made for him (no waiting): the others play on to the next deal
-        deadline = time.monotonic() + 30
-        while _match(bot).sheet.deals < 2:
-            assert time.monotonic() < deadline
-            deal = _match(bot).deal
-            assert deal is not None and deal.controller is not None
-            if _live(bot).deal_seats[deal.controller] != leaver.id:
-                await _press(bot, stay, _choose(deal, "fast"))
-            else:
-                await asyncio.sleep(0.05)
-                await bot.idle()
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1)
+        gone, stay = users[2], users[:2]
+        if how == "leaves":
+            tg.member_leaves(tg.chat(GROUP_ID), gone)
+            await bot.idle()
+            assert gone.id in _live(bot).row.leaving
+            assert any("any other player may stop it" in m.text for m in _group(tg))
+        else:
+            gone.blocked = True  # the bot learns it from the 403 of his next private message
+        await _play_for_the_rest(bot, stay, gone)
+        if how == "blocks":
+            assert _live(bot).users[gone.id].blocked
+            assert any("cannot message you privately" in m.text for m in _group(tg))
         await users[1].send(tg.chat(GROUP_ID), "/stopgame")  # not the creator, yet may now
         await bot.idle()
         assert bot.service.table_in(GROUP_ID) is None
         await _settled(bot, table_id, price=1)
-    assert tg.errors == []
+        assert "The evening's result" in _group(tg)[-1].text
+    assert all(e.status == 403 and e.params["chat_id"] == str(gone.id) for e in tg.errors)
 
 
 async def test_time_outs_pass_and_mark_the_player_away_and_forged_presses_change_nothing(

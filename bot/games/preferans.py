@@ -113,8 +113,9 @@ class PreferansUI(GameUI):
         return self.text(lang, "rules.money", target=target, n=price)
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:
-        """F15: nothing is paid to be dealt in (the chips move once, when the pulya closes)."""
-        return 0
+        """F15: a chip of the bankroll left (nothing is paid to be dealt in: the chips move
+        once, when the pulya closes)."""
+        return 1
 
     def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
         """A deal of a pulya: its contract (or raspasy) and what each player wrote (before P15's

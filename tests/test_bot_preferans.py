@@ -266,6 +266,12 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         await users[1].send(tg.chat(GROUP_ID), "/stopgame")  # not the creator: refused
         await bot.idle()
         assert bot.service.table_in(GROUP_ID) is not None
+        late = tg.user(1009, "Zed", language_code="en")
+        tg.chat(GROUP_ID).add(late)
+        await late.start()
+        await late.send(tg.chat(GROUP_ID), "/join")  # a pulya keeps the players it began with
+        await bot.idle()
+        assert "played to its end by the players who started it" in _group(tg)[-1].text
         sheet = _match(bot).sheet
         await users[0].send(tg.chat(GROUP_ID), "/stopgame")
         await bot.idle()

@@ -70,7 +70,7 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
         # the pot is a party for what the players' results do not add up to
         expected = {n: v for n, v in shown.items() if v}
         if sum(shown.values()):
-            expected[POT] = -sum(shown.values())
+            expected[POT[game]] = -sum(shown.values())
         # after the transfers everyone, the pot too, is even
         for party, value in expected.items():
             assert value + left.get(party, 0) == 0, (party, text)

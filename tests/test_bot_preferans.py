@@ -281,6 +281,7 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         assert [d.status for d in deals] == ["finished", "finished", "voided"]
         texts = "\n".join(m.text for m in _group(tg))
         assert "settled as it stands" in texts and "The evening's result" in texts
+        assert "This deal was voided: the pulya was stopped." in _table_text(tg)
     assert tg.errors == []
 
 

@@ -255,10 +255,17 @@ def parse_action(seat: int, code: str) -> PrefAction:
 
 
 def table_message(
-    lang: str, table: PrefTableView, deal_no: int, target: int, *, note: str | None = None
+    lang: str,
+    table: PrefTableView,
+    deal_no: int,
+    target: int,
+    *,
+    note: str | None = None,
+    voided: bool = False,
 ) -> render.Rendered:
     """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
-    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8)."""
+    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8);
+    `voided`: the pulya was stopped in this deal (P14), nobody is to act."""
     ui = UI
     names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
@@ -302,7 +309,9 @@ def table_message(
         lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
     if note:
         lines.append(note)
-    if not table.finished and table.to_act is not None:
+    if voided:
+        lines += ["", ui.text(lang, "table.voided_deal")]
+    elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
     return render.Rendered("\n".join(lines))
 

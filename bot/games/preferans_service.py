@@ -235,7 +235,9 @@ class PulyaService:
         if live.note is not None and not deal.finished:
             key, who = live.note
             note = t(chat.lang, key, name=shown_name(who))
-        content = pref.table_message(chat.lang, table_view(deal), deal_no, target, note=note)
+        content = pref.table_message(
+            chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
+        )
         slot = f"table:{live.row.table_id}:{deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         mover = None if closed or deal.finished else deal.controller

@@ -86,6 +86,7 @@ from load_world import (  # noqa: E402
     play_frap,
 )
 
+from bot.storage import Storage  # noqa: E402
 from tests.fakebot import FakeTelegram  # noqa: E402
 
 RUNNER = BENCH / "bot_runner.py"
@@ -306,6 +307,23 @@ def _db(tmp: Path, name: str) -> Path:
     return tmp / f"{name}.sqlite3"
 
 
+def _game(args: argparse.Namespace) -> str:
+    """What the tables' /newgame names ("": the default game, Frap, as the bench always did)."""
+    return "" if args.game == "frap" else args.game
+
+
+async def _chat_rules(db: Path, tables: list[Table]) -> None:
+    """Preferans tables write a pulya to 50 (P14), so that a table goes on for the whole run
+    (random moves close a pulya to 10 within a few dozen deals)."""
+    if not any(t.game == "preferans" for t in tables):
+        return
+    storage = await Storage.open(str(db))
+    for table in tables:
+        await storage.chat(table.group.id, table.group.title)
+        await storage.set_chat(table.group.id, rules={"preferans": {"target": 50}})
+    await storage.close()
+
+
 # ---- scenarios ----
 
 
@@ -316,7 +334,7 @@ async def throughput(args: argparse.Namespace, mode: str, tmp: Path) -> dict[str
     ) as tg:
         side = FakeSide(tg)
         world = World(side, args.seed)
-        tables = world.add_tables(args.tables)
+        tables = world.add_tables(args.tables, game=_game(args))
         bot = BotProcess(
             tg,
             mode,
@@ -326,6 +344,7 @@ async def throughput(args: argparse.Namespace, mode: str, tmp: Path) -> dict[str
             seed=args.seed,
             tweak=args.tweak,
         )
+        await _chat_rules(_db(tmp, f"throughput-{mode}"), tables)
         await bot.start()
         empty = await bot.snap()
         half = await _open_all(tg, tables, mode, bot)
@@ -395,10 +414,11 @@ async def pace(args: argparse.Namespace, mode: str, tmp: Path, limiter: str) -> 
     ) as tg:
         side = FakeSide(tg)
         world = World(side, args.seed + 1)
-        tables = world.add_tables(args.pace_tables)
+        tables = world.add_tables(args.pace_tables, game=_game(args))
         db = _db(tmp, f"pace-{mode}-{limiter}")
         log = tmp / f"bot-pace-{mode}-{limiter}.log"
         setup = BotProcess(tg, mode, db, log, relaxed=True, seed=args.seed, tweak=args.tweak)
+        await _chat_rules(db, tables)
         await setup.start()
         empty = await setup.snap()
         half = await _open_all(tg, tables, mode, setup)
@@ -987,6 +1007,13 @@ def main() -> None:
         default="",
         help="what-ifs in the bot processes, off by default: pool=N (connection pool size), "
         "nogc-freeze, gc-threshold=N, echo-aiohttp; comma-separated",
+    )
+    parser.add_argument(
+        "--game",
+        default="frap",
+        choices=("frap", "khrap", "student", "napoleon", "preferans"),
+        help="what the tables play (preferans: a pulya to 50 per table, four players, the "
+        "dealer sitting out, P1)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temp dir")

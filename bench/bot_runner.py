@@ -380,6 +380,7 @@ def _request_timing() -> Any:
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
     resume time."""
+    from bot.games.preferans_service import PulyaService
     from bot.http import AiohttpRequest
     from bot.presenter import Presenter
     from bot.service import GameService
@@ -421,6 +422,23 @@ def install_bot_hooks() -> None:
         await original_over(self, *args, **kwargs)
 
     GameService._deal_over = deal_over
+
+    # A Preferans table's deals are dealt and ended by its own service (a pulya of many deals).
+    original_next = PulyaService._next_deal
+
+    async def next_deal(self: PulyaService, *args: Any, **kwargs: Any) -> None:
+        INS.deals_started += 1
+        await original_next(self, *args, **kwargs)
+
+    PulyaService._next_deal = next_deal
+
+    original_result = PulyaService._show_result
+
+    def show_result(self: PulyaService, *args: Any, **kwargs: Any) -> None:
+        INS.deals_finished += 1
+        original_result(self, *args, **kwargs)
+
+    PulyaService._show_result = show_result
 
     original_resume = GameService.resume
 

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
 from tests.fakebot.limits import FloodControl  # noqa: E402
 
-NEW_MESSAGE_METHODS = ("sendMessage", "sendDocument")
+NEW_MESSAGE_METHODS = ("sendMessage", "sendDocument", "sendPhoto")  # a photo: the pulya sheet
 LOOK_FIRST = ("Откройте карты, чтобы", "Look at your cards to")
 
 
@@ -169,6 +169,7 @@ class Table:
     group: FakeChat
     users: list[FakeUser]
     rng: random.Random
+    game: str = ""  # what /newgame names ("": the chat's default game, Frap)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     pending: tuple[str, StoredMessage, int] | None = None  # (query id, message, its edits)
     last_key: tuple[int, int] = (-1, -1)
@@ -272,8 +273,9 @@ class World:
         self.master = random.Random(seed)
         self.tables: list[Table] = []
 
-    def add_tables(self, count: int, players: int = 4) -> list[Table]:
-        """New groups with `players` members each (the first is the group's creator)."""
+    def add_tables(self, count: int, players: int = 4, game: str = "") -> list[Table]:
+        """New groups with `players` members each (the first is the group's creator), to play
+        `game` ("": the default)."""
         added = []
         for _ in range(count):
             i = len(self.tables)
@@ -284,7 +286,7 @@ class World:
             ]
             for j, user in enumerate(users):
                 group.add(user, creator=j == 0)
-            table = Table(i, group, users, random.Random(self.master.random()))
+            table = Table(i, group, users, random.Random(self.master.random()), game)
             self.side.owner[group.id] = table
             for user in users:
                 self.side.owner[user.id] = table
@@ -302,7 +304,7 @@ async def open_frap_table(tg: FakeTelegram, table: Table) -> None:
         await user.start()
     await table.until(lambda: all(latest_bot_message(u.dm) for u in table.users))
     creator = table.users[0]
-    await creator.send(table.group, "/newgame")
+    await creator.send(table.group, f"/newgame {table.game}".strip())
     lobby = await table.until(lambda: latest_bot_message(table.group, "j:"))
     join = next(d for _, d in lobby.buttons if d and d.startswith("j:"))
     start = next(d for _, d in lobby.buttons if d and d.startswith("s:"))

@@ -37,6 +37,7 @@ GROUP_COMMANDS = (
     "leave",
     "startgame",
     "stopgame",
+    "pulya",
     "pot",
     "balance",
     "top",

@@ -390,6 +390,11 @@ class Handlers:
         async with self.service.lock(message.chat_id):
             await self.service.stop(message.chat_id, person(user), admin)
 
+    async def pulya(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/pulya: the sheet of the Preferans pulya in play posted again at the bottom."""
+        async with self.service.lock(message.chat_id):
+            await self.service.repost(message.chat_id)
+
     # ---- money and information ------------------------------------------------------------------
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:

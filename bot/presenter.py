@@ -252,7 +252,10 @@ class Presenter:
             self.renewals_skipped += 1
         posted = slot.message_id is None or old is not None
         if content.photo is not None:  # a photo's slot: posted once, then its media edited
+            if old is not None:
+                slot.message_id = None  # posted anew at the bottom, the old one deleted
             slot.message_id = await self._send_photo(slot, content, content.photo)
+            slot.renew = False
         elif posted:
             slot.message_id = await self.bot.post_text(slot.chat_id, content.text, content.keyboard)
             slot.renew = False

@@ -489,6 +489,10 @@ def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | N
 def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
     """One finished deal for /history: the chat's number for it, its date, the contract and each
     player's change."""
+    own = games.REGISTRY.get(str(deal.record.get("game", "frap")))
+    told = own.history_line(lang, deal.record, number, date) if own is not None else None
+    if told is not None:
+        return told
     changes, what = "?", ""
     try:
         played = replay(deal.record)

@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine.actions import Action, Do
 from engine.cards import Card, make_deck, shuffled
@@ -25,6 +26,7 @@ from engine.views import seat_view, table_view
 from locales import pick_language, t
 
 from . import callbacks, games, render, settings_menu, summary, turns
+from .games.base import MatchState, MatchTables
 from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
@@ -68,17 +70,29 @@ class Live:
     sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
     short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
     mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
-    auto: dict[int, Action] = field(default_factory=dict)  # by seat: the bot's last move for him
+    auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
+    match: MatchState | None = None  # a match of many deals, played by its game's own service
 
     @property
     def step(self) -> int:
         """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
+        if self.match is not None:
+            return self.match.step
         return 0 if self.deal is None else sum(a.do is not Do.LOOK for a in self.deal.actions)
 
     @property
     def in_deal(self) -> bool:
-        """Whether a deal is being played now."""
+        """Whether a deal (or a match of many) is being played now."""
+        if self.match is not None:
+            return self.match.in_play
         return self.deal is not None and not self.deal.finished
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat (of `deal_seats`) whose decision the table waits for."""
+        if self.match is not None:
+            return self.match.to_act
+        return self.deal.to_act if self.deal is not None else None
 
 
 class GameService:
@@ -110,6 +124,10 @@ class GameService:
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
+        # the games whose tables are matches of many deals, each played by its own service
+        self._own: dict[str, MatchTables] = {
+            game: ui.tables(self) for game, ui in games.REGISTRY.items() if ui.match
+        }
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """Hold the lock that serialises one chat's actions (a group that became a supergroup:
@@ -134,7 +152,14 @@ class GameService:
         for row in rows:
             live = Live(row, await self.storage.users(row.seats))
             deal_row = await self.storage.current_deal(row.table_id)
-            if row.status == "playing" and deal_row is not None:
+            own = self._own.get(row.game)
+            if row.status == "playing" and own is not None:
+                try:
+                    await own.resume(live)
+                except ValueError:
+                    log.exception("table %s: its match cannot be rebuilt", row.table_id)
+                    continue
+            elif row.status == "playing" and deal_row is not None:
                 try:
                     live.deal = replay(deal_row.record)
                 except ReplayError:
@@ -228,7 +253,9 @@ class GameService:
                 self._arm_timer(live)
                 return live
             raise Refusal("err.already_joined")
-        most = games.deal_class(live.row.game).MAX_PLAYERS
+        if live.match is not None:  # a match keeps the players it started with
+            raise Refusal("err.match_seated")
+        most = games.ui(live.row.game).players[1]
         if len(live.row.seats) >= most:
             raise Refusal("err.table_full", n=most)
         if not user.started or user.blocked:
@@ -284,7 +311,7 @@ class GameService:
 
     async def _too_few(self, live: Live, chat: ChatRow) -> bool:
         """A table in play that has fewer seats than its game takes closes (True if it did)."""
-        fewest = games.deal_class(live.row.game).MIN_PLAYERS
+        fewest = games.ui(live.row.game).players[0]
         if live.row.status == "playing" and len(live.row.seats) < fewest:
             await self._close(live, chat, "table.closed_too_few")
             return True
@@ -305,7 +332,8 @@ class GameService:
             await self.storage.save_table(live.row)
             self._arm_timer(live)  # if it is his move, the bot makes it
             key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
-            await self.presenter.post(chat.chat_id, render.Rendered(t(chat.lang, key, name=name)))
+            text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
+            await self.presenter.post(chat.chat_id, render.Rendered(text))
             return True
         self._unseat(live, user_id)
         key = "seat.kicked" if kicked else "seat.left_group"
@@ -365,15 +393,23 @@ class GameService:
             raise Refusal("err.already_started")
         if not self._may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator")
-        cls, n = games.deal_class(live.row.game), len(live.row.seats)
-        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
-            raise Refusal("err.wrong_players", low=cls.MIN_PLAYERS, high=cls.MAX_PLAYERS)
+        (low, high), n = games.ui(live.row.game).players, len(live.row.seats)
+        if not low <= n <= high:
+            raise Refusal("err.wrong_players", low=low, high=high)
         chat = await self.storage.chat(chat_id)
-        if cls.deck_size_for(games.rules_for(live.row.game, chat.rules), n) < cls.HAND_SIZE * n + 1:
-            raise Refusal("err.deck_too_small")
+        own = self._own.get(live.row.game)
+        if own is None:
+            cls = games.deal_class(live.row.game)
+            rules = games.rules_for(live.row.game, chat.rules)
+            if cls.deck_size_for(rules, n) < cls.HAND_SIZE * n + 1:
+                raise Refusal("err.deck_too_small")
         await self._check_dealt_in(live, chat)
         live.row = replace(live.row, status="playing")
-        await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
+        if own is not None:
+            await own.start(live, self._deadline(chat))
+            self._arm_timer(live)
+        else:
+            await self._new_deal(live, dealer=self.rng.randrange(len(live.row.seats)))  # F2
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
         self._show_lobby(live, chat, closed="lobby.started")
         self.presenter.retire(f"lobby:{live.row.table_id}")
@@ -394,24 +430,40 @@ class GameService:
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
         live = self._table(chat_id, None)
-        if not self._may_run(live, person.user_id, is_admin):
+        if not self._may_run(live, person.user_id, is_admin) and not self._stuck(live, person):
             raise Refusal("err.only_creator_stop")
         chat = await self.storage.chat(chat_id)
         await self._close(live, chat, "table.stopped")
+
+    def _stuck(self, live: Live, person: Person) -> bool:
+        """Whether a player of the deal in play may stop it: another of its players is away for
+        good (left the group, was stood up, blocked the bot), so it can only be played out by
+        the bot for him (a pulya, P14, is then settled as it stands)."""
+        players = live.deal_seats if live.in_deal else ()
+        return person.user_id in players and any(
+            uid in live.row.leaving or live.users[uid].blocked
+            for uid in players
+            if uid != person.user_id
+        )
 
     async def _close(
         self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         self._cancel_timer(live.row.table_id)
+        own = self._own.get(live.row.game) if live.match is not None else None
+        voided = own is None and live.in_deal and live.deal_id is not None
         live.row = replace(live.row, status="closed", deadline=None)
-        voided = live.in_deal and live.deal_id is not None
-        if voided:
+        if own is not None:
+            await own.stop(live)  # its deal in play voided, the match settled as it stands
+        elif voided:
             assert live.deal_id is not None
             await self.storage.void_deal(live.row, live.deal_id)
         else:
             await self.storage.save_table(live.row)
         del self._live[live.row.table_id]
-        if live.deal is None:
+        if own is not None:
+            pass  # the match's service has shown its end
+        elif live.deal is None:
             self._show_lobby(live, chat, closed=reason if not announce else "lobby.closed")
         elif live.in_deal:
             self._show_deal(live, chat, closing=True)
@@ -423,13 +475,22 @@ class GameService:
         )
         if not announce:
             return
-        text = t(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
+        said = games.ui(live.row.game).text(chat.lang, reason)  # in the game's own words
+        text = said + ("\n" + t(chat.lang, "table.voided") if voided else "")
         deals, results = await self.storage.session(table_id)
         if deals:  # issue 16: the evening's result and who pays whom, in the same message
             names = distinct((await self.storage.users(results)).values())
             ui = games.ui(live.row.game)
             text += "\n\n" + summary.session_summary(chat.lang, ui, deals, results, names)
         await self.presenter.post(chat.chat_id, render.Rendered(text))
+
+    async def repost(self, chat_id: int) -> None:
+        """/pulya: the score of the chat's match (a Preferans sheet) posted again at the bottom
+        of the group."""
+        live = self._table(chat_id, None)
+        if live.match is None:
+            raise Refusal("err.no_match")
+        await self._own[live.row.game].repost(live)
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:
         chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
@@ -466,8 +527,10 @@ class GameService:
         return tuple(uid for uid in seats if uid not in short), short
 
     async def _check_dealt_in(self, live: Live, chat: ChatRow) -> None:
-        """Refuse a deal that too few of the seated players could be dealt into."""
-        fewest = games.deal_class(live.row.game).MIN_PLAYERS
+        """Refuse a deal that too few of the seated players could be dealt into (a match keeps
+        its players to its end: every seated one)."""
+        ui = games.ui(live.row.game)
+        fewest = len(live.row.seats) if ui.match else ui.players[0]
         seats, short = await self._dealt_in(live, chat)
         if len(seats) < fewest:
             if short:
@@ -521,9 +584,42 @@ class GameService:
 
     async def act(self, user_id: int, press: callbacks.Press) -> None:
         """A player pressed an action button in the private chat."""
+        if self._in_match(press):
+            async with self._match_pressed(user_id, press) as (live, own):
+                chat = await self.storage.chat(live.row.chat_id)
+                self._back(live, user_id)
+                await own.act(live, user_id, press, self._deadline(chat))
+                await self._match_moved(live, chat)
+            return
         async with self._pressed(user_id, press) as (live, deal, seat):
             action = callbacks.parse_action(seat, press.code)
             await self._apply(live, deal, action)
+
+    def _in_match(self, press: callbacks.Press) -> bool:
+        """Whether a press is at a table its game's own service plays (a match of many deals)."""
+        live = self._live.get(press.table_id)
+        return live is not None and live.match is not None
+
+    @asynccontextmanager
+    async def _match_pressed(
+        self, user_id: int, press: callbacks.Press
+    ) -> AsyncIterator[tuple[Live, MatchTables]]:
+        """Under the lock: a match's live table and its service, the presser back from away."""
+        live = self._live.get(press.table_id)
+        if live is None:
+            raise Refusal("err.stale")
+        async with self.lock(live.row.chat_id):
+            if self._live.get(press.table_id) is not live or live.match is None:
+                raise Refusal("err.stale")
+            await self._returns(live, user_id)
+            yield live, self._own[live.row.game]
+
+    async def _match_moved(self, live: Live, chat: ChatRow) -> None:
+        """After a step of a match: closed when it is over (P14), else the next move's timer."""
+        if not live.in_deal:
+            await self._close(live, chat, "table.match_over")
+        else:
+            self._arm_timer(live)
 
     @asynccontextmanager
     async def _pressed(
@@ -545,6 +641,12 @@ class GameService:
 
     async def toggle(self, user_id: int, press: callbacks.Press) -> None:
         """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
+        if self._in_match(press):
+            async with self._match_pressed(user_id, press) as (live, own):
+                await own.toggle(live, user_id, press)
+                self._back(live, user_id)
+                self._arm_timer(live)
+            return
         async with self._pressed(user_id, press) as (live, deal, seat):
             buying = any(a.do is Do.DISCARD for a in deal.legal_actions(seat))  # F9, SK6
             if not buying:
@@ -681,8 +783,8 @@ class GameService:
         if live.row.status == "lobby" or (live.deal is not None and live.deal.finished):
             if live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
-        elif live.deal is not None and live.deal.to_act is not None:
-            if self._plays_itself(live, live.deal_seats[live.deal.to_act]):
+        elif live.to_act is not None:
+            if self._plays_itself(live, live.deal_seats[live.to_act]):
                 delay = self.away_delay
             elif live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
@@ -733,6 +835,9 @@ class GameService:
                 chat = await self.storage.chat(live.row.chat_id)
                 await self._close(live, chat, "lobby.expired", announce=False)
                 return
+            if live.match is not None:
+                await self._match_time_out(live, key)
+                return
             if deal is None or (live.row.deal_no, live.step) != key:
                 return  # a timer of an earlier move
             if deal.finished:  # nobody pressed "next deal"
@@ -743,21 +848,39 @@ class GameService:
             if action is None:
                 return
             user_id = live.deal_seats[action.seat]
-            note = None
-            if not self._plays_itself(live, user_id):  # a real time-out: count it
-                strikes = dict(live.row.strikes)
-                strikes[user_id] = strikes.get(user_id, 0) + 1
-                away = live.row.away
-                if strikes[user_id] >= AWAY_AFTER and user_id not in away:
-                    away = (*away, user_id)
-                live.row = replace(live.row, strikes=tuple(strikes.items()), away=away)
-                key_word = "table.now_away" if user_id in away else "table.timed_out"
-                note = (key_word, live.users[user_id].name)
+            note = self._count_time_out(live, user_id)
             await self._apply(live, deal, action, note=note, by_player=False)
             if note is not None:
                 await self._tell_timed_out(live, user_id, action)
 
-    async def _tell_timed_out(self, live: Live, user_id: int, action: Action) -> None:
+    def _count_time_out(self, live: Live, user_id: int) -> tuple[str, str] | None:
+        """A real time-out (not the bot moving for an away player) is counted, the second in a
+        row marks the player away (issue 4); the table's note saying so."""
+        if self._plays_itself(live, user_id):
+            return None
+        strikes = dict(live.row.strikes)
+        strikes[user_id] = strikes.get(user_id, 0) + 1
+        away = live.row.away
+        if strikes[user_id] >= AWAY_AFTER and user_id not in away:
+            away = (*away, user_id)
+        live.row = replace(live.row, strikes=tuple(strikes.items()), away=away)
+        key_word = "table.now_away" if user_id in away else "table.timed_out"
+        return key_word, live.users[user_id].name
+
+    async def _match_time_out(self, live: Live, key: tuple[int, int]) -> None:
+        """A match's move made for the player due (his game's safe default)."""
+        seat = live.to_act
+        if seat is None or (live.row.deal_no, live.step) != key:
+            return  # a timer of an earlier move
+        user_id = live.deal_seats[seat]
+        live.note = self._count_time_out(live, user_id)
+        chat = await self.storage.chat(live.row.chat_id)
+        action = await self._own[live.row.game].time_out(live, self._deadline(chat))
+        if live.note is not None and action is not None:
+            await self._tell_timed_out(live, user_id, action)
+        await self._match_moved(live, chat)
+
+    async def _tell_timed_out(self, live: Live, user_id: int, action: Any) -> None:
         """A private line (a new message: it notifies) to a player whose time ran out: what
         the bot played for him, and whether it goes on playing for him."""
         user = live.users[user_id]
@@ -778,7 +901,6 @@ class GameService:
     def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
         names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
         creator = live.users.get(live.row.creator_id)
-        cls = games.deal_class(live.row.game)
         content = render.lobby(
             chat.lang,
             live.row.table_id,
@@ -787,7 +909,7 @@ class GameService:
             creator.name if creator else "?",
             chat.ante,
             self.bot_username,
-            players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
+            players_range=games.ui(live.row.game).players,
             closed=closed,
             rules=chat.rules,
         )
@@ -890,11 +1012,22 @@ class GameService:
             live.selection.get(seat, ()),
             closed=closing,
         )
+        moving = not closing and not deal.finished and deal.to_act == seat
+        self.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+
+    def deliver_hand(
+        self, live: Live, seat: int, content: render.Rendered, *, moving: bool, ping: bool,
+        anew: bool = False,
+    ) -> None:  # fmt: skip
+        """Send a player's control message of any game: with what the bot last played for him
+        and, when he is to move, his time left; a ping (the move just passed to him) or `anew`
+        post it again at the bottom of his chat (see `_show_hand`)."""
+        user = live.users[live.deal_seats[seat]]
+        lang = pick_language(user.lang)
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
         bottom: list[str] = []
         away = self._plays_itself(live, user.user_id)
-        moving = not closing and not deal.finished and deal.to_act == seat
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
         content = turns.with_lines(content, top, bottom)
@@ -944,6 +1077,8 @@ class GameService:
         chat = await self.storage.chat(live.row.chat_id)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
+        elif live.match is not None:
+            self._own[live.row.game].show(live, chat)
         elif live.deal is not None:
             self._show_deal(live, chat)
             if live.deal.finished:  # the bot may have died before the deal's end was shown
@@ -956,7 +1091,10 @@ class GameService:
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
                 chat = await self.storage.chat(live.row.chat_id)
-                self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
+                if live.match is not None:
+                    self._own[live.row.game].show(live, chat, anew=user_id)
+                else:
+                    self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
                 shown = True
         return shown
 

@@ -27,6 +27,12 @@ async def gather(storage: Storage, chat_id: int) -> list[DealFacts]:
 def _facts(deal: DealRow, game: str, deltas: dict[int, int], taken: dict[int, int]) -> DealFacts:
     """One deal's facts: the ledger's sums, and from its record who declared and if he made it."""
     declarer, made = None, False
+    own = games.ui(game).declared(deal.record) if game in games.REGISTRY else None
+    if own is not None:
+        seat, made = own
+        return DealFacts(
+            deal.deal_id, game, deltas, taken, None if seat is None else deal.seats[seat], made
+        )
     try:
         view = table_view(replay(deal.record))
     except (ReplayError, KeyError, ValueError):

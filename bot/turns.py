@@ -3,7 +3,9 @@ the move the bot made for him when his time ran out or he was away."""
 
 from __future__ import annotations
 
-from engine.actions import Action, Do
+from typing import Any
+
+from engine.actions import Do
 from engine.cards import Card
 from locales import t
 
@@ -22,9 +24,12 @@ def timer_line(lang: str, seconds: float) -> str:
     return t(lang, "timer.left", time=clock(seconds))
 
 
-def action_words(lang: str, game: str, action: Action, turnup: Card | None = None) -> str:
+def action_words(lang: str, game: str, action: Any, turnup: Card | None = None) -> str:
     """A move in a few words: the card played, the cards discarded, or the call's own word in
     the game's words (its button's)."""
+    own = games.ui(game).move_words(lang, action)
+    if own is not None:
+        return own
     if action.do is Do.DISCARD and action.cards is not None:
         if not action.cards:
             return t(lang, "timer.kept_cards")
@@ -35,12 +40,12 @@ def action_words(lang: str, game: str, action: Action, turnup: Card | None = Non
     return games.ui(game).action_label(lang, action, turnup)
 
 
-def auto_line(lang: str, game: str, action: Action) -> str:
+def auto_line(lang: str, game: str, action: Any) -> str:
     """The line on a player's control message saying what the bot played for him."""
     return t(lang, "timer.auto_moved", what=action_words(lang, game, action))
 
 
-def timed_out_message(lang: str, game: str, action: Action, chat_title: str, *, away: bool) -> str:
+def timed_out_message(lang: str, game: str, action: Any, chat_title: str, *, away: bool) -> str:
     """The private message to a player whose time ran out: what was played, and whether the
     bot now moves for him."""
     text = t(lang, "timer.timed_out", title=chat_title, what=action_words(lang, game, action))

@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.games.preferans_match import default_action
 from engine.cards import Card, make_deck, shuffled
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import PrefDeal
@@ -107,3 +108,10 @@ def fresh(**options: Any) -> PrefDeal:
 def words(deal: PrefDeal) -> list[str]:
     """The legal actions now as short texts ('pass', 'bid 6S', 'here', …)."""
     return [" ".join([a.do.value, *([a.bid] if a.bid else [])]) for a in deal.legal_actions()]
+
+
+def random_move(rng: random.Random, deal: PrefDeal) -> PrefAction:
+    """A random legal move, or now and then the timer's (its passes end many deals in raspasy,
+    which writes pulya, so a pulya of random moves closes within a few dozen deals)."""
+    action = default_action(deal) if rng.random() < 0.3 else None
+    return action or rng.choice(deal.legal_actions())

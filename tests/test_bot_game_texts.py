@@ -5,20 +5,29 @@ result's reasons add up to each player's change; the last trick stays shown with
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
 from bot import account, games, handlers, render, settings_menu
+from bot.games import preferans as pref
+from bot.games.preferans_match import Match
+from bot.render import Rendered
 from bot.storage import ChatRow, DealRow
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
+from engine.preferans import record as deal_record
+from engine.preferans.outcome import PrefRules
+from engine.preferans.views import seat_view as pref_seat_view
+from engine.preferans.views import table_view as pref_table_view
 from engine.record import story
 from engine.views import seat_view, table_view
 from locales import LANGUAGES
 from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
+from tests.pref_deal_helpers import random_move
 
 NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
 
@@ -47,16 +56,50 @@ def _playout(game: str, seed: int) -> Iterator[TrickDeal]:
         yield deal
 
 
+def _buttons(content: Rendered) -> Iterator[str]:
+    yield content.text
+    if content.markup:
+        yield from (b.text for row in content.markup.inline_keyboard for b in row)
+
+
 def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
-    """Every text the bot shows of one deal of `game`, from the lobby to /history."""
+    """Every text the bot shows of one deal of `game`, from the lobby to the deal's end."""
     chat = _chat(game, lang)
     names = NAMES
     yield render.lobby(lang, 1, game, names[:2], names[0], 10, "bot", players_range=(2, 4)).text
     yield settings_menu.rules_summary(chat)
-    page = settings_menu.menu(chat, game)
-    assert page.markup is not None
-    yield page.text
-    yield from (b.text for row in page.markup.inline_keyboard for b in row)
+    yield from _buttons(settings_menu.menu(chat, game))
+    yield from (_match_texts if games.ui(game).match else _deal_texts)(game, lang, seed)
+
+
+def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
+    """A match of many deals (a Preferans pulya) as its own service shows it: two random deals
+    (its table, every player's message and buttons, the result, the sheet's caption), then
+    the settlement of the pulya stopped."""
+    rng = random.Random(seed)
+    match = Match.start(NAMES[: rng.randint(3, 4)], PrefRules(target=10), 2, rng)
+    while match.sheet.deals < 2:
+        deal = match.deal
+        assert deal is not None
+        yield pref.table_message(lang, pref_table_view(deal), match.deal_no, 10).text
+        for seat in range(deal.n):
+            yield from _buttons(
+                pref.hand_message(lang, pref_seat_view(deal, seat), 1, 1, 0, "Group")
+            )
+        step = match.apply(random_move(rng, deal), rng)
+        if step.finished_deal is not None:
+            yield pref.result_message(lang, step.line, step.match).text
+            record = deal_record.to_record(step.finished_deal)
+            row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            yield render.history_line(lang, row, 1, "01.12 20:00")
+        match = step.match
+    yield pref.result_message(lang, None, match.stop()).text
+    yield pref.sheet_photo(lang, match)[1]
+
+
+def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
+    """One deal the shared service plays, from its first message to /history."""
+    names = NAMES
     deal = None
     for deal in _playout(game, seed):
         table = table_view(deal)
@@ -108,15 +151,12 @@ def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
 
 def test_lobby_says_each_games_own_player_limits() -> None:
     for game in games.ORDER:
-        cls = games.deal_class(game)
-        text = render.lobby(
-            "ru", 1, game, [], "A", 5, "bot", players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS)
-        ).text
-        assert f"от {cls.MIN_PLAYERS} до {cls.MAX_PLAYERS}" in text
-        assert text.count(" до ") == 1  # no second, other game's range
+        low, high = games.ui(game).players
+        text = render.lobby("ru", 1, game, [], "A", 5, "bot", players_range=(low, high)).text
+        assert re.findall(r"от \d+ до \d+", text) == [f"от {low} до {high}"]  # no other's
 
 
-@pytest.mark.parametrize("game", games.ORDER)
+@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.ui(g).match])
 def test_reasons_add_up_to_each_change(game: str) -> None:
     """The result's reasons come from the engine's money events and sum to the change (F13–F15)."""
     seen_penalty = False

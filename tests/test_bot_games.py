@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import games
 from engine.record import replay
 from tests.bot_harness import (
     GROUP_ID,
@@ -84,5 +85,5 @@ async def test_lobby_game_button_and_player_limits(tg: FakeTelegram, tmp_path: P
         assert "джокер" in bot_messages(tg, group)[-1].text
         await users[0].send(group, "/newgame poker")
         await bot.idle()
-        assert "/newgame [frap | khrap | student | napoleon]" in bot_messages(tg, group)[-1].text
+        assert f"/newgame [{games.choices()}]" in bot_messages(tg, group)[-1].text
     assert tg.errors == []

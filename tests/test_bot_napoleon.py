@@ -424,7 +424,7 @@ async def test_the_lobby_button_cycles_to_napoleon_and_rules_explain_it(
         assert "Ставка за взятку u: как анте" in rules
         await users[0].press(lobby, data="g:1")
         await bot.idle()
-        assert "Фрап" in lobby.text  # and back to the first game
+        assert "Преферанс" in lobby.text  # the next game of the registry's cycle
     assert tg.errors == []
 
 

@@ -13,15 +13,15 @@ import pytest
 from bot import callbacks
 from bot.format import signed
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match, default_action
+from bot.games.preferans_match import Match
 from bot.render import Rendered
 from engine.cards import Card
-from engine.preferans.actions import PrefAction
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES
 from tests.fakebot import parse_html, utf16_len
+from tests.pref_deal_helpers import random_move
 
 MARKUP = ("Алиса & <Ко>", "Bob \"the\" 'Bold'", "Святослав Долгорукий-Оболенский", "Dan")
 BIG = (10**12, 999, 9999)  # a table id, a deal number and a step as large as they get
@@ -34,14 +34,7 @@ def _states(seed: int, players: int) -> Iterator[tuple[Match, PrefDeal]]:
         deal = match.deal
         assert deal is not None
         yield match, deal
-        match = match.apply(_move(rng, deal), rng).match
-
-
-def _move(rng: random.Random, deal: PrefDeal) -> PrefAction:
-    """A random legal move, or now and then the timer's (its passes end many deals in raspasy,
-    which writes pulya, so a pulya of random moves closes within a few dozen deals)."""
-    action = default_action(deal) if rng.random() < 0.3 else None
-    return action or rng.choice(deal.legal_actions())
+        match = match.apply(random_move(rng, deal), rng).match
 
 
 def _valid(content: Rendered) -> str:
@@ -152,7 +145,7 @@ def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
     match = Match.start(names, PrefRules(target=10), 5, rng)
     while not match.finished:
         assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
-        step = match.apply(_move(rng, match.deal), rng)
+        step = match.apply(random_move(rng, match.deal), rng)
         match = step.match
         if step.line is None:
             continue
@@ -209,7 +202,7 @@ def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settl
     line = None
     while not match.finished:
         assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
-        step = match.apply(_move(rng, match.deal), rng)
+        step = match.apply(random_move(rng, match.deal), rng)
         match, line = step.match, step.line or line
         if step.line is None:
             continue

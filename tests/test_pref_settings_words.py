@@ -35,7 +35,7 @@ def test_rules_say_the_options_in_force(lang: str) -> None:
     assert UI.option_label(lang, by_key["whist"], "gentleman") in lines[2]  # P11
     default = UI.rules_lines(lang, {})
     assert UI.option_label(lang, by_key["whist"], "greedy") in default[2]
-    assert default[1] == UI.text(lang, "rules.money", target=10, price=DEFAULT_WHIST_PRICE)
+    assert default[1] == UI.text(lang, "rules.money", target=10, n=DEFAULT_WHIST_PRICE)
 
 
 def test_an_unknown_whist_price_falls_back_to_the_default() -> None:

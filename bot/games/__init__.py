@@ -8,13 +8,13 @@ from typing import Any
 
 from engine.deal import TrickDeal
 
-from . import frap, khrap, napoleon, student_khrap
+from . import frap, khrap, napoleon, preferans, student_khrap
 from .base import GameUI, Option
 
 # The registry, in the order the lobby's game button cycles through them. A new game adds its
 # module's UI here (and its engine package, its catalog section): nothing else names it.
 REGISTRY: dict[str, GameUI] = {
-    ui.game: ui for ui in (frap.UI, khrap.UI, student_khrap.UI, napoleon.UI)
+    ui.game: ui for ui in (frap.UI, khrap.UI, student_khrap.UI, napoleon.UI, preferans.UI)
 }
 ORDER = tuple(REGISTRY)
 

@@ -4,13 +4,18 @@ per game"): its words, buttons, questions, stakes, result reasons, settings and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from engine.actions import Action, Do
 from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.views import TableView
 from locales import has, t
+
+if TYPE_CHECKING:
+    from ..callbacks import Press
+    from ..service import GameService, Live
+    from ..storage import ChatRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +28,56 @@ class Option:
     values: tuple[Any, ...]
 
 
+class MatchState(Protocol):
+    """What the shared service reads of a table that plays a match of many deals (`Live.match`)."""
+
+    @property
+    def step(self) -> int:
+        """How many actions the deal in play has seen (a button and a timer name it)."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the match is still being played (its players cannot stand up)."""
+
+
+class MatchTables(Protocol):
+    """A game whose table is a match of many deals played on as one (a Preferans pulya, P14)
+    plays it through its own service (`GameUI.tables`); the shared service keeps the lobby,
+    the seats, the timers, away players and the evening, and hands it these moments. Each
+    call runs under the chat's lock; `deadline` is the next move's, set before it is stored."""
+
+    async def start(self, live: Live, deadline: float | None) -> None:
+        """The lobby's players begin the match: its first deal dealt, stored and shown."""
+
+    async def resume(self, live: Live) -> None:
+        """After a restart: the match rebuilt from the table's stored deals (ValueError if
+        they do not make one)."""
+
+    def show(self, live: Live, chat: ChatRow, *, anew: int | None = None) -> None:
+        """Every message of the table as it stands (`anew`: that user's control message
+        posted again at the bottom of his chat)."""
+
+    async def act(self, live: Live, user_id: int, press: Press, deadline: float | None) -> None:
+        """A player's action button (Refusal if stale, not his, or illegal)."""
+
+    async def toggle(self, live: Live, user_id: int, press: Press) -> None:
+        """A card marked or unmarked before a confirming button."""
+
+    async def time_out(self, live: Live, deadline: float | None) -> Any:
+        """The safe default move made for the player due; returns it (None if none was due)."""
+
+    async def stop(self, live: Live) -> None:
+        """The match closed as it stands (the deal in play voided, the settlement booked; the
+        reason's words say so); nothing if it was over already."""
+
+    async def repost(self, live: Live) -> None:
+        """The match's score posted again at the bottom of the group (Refusal if it has none)."""
+
+
 class GameUI:
     """How the bot shows one game. A game's module subclasses this and registers an instance;
     its words live in its own catalog section (`<section>.<key>`), and a key the section does
@@ -33,8 +88,20 @@ class GameUI:
     deal: ClassVar[type[TrickDeal]]
     aliases: ClassVar[tuple[str, ...]]  # what /newgame accepts, first = the one shown
     options: ClassVar[tuple[Option, ...]] = ()
+    # A table plays a match of many deals (a Preferans pulya) through the game's own service
+    # (`tables`), not deal by deal through the shared one.
+    match: ClassVar[bool] = False
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The fewest and the most players a table of this game takes."""
+        return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
+
+    def tables(self, host: GameService) -> MatchTables:
+        """The service that plays this game's tables, for a game whose tables are matches."""
+        raise NotImplementedError(f"{self.game} is played deal by deal")
 
     # ---- words ----------------------------------------------------------------------------------
 
@@ -59,6 +126,11 @@ class GameUI:
     def play_label(self, lang: str, card: Card, joker: bool) -> str:
         """A card on a trick ('10♥'); a game with a joker marks it."""
         return card.label
+
+    def move_words(self, lang: str, action: Any) -> str | None:
+        """A move in a few words for a game whose actions are its own (what the bot played for
+        a player); None: the shared words of the Frap family's actions."""
+        return None
 
     def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
         """The button for a legal action that names no card of the hand."""
@@ -105,6 +177,17 @@ class GameUI:
     def redeal_line(self, lang: str, table: TableView) -> str:
         """The result's line when every round was passed and the same dealer redeals."""
         return self.text(lang, "result.redeal", n=table.max_rounds)
+
+    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
+        """/history's line of a finished deal, for a game whose records the shared replay does
+        not read (a Preferans deal: what it wrote on the sheet); None: the shared line."""
+        return None
+
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
+        """For /stats, a finished deal's declaring seat (None: nobody declared) and whether he
+        made his contract, for a game whose records the shared replay does not read; None:
+        the shared replay's."""
+        return None
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:
         """F15's starting bankroll: the chips a player must hold to be dealt in (the ante)."""

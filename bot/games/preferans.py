@@ -1,33 +1,37 @@
 """How the bot shows Preferans (RULES P1–P18): bids with suit symbols, the table with the talon,
 open hands and the last trick, each player's buttons, a deal's result lines and the settlement.
 
-Pure presentation: engine views in, HTML and keyboards out. Not yet in the registry: the shared
-service still plays one TrickDeal per game (see the issue 15 report)."""
+Pure presentation: engine views in, HTML and keyboards out; a table's pulya is played by
+`preferans_service.py` (`PreferansUI.tables`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
+from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.bidding import trump_of
+from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
-from .. import callbacks
+from .. import callbacks, render  # (render's names read at call time: it imports the registry)
 from ..format import name as shown_name
 from ..format import signed
-from ..render import Rendered
-from .base import GameUI, Option
+from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
+
+if TYPE_CHECKING:
+    from ..service import GameService
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
@@ -50,11 +54,13 @@ _WORDS_BACK = {code: do for do, code in _WORDS.items()}
 class PreferansUI(GameUI):
     """Preferans: a pulya of deals; the words of the `pref` catalog section."""
 
-    game = "preferans"
-    section = "pref"
-    aliases = ("preferans", "преферанс", "пуля")
+    game: ClassVar[str] = "preferans"
+    section: ClassVar[str] = "pref"
+    aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
+    match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
+        Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips
         Option("here", "here", ("on", "off")),  # P4
         Option("stalingrad", "stg", (False, True)),  # P6
         Option("raspasy_progression", "rp", ("123", "124", "none")),  # P10
@@ -66,19 +72,79 @@ class PreferansUI(GameUI):
         Option("overflow", "ov", ("help", "gora")),  # P15
         Option("dealer_consolation", "dc", (True, False)),  # P1
     )
-    own_words = ("пуля", "вист", "мизер", "распасы", "прикуп")
+    # (whist is Frap's word too; the talon, «прикуп», is also what a Frap player buys from)
+    own_words = ("пуля", "мизер", "распасы", "pulya", "misère", "raspasy", "вист", "whist")
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """P1: three, or four with the dealer sitting out each deal."""
+        return PrefDeal.MIN_PLAYERS, PrefDeal.MAX_PLAYERS
+
+    def tables(self, host: GameService) -> MatchTables:
+        """A table is a pulya of many deals (P14), played by its own service."""
+        from .preferans_service import PulyaService  # it uses the shared service's types
+
+        return PulyaService(host)
 
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """P0: the Sochi convention."""
         return "sochi"
+
+    def engine_rules(self, chat_rules: dict[str, Any]) -> dict[str, Any]:
+        """The P options for the engine (the whist's price is the bot's, not a rule's)."""
+        rules = super().engine_rules(chat_rules)
+        rules.pop("whist_price", None)
+        return rules
 
     def typed_rules(self, chat_rules: dict[str, Any]) -> PrefRules:
         """The engine's rules for this chat's settings."""
         return PrefRules.from_dict(self.engine_rules(chat_rules))
 
     def option_value(self, chat_rules: dict[str, Any], option: Option) -> Any:
-        """The value in force (the P-options of PrefRules)."""
+        """The value in force (the P-options of PrefRules; the whist's price)."""
+        if option.key == "whist_price":
+            return self.whist_price(chat_rules)
         return getattr(self.typed_rules(chat_rules), option.key)
+
+    def money_line(self, lang: str, chat_rules: dict[str, Any], ante: int) -> str:
+        """The lobby's line: no ante; the pulya's target and what a whist costs (P14, P16)."""
+        price = self.whist_price(chat_rules)
+        target = self.typed_rules(chat_rules).target
+        return self.text(lang, "rules.money", target=target, n=price)
+
+    def bankroll_need(self, ante: int, pot: int, players: int) -> int:
+        """F15: a chip of the bankroll left (nothing is paid to be dealt in: the chips move
+        once, when the pulya closes)."""
+        return 1
+
+    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
+        """A deal of a pulya: its contract (or raspasy) and what each player wrote (before P15's
+        overflow, which depends on the sheet); None if the record does not replay."""
+        deal = _finished(record)
+        if deal is None or deal.outcome is None or deal.entries is None:
+            return None
+        outcome = deal.outcome
+        if outcome.contract is None or outcome.declarer is None:
+            what = self.text(lang, "history.raspasy")
+        else:
+            bid = self.bid_label(lang, outcome.contract)
+            what = f"{shown_name(deal.players[outcome.declarer])} {bid}"
+        line = Line(outcome, deal.dealer, deal.streak, deal.entries)
+        items = result_lines(lang, line, deal.players, number)[1:]
+        changes = "; ".join(items) or "—"
+        return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
+
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
+        """The declarer of a trick game or misère and whether he made it; nobody in raspasy."""
+        deal = _finished(record)
+        if deal is None or deal.outcome is None:
+            return None
+        outcome = deal.outcome
+        return outcome.declarer, bool(outcome.declarer is not None and outcome.made)
+
+    def move_words(self, lang: str, action: Any) -> str | None:
+        """What the bot played for a player: his button's words."""
+        return self.button_label(lang, action) if isinstance(action, PrefAction) else None
 
     def option_label(self, lang: str, option: Option, value: Any) -> str:
         """A settings button: numbers (P14's target, P10's exit) as they are, yes/no for the
@@ -100,14 +166,14 @@ class PreferansUI(GameUI):
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """P1–P16 briefly, the pulya's target and the whist's price, then every P option in
         force (the same labels as the settings page)."""
-        rules = self.typed_rules(chat_rules)
         chosen = " · ".join(
-            self.option_label(lang, option, getattr(rules, option.key))
-            for option in self.options[1:]  # the target has its own line
+            self.option_label(lang, option, self.option_value(chat_rules, option))
+            for option in self.options
+            if option.key not in ("target", "whist_price")  # the money line says them
         )
         return [
             self.text(lang, "rules.basics"),
-            self.text(lang, "rules.money", target=rules.target, price=self.whist_price(chat_rules)),
+            self.money_line(lang, chat_rules, 0),
             chosen,
         ]
 
@@ -139,7 +205,16 @@ class PreferansUI(GameUI):
         return self.text(lang, f"word.{action.do.value}")
 
 
-UI = PreferansUI()
+UI: PreferansUI = PreferansUI()
+
+
+def _finished(record: dict[str, Any]) -> PrefDeal | None:
+    """A finished deal replayed from its record; None if it does not replay or is unfinished."""
+    try:
+        deal = deal_record.replay(record)
+    except ValueError:
+        return None
+    return deal if deal.finished else None
 
 
 # ---- callback codes -----------------------------------------------------------------------------
@@ -180,10 +255,17 @@ def parse_action(seat: int, code: str) -> PrefAction:
 
 
 def table_message(
-    lang: str, table: PrefTableView, deal_no: int, target: int, *, note: str | None = None
-) -> Rendered:
+    lang: str,
+    table: PrefTableView,
+    deal_no: int,
+    target: int,
+    *,
+    note: str | None = None,
+    voided: bool = False,
+) -> render.Rendered:
     """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
-    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8)."""
+    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8);
+    `voided`: the pulya was stopped in this deal (P14), nobody is to act."""
     ui = UI
     names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
@@ -227,9 +309,11 @@ def table_message(
         lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
     if note:
         lines.append(note)
-    if not table.finished and table.to_act is not None:
+    if voided:
+        lines += ["", ui.text(lang, "table.voided_deal")]
+    elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
-    return Rendered("\n".join(lines))
+    return render.Rendered("\n".join(lines))
 
 
 def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
@@ -277,7 +361,7 @@ def hand_message(
     step: int,
     chat_title: str,
     selection: Sequence[Card] = (),
-) -> Rendered:
+) -> render.Rendered:
     """A player's control message: his hand (and his discard, if declarer), and when he decides,
     the question and exactly the legal actions as buttons; in light play the whister's message
     shows the passer's hand and gets the buttons for it in its turn (P7)."""
@@ -306,7 +390,7 @@ def hand_message(
         rows = _keyboard(lang, view, table_id, deal_no, step, selection)
     elif not table.finished:
         lines += ["", ui.text(lang, "hand.wait")]
-    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+    return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 
 def _keyboard(
@@ -403,7 +487,7 @@ def settlement_lines(
     ]
 
 
-def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
+def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
     mid-deal), and once the pulya is over, the settlement in whists and chips."""
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
@@ -411,7 +495,7 @@ def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
         lines += settlement_lines(
             lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
         )
-    return Rendered("\n".join(lines))
+    return render.Rendered("\n".join(lines))
 
 
 def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:

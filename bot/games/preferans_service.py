@@ -1,271 +1,297 @@
-"""Preferans tables through storage and the presenter (issue 15): a pulya played deal after deal,
-each step written in one transaction, the chips moved once, when the pulya closes (P14, P16 ×
-the whist price), the sheet one photo edited after each deal, a restart resuming pulya and deal.
+"""Preferans tables (issue 15): a pulya played deal after deal, each step written in one
+transaction, the chips moved once, when the pulya closes (P14, P16 × the whist price), the sheet
+one photo edited after each deal, a restart resuming pulya and deal.
 
-The shared GameService plays one TrickDeal per table; it hands a Preferans table to this
-service (start, presses, time-outs, stop, resume) once it knows a game may be a match."""
+The shared GameService keeps a Preferans table's lobby, seats, timers, away players and evening;
+once the lobby starts, it hands this service (`PreferansUI.tables`, the `MatchTables` of
+`base.py`) the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field, replace
-from typing import Any
+import asyncio
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
 from engine.preferans.views import seat_view, table_view
-from locales import pick_language
+from locales import pick_language, t
 
 from .. import callbacks
-from ..presenter import Presenter
+from ..format import name as shown_name
 from ..render import Rendered
 from ..service import Refusal
-from ..storage import ChatRow, Movement, Storage, TableRow, UserRow
+from ..storage import ChatRow, Movement
 from . import labels
 from . import preferans as pref
 from .preferans_match import Match, default_action, from_records
 
+if TYPE_CHECKING:
+    from ..service import GameService, Live
+
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
 
-def whist_price(chat_rules: dict[str, Any]) -> int:
-    """The chat's price of a whist in chips (its Preferans settings; 1 unless set)."""
-    return pref.UI.whist_price(chat_rules)
-
-
-@dataclass
+@dataclass(frozen=True, slots=True)
 class PulyaTable:
-    """An open Preferans table: its row, its players, the pulya and the deal's row in play."""
+    """A Preferans table's state beside its `Live` (`Live.match`): the pulya being played."""
 
-    row: TableRow
-    users: dict[int, UserRow]
     match: Match
-    deal_id: int
-    selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
 
     @property
     def step(self) -> int:
         """How many actions the deal in play has seen (a button names the step it was drawn at)."""
         return len(self.match.deal.actions) if self.match.deal is not None else 0
 
+    @property
+    def to_act(self) -> int | None:
+        """The seat that decides now: in light play the whister for the passer's cards (P7)."""
+        return self.match.deal.controller if self.match.deal is not None else None
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the pulya is still being played (P14)."""
+        return self.match.deal is not None
+
+
+def pulya(live: Live) -> Match:
+    """The pulya of a Preferans table in play."""
+    assert isinstance(live.match, PulyaTable)
+    return live.match.match
+
 
 class PulyaService:
-    """Every Preferans table of the bot; the caller holds the chat's lock around each call."""
+    """Every Preferans table of the bot, played for its host; each call under the chat's lock."""
 
-    def __init__(self, storage: Storage, presenter: Presenter, rng: random.Random) -> None:
-        self.storage = storage
-        self.presenter = presenter
-        self.rng = rng
-        self.tables: dict[int, PulyaTable] = {}
+    def __init__(self, host: GameService) -> None:
+        self.host = host
+        self.storage = host.storage
+        self.presenter = host.presenter
 
     # ---- starting and resuming ------------------------------------------------------------------
 
-    async def start(self, row: TableRow) -> PulyaTable:
-        """Start the pulya of a lobby's players: the first dealer drawn (P3), the first deal."""
-        chat = await self.storage.chat(row.chat_id)
-        users = await self.storage.users(row.seats)
-        names = labels([users[uid].name for uid in row.seats])
+    async def start(self, live: Live, deadline: float | None) -> None:
+        """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
+        chat = await self.storage.chat(live.row.chat_id)
+        live.users.update(await self.storage.users(live.row.seats))
+        names = labels([live.users[uid].name for uid in live.row.seats])
         rules = pref.UI.typed_rules(chat.rules)
-        match = Match.start(names, rules, whist_price(chat.rules), self.rng)
+        match = Match.start(names, rules, pref.UI.whist_price(chat.rules), self.host.rng)
         assert match.deal is not None
-        row = replace(row, status="playing", deal_no=1, dealer=match.deal.dealer)
-        deal_id = await self.storage.start_deal(row, deal_record.to_record(match.deal), [])
-        table = self.tables[row.table_id] = PulyaTable(row, users, match, deal_id)
-        self._show(table, chat)
-        return table
+        live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
+        live.deal_seats, live.match, live.mover = live.row.seats, PulyaTable(match), None
+        live.deal_id = await self.storage.start_deal(
+            live.row, deal_record.to_record(match.deal), []
+        )
+        self.show(live, chat)
 
-    async def resume(self, row: TableRow) -> PulyaTable:
+    async def resume(self, live: Live) -> None:
         """After a restart: the pulya rebuilt from the table's stored deals, the deal in play
         replayed (a deal finished just before the stop is followed by the next one)."""
-        chat = await self.storage.chat(row.chat_id)
-        deals = [d for d in await self.storage.table_deals(row.table_id) if d.status != "voided"]
-        match = from_records([d.record for d in deals], whist_price(chat.rules))
-        users = await self.storage.users(row.seats)
-        table = PulyaTable(row, users, match, deals[-1].deal_id)
-        self.tables[row.table_id] = table
+        chat = await self.storage.chat(live.row.chat_id)
+        stored = await self.storage.table_deals(live.row.table_id)
+        deals = [d for d in stored if d.status != "voided"]
+        match = from_records([d.record for d in deals], pref.UI.whist_price(chat.rules))
+        live.deal_seats, live.match = live.row.seats, PulyaTable(match)
+        live.deal_id = deals[-1].deal_id  # (a pulya has its first deal: else from_records refused)
         if match.deal is None and not match.finished:
-            await self._next_deal(table, match.dealt(self.rng))
-        self._show(table, chat)
-        return table
+            await self._next_deal(live, match.dealt(self.host.rng))
+        live.mover = live.to_act  # pinged before the restart
 
     # ---- presses --------------------------------------------------------------------------------
 
-    def _pressed(self, user_id: int, press: callbacks.Press) -> tuple[PulyaTable, int]:
-        """The table and the presser's seat; Refusal for a stale button or a non-player."""
-        table = self.tables.get(press.table_id)
-        deal = table.match.deal if table else None
-        if table is None or deal is None or press.deal_no != table.row.deal_no:
+    def _pressed(self, live: Live, user_id: int, press: callbacks.Press) -> tuple[PrefDeal, int]:
+        """The deal and the presser's seat; Refusal for a stale button or a non-player."""
+        deal = pulya(live).deal
+        if deal is None or press.deal_no != live.row.deal_no or press.step != live.step:
             raise Refusal("err.stale")
-        if press.step != table.step:
-            raise Refusal("err.stale")
-        if user_id not in table.row.seats:
+        if user_id not in live.deal_seats:
             raise Refusal("err.not_player")
-        seat = table.row.seats.index(user_id)
+        seat = live.deal_seats.index(user_id)
         if deal.controller != seat:  # P7: in light play the whister decides the passer's cards
             raise Refusal("err.not_your_turn")
-        return table, seat
+        return deal, seat
 
-    async def act(self, user_id: int, press: callbacks.Press) -> None:
+    async def act(
+        self, live: Live, user_id: int, press: callbacks.Press, deadline: float | None
+    ) -> None:
         """An action button: applied if legal (the engine says which rule refuses it)."""
-        table, _ = self._pressed(user_id, press)
-        deal = table.match.deal
-        assert deal is not None and deal.turn is not None
+        deal, seat = self._pressed(live, user_id, press)
+        assert deal.turn is not None
         try:
             action = pref.parse_action(deal.turn, press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
-        await self.apply(table, action)
+        live.auto.pop(seat, None)
+        live.note = None
+        await self._apply(live, action, deadline)
 
-    async def toggle(self, user_id: int, press: callbacks.Press) -> None:
+    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
         """P5: the declarer marks his two cards to discard before confirming."""
-        table, seat = self._pressed(user_id, press)
-        assert table.match.deal is not None
-        view = seat_view(table.match.deal, seat)
+        deal, seat = self._pressed(live, user_id, press)
         try:
-            table.selection[seat] = pref.toggle_selection(view, press.code)
+            live.selection[seat] = pref.toggle_selection(seat_view(deal, seat), press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
-        chat = await self.storage.chat(table.row.chat_id)
-        self._show_hand(table, chat, seat)
+        self._show_hand(live, await self.storage.chat(live.row.chat_id), seat, deal)
 
-    async def time_out(self, table_id: int) -> None:
-        """The move is made for the player due: pass in bidding and whisting, the lowest card."""
-        table = self.tables.get(table_id)
-        if table is None or table.match.deal is None:
-            return
-        action = default_action(table.match.deal)
-        if action is not None:
-            await self.apply(table, action)
+    async def time_out(self, live: Live, deadline: float | None) -> PrefAction | None:
+        """The move made for the player due: pass in bidding and whisting, the lowest card."""
+        deal = pulya(live).deal
+        action = default_action(deal) if deal is not None else None
+        if deal is None or action is None:
+            return None
+        assert deal.controller is not None
+        live.auto[deal.controller] = action  # his control message says what was played
+        await self._apply(live, action, deadline)
+        return action
 
-    async def apply(self, table: PulyaTable, action: PrefAction) -> None:
+    async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> None:
         """One action: the step stored (a finished deal with the pulya's settlement when it is
         the last, P14, P16), then the next deal dealt, then the messages updated."""
         try:
-            step = table.match.apply(action, self.rng)
+            step = pulya(live).apply(action, self.host.rng)
         except IllegalAction as exc:
             raise Refusal("err.illegal", rule=exc.rule) from exc
-        chat = await self.storage.chat(table.row.chat_id)
-        table.selection.clear()
+        chat = await self.storage.chat(live.row.chat_id)
+        live.selection.clear()
+        live.row = replace(live.row, deadline=deadline)
+        assert live.deal_id is not None
         if step.finished_deal is None:
             assert step.match.deal is not None
             record = deal_record.to_record(step.match.deal)
-            await self.storage.save_step(table.row, table.deal_id, record, [])
-            table.match = step.match
-            self._show(table, chat)
+            await self.storage.save_step(live.row, live.deal_id, record, [])
+            live.match = PulyaTable(step.match)
+            self.show(live, chat)
             return
         over = step.match.finished
         if over:
-            table.row = replace(table.row, status="closed", deadline=None)
-        moves = self._settlement(table, step.match) if over else []
+            live.row = replace(live.row, status="closed", deadline=None)
+        moves = self._settlement(live, step.match) if over else []
         record = deal_record.to_record(step.finished_deal)
-        await self.storage.save_step(table.row, table.deal_id, record, moves, finished=True)
-        table.match = step.match
-        self._show_deal(table, chat, step.finished_deal)  # its last trick stays on its message
-        result = pref.result_message(chat.lang, step.line, step.match)
-        self.presenter.show(self._result_slot(table), chat.chat_id, result)
-        self._show_sheet(table, chat)
-        if over:
-            self._close(table)
-        else:
-            await self._next_deal(table, step.match)
-            self._show(table, chat)
+        await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
+        live.match = PulyaTable(step.match)
+        self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
+        self._show_result(live, chat, pref.result_message(chat.lang, step.line, step.match))
+        await self._show_sheet(live, chat, last=over)
+        if not over:
+            await self._next_deal(live, step.match)
+            self.show(live, chat)
 
-    async def stop(self, table_id: int) -> None:
-        """/stopgame: the deal in play voided, the pulya settled as it stands (P14's top-up)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            raise Refusal("err.no_table")
-        chat = await self.storage.chat(table.row.chat_id)
-        stopped = table.match.stop()
-        table.row = replace(table.row, status="closed", deadline=None)
-        await self.storage.settle_match(table.row, table.deal_id, self._settlement(table, stopped))
-        if table.match.deal is not None:
-            self._show_deal(table, chat, table.match.deal, closed=True)
-        table.match = stopped
-        self.presenter.show(
-            self._result_slot(table), chat.chat_id, pref.result_message(chat.lang, None, stopped)
-        )
-        self._show_sheet(table, chat)
-        self._close(table)
+    async def stop(self, live: Live) -> None:
+        """/stopgame: the deal in play voided, the pulya settled as it stands (P14's top-up),
+        in one transaction with the table's row (closed by the host); nothing if it is over."""
+        match = pulya(live)
+        if match.deal is None:
+            return
+        chat = await self.storage.chat(live.row.chat_id)
+        stopped = match.stop()
+        assert live.deal_id is not None
+        await self.storage.settle_match(live.row, live.deal_id, self._settlement(live, stopped))
+        self._show_deal(live, chat, match.deal, closed=True)
+        live.match = PulyaTable(stopped)
+        self._show_result(live, chat, pref.result_message(chat.lang, None, stopped))
+        await self._show_sheet(live, chat, last=True)
 
     # ---- helpers --------------------------------------------------------------------------------
 
-    async def _next_deal(self, table: PulyaTable, match: Match) -> None:
+    async def _next_deal(self, live: Live, match: Match) -> None:
         assert match.deal is not None
-        table.row = replace(table.row, deal_no=match.deal_no, dealer=match.deal.dealer)
+        live.row = replace(live.row, deal_no=match.deal_no, dealer=match.deal.dealer)
+        live.auto = {}  # what the bot played for someone is told for the deal it was played in
         record = deal_record.to_record(match.deal)
-        table.deal_id = await self.storage.start_deal(table.row, record, [])
-        table.match = match
+        live.deal_id = await self.storage.start_deal(live.row, record, [])
+        live.match = PulyaTable(match)
 
-    def _settlement(self, table: PulyaTable, match: Match) -> list[Movement]:
+    def _settlement(self, live: Live, match: Match) -> list[Movement]:
         """P16 × the whist price, one ledger row per player (they sum to zero)."""
         return [
             Movement(uid, chips, SETTLEMENT)
-            for uid, chips in zip(table.row.seats, match.chips(), strict=True)
+            for uid, chips in zip(live.deal_seats, match.chips(), strict=True)
             if chips
         ]
 
-    def _close(self, table: PulyaTable) -> None:
-        del self.tables[table.row.table_id]
-        table_id = table.row.table_id
-        self.presenter.retire(f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:")
-        self.presenter.retire(f"sheet:{table_id}")
-
-    def _result_slot(self, table: PulyaTable) -> str:
-        return f"result:{table.row.table_id}:{table.row.deal_no}"
-
-    def _show(self, table: PulyaTable, chat: ChatRow) -> None:
-        assert table.match.deal is not None
-        self._show_deal(table, chat, table.match.deal)
+    def show(self, live: Live, chat: ChatRow, *, anew: int | None = None) -> None:
+        """The deal in play's table message and every player's control message."""
+        deal = pulya(live).deal
+        if deal is not None:
+            self._show_deal(live, chat, deal, anew=anew)
 
     def _show_deal(
-        self, table: PulyaTable, chat: ChatRow, deal: PrefDeal, *, closed: bool = False
+        self,
+        live: Live,
+        chat: ChatRow,
+        deal: PrefDeal,
+        *,
+        closed: bool = False,
+        anew: int | None = None,
     ) -> None:
-        """The deal's table message in the group and every player's control message."""
-        deal_no, target = table.row.deal_no, table.match.sheet.rules.target
-        content = pref.table_message(chat.lang, table_view(deal), deal_no, target)
-        self.presenter.show(f"table:{table.row.table_id}:{deal_no}", chat.chat_id, content)
-        for seat in range(len(table.row.seats)):
-            self._show_hand(table, chat, seat, deal=deal, closed=closed)
+        """A deal's table message in the group and every player's control message; a finished
+        (or voided) deal's message shows its last and is let go."""
+        deal_no, target = live.row.deal_no, pulya(live).sheet.rules.target
+        note = None
+        if live.note is not None and not deal.finished:
+            key, who = live.note
+            note = t(chat.lang, key, name=shown_name(who))
+        content = pref.table_message(
+            chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
+        )
+        slot = f"table:{live.row.table_id}:{deal_no}"
+        self.presenter.show(slot, chat.chat_id, content)
+        mover = None if closed or deal.finished else deal.controller
+        ping, live.mover = (mover if mover != live.mover else None), mover
+        for seat, uid in enumerate(live.deal_seats):
+            self._show_hand(
+                live, chat, seat, deal, closed=closed, ping=seat == ping, anew=uid == anew
+            )
+        if closed or deal.finished:
+            self.presenter.retire(slot)
 
     def _show_hand(
         self,
-        table: PulyaTable,
+        live: Live,
         chat: ChatRow,
         seat: int,
+        deal: PrefDeal,
         *,
-        deal: PrefDeal | None = None,
         closed: bool = False,
+        ping: bool = False,
+        anew: bool = False,
     ) -> None:
-        deal = deal or table.match.deal
-        assert deal is not None
-        user = table.users[table.row.seats[seat]]
+        user = live.users[live.deal_seats[seat]]
         if user.blocked:
             return
         view = seat_view(deal, seat)
         if closed or deal.finished:
             view = replace(view, legal=())
         content = pref.hand_message(
-            pick_language(user.lang), view, table.row.table_id, table.row.deal_no,
-            len(deal.actions), chat.title, table.selection.get(seat, ()),
+            pick_language(user.lang), view, live.row.table_id, live.row.deal_no,
+            len(deal.actions), chat.title, live.selection.get(seat, ()),
         )  # fmt: skip
-        self.presenter.show(f"hand:{table.row.table_id}:{user.user_id}", user.user_id, content)
+        moving = not closed and deal.controller == seat and not deal.finished
+        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    def _show_sheet(self, table: PulyaTable, chat: ChatRow) -> None:
-        png, caption = pref.sheet_photo(chat.lang, table.match)
-        self.presenter.show(
-            f"sheet:{table.row.table_id}", chat.chat_id, Rendered(caption, photo=png)
-        )
+    def _show_result(self, live: Live, chat: ChatRow, content: Rendered) -> None:
+        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        self.presenter.show(slot, chat.chat_id, content)
+        self.presenter.retire(slot)  # a deal's result is never edited again
 
-    async def repost_sheet(self, table_id: int) -> None:
+    def _sheet_slot(self, live: Live) -> str:
+        return f"sheet:{live.row.table_id}"
+
+    async def _show_sheet(
+        self, live: Live, chat: ChatRow, *, last: bool = False, anew: bool = False
+    ) -> None:
+        """The sheet's one photo, edited (drawn off the event loop: tens of milliseconds);
+        `anew`: posted again at the bottom of the group, the old photo deleted."""
+        png, caption = await asyncio.to_thread(pref.sheet_photo, chat.lang, pulya(live))
+        slot = self._sheet_slot(live)
+        self.presenter.show(slot, chat.chat_id, Rendered(caption, photo=png), renew=anew)
+        if last:
+            self.presenter.retire(slot)
+
+    async def repost(self, live: Live) -> None:
         """/pulya: the sheet posted again at the bottom of the chat."""
-        table = self.tables.get(table_id)
-        if table is None:
-            raise Refusal("err.no_table")
-        chat = await self.storage.chat(table.row.chat_id)
-        png, caption = pref.sheet_photo(chat.lang, table.match)
-        await self.presenter.forget(f"sheet:{table_id}")
-        self.presenter.show(f"sheet:{table_id}", chat.chat_id, Rendered(caption, photo=png))
+        await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)

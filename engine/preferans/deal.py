@@ -69,6 +69,8 @@ class PrefDeal:
     says who decides it: in light play the lone whister plays the passer's cards, P7)."""
 
     game: ClassVar[str] = "preferans"
+    MIN_PLAYERS: ClassVar[int] = 3  # P1: three, or four with the dealer sitting out
+    MAX_PLAYERS: ClassVar[int] = 4
 
     players: tuple[str, ...]
     dealer: int
@@ -108,7 +110,7 @@ class PrefDeal:
     ) -> tuple[PrefDeal, list[PrefEvent]]:  # fmt: skip
         """Deal `deck` (top first) as P3 says; the first hand is to bid. ValueError if malformed."""
         n = len(players)
-        if n not in (3, 4):
+        if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
             raise ValueError(f"P1: Preferans is for 3 or 4 players, not {n}")
         if not all(isinstance(name, str) for name in players) or len(set(players)) != n:
             raise ValueError("P1: the players must be distinct names")

@@ -1,0 +1,397 @@
+"""Preferans in the group through the real bot and the fake Bot API (issue 15, the Preferans part
+of issue 16): `/newgame preferans`, a whole pulya to 10 to its settlement (raspasy, misère, a
+half-whist, light play), 4 players with the dealer sitting out, a restart and /stopgame
+mid-pulya, a player who leaves mid-pulya, time-outs and forged presses. Scripted users press the
+buttons on their private messages; what the script chooses is a plan per deal."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot import callbacks
+from bot.games import preferans as pref
+from bot.games.preferans_match import Match, default_action, from_records
+from bot.games.preferans_service import SETTLEMENT, pulya
+from engine.preferans.actions import PrefAction, PrefDo
+from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.outcome import level
+from tests.bot_harness import (
+    GROUP_ID,
+    RunningBot,
+    bot_messages,
+    make_players,
+    open_table,
+    push_callback,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+
+# What the players choose, deal by deal (P6 half-whist, P7 light, P9 misère, P10 raspasy); after
+# these, "fast": the first to speak declares an 8 both defenders pass, so the pulya fills.
+PLAN = ("half_whist", "light", "misere", "raspasy")
+
+
+def _live(bot: RunningBot):  # type: ignore[no-untyped-def]
+    live = bot.service.table_in(GROUP_ID)
+    assert live is not None and live.match is not None
+    return live
+
+
+def _match(bot: RunningBot) -> Match:
+    return pulya(_live(bot))
+
+
+def _control(tg: FakeTelegram, user: FakeUser) -> StoredMessage:
+    """The user's private control message of the table (titled with the group's name)."""
+    return next(m for m in reversed(bot_messages(tg, user)) if "<b>Friends</b>" in m.html)
+
+
+def _choose(deal: PrefDeal, plan: str) -> PrefAction:
+    """The plan's choice among the legal actions (the timer's default where it says nothing)."""
+    legal = deal.legal_actions()
+    words = {a.do: a for a in legal}
+    bids = [a for a in legal if a.do is PrefDo.BID]
+    speaking = deal.phase is Phase.BIDDING
+    first = not deal.actions  # the first to speak
+    if speaking and plan == "misere" and PrefDo.MISERE in words:
+        return words[PrefDo.MISERE]
+    if speaking and plan in ("half_whist", "light", "fast") and bids and first:
+        return bids[0]  # the lowest bid up the ladder
+    if deal.phase is Phase.CONTRACT and plan == "fast":
+        return max((a for a in legal if a.bid and level(a.bid) <= 8), key=lambda a: level(a.bid))
+    if deal.phase is Phase.WHISTING:
+        if plan == "half_whist" and PrefDo.HALF_WHIST in words:
+            return words[PrefDo.HALF_WHIST]
+        if plan == "light" and PrefDo.WHIST in words and not any(deal.defence):
+            return words[PrefDo.WHIST]  # the first defender whists, the second passes
+        return words.get(PrefDo.PASS) or legal[0]
+    if deal.phase is Phase.LIGHT_OR_DARK and plan == "light":
+        return words[PrefDo.LIGHT]
+    action = default_action(deal)
+    assert action is not None
+    return action
+
+
+async def _press(bot: RunningBot, users: list[FakeUser], action: PrefAction) -> FakeUser:
+    """The deciding player presses the button of `action` on his control message (the two
+    toggles first for a discard, P5)."""
+    live = _live(bot)
+    deal = pulya(live).deal
+    assert deal is not None and deal.controller is not None
+    user = next(u for u in users if u.id == live.deal_seats[deal.controller])
+    if action.cards:
+        for card in action.cards:
+            message = _control(bot.tg, user)
+            toggles = [(text, d) for text, d in message.buttons if d and d[:2] == "t:"]
+            data = next(d for text, d in toggles if card.label in text)
+            await user.press(message, data=data)
+            await bot.idle()
+    message = _control(bot.tg, user)
+    code = pref.action_code(action)
+    data = next(d for _, d in message.buttons if d and d[:2] == "a:" and d.endswith(":" + code))
+    await user.press(message, data=data)
+    await bot.idle()
+    return user
+
+
+def _table_text(tg: FakeTelegram) -> str:
+    """The group's table message of the deal in play (the latest one with a deal header)."""
+    group = bot_messages(tg, tg.chat(GROUP_ID))
+    return next(m.text for m in reversed(group) if "pool to" in m.text)
+
+
+async def _play(
+    bot: RunningBot,
+    users: list[FakeUser],
+    *,
+    until: Callable[[], bool],
+    seen: Counter[str] | None = None,
+) -> None:
+    """Play by the plan until `until()`; count what the group was shown (`seen`)."""
+    seen = Counter() if seen is None else seen
+    for _ in range(3000):
+        if until():
+            return
+        live = _live(bot)
+        match = pulya(live)
+        deal = match.deal
+        assert deal is not None
+        plan = PLAN[match.sheet.deals] if match.sheet.deals < len(PLAN) else "fast"
+        if deal.controller != deal.turn:  # P7: the whister plays the passer's open cards
+            seen["light_buttons"] += 1
+            assert deal.turn is not None
+            assert f"{deal.players[deal.turn]}, open:" in _table_text(bot.tg)
+        if deal.bid == "misere" and deal.phase is Phase.PLAY and deal.tricks_played:
+            seen["misere_open"] += _table_text(bot.tg).count(", open:") == 2  # P9
+        if deal.raspasy and deal.tricks_played:
+            seen["turned"] += "Talon turned:" in _table_text(bot.tg)  # P10
+        if deal.tricks_played and not deal.trick:
+            seen["last"] += "Last trick:" in _table_text(bot.tg)  # P8
+        await _press(bot, users, _choose(deal, plan))
+    raise AssertionError("the pulya did not end")
+
+
+def _group(tg: FakeTelegram) -> list[StoredMessage]:
+    return bot_messages(tg, tg.chat(GROUP_ID))
+
+
+async def _settled(bot: RunningBot, table_id: int, price: int) -> Match:
+    """The pulya as stored, and the ledger holding exactly its settlement × the price (P16)."""
+    storage = bot.service.storage
+    deals = await storage.table_deals(table_id)
+    match = from_records([d.record for d in deals if d.status != "voided"], price)
+    rows = await storage.ledger_rows(GROUP_ID)
+    assert {reason for *_, reason in rows} == {SETTLEMENT}
+    booked: dict[int, int] = {}
+    for _, uid, amount, _ in rows:
+        booked[uid] = booked.get(uid, 0) + amount
+    seats = deals[0].seats
+    assert booked == {u: price * w for u, w in zip(seats, match.balances(), strict=True) if w}
+    chat = await storage.chat(GROUP_ID)
+    assert sum(b for _, b in await storage.balances(GROUP_ID)) + chat.pot == 0
+    return match
+
+
+async def _open(bot: RunningBot, tg: FakeTelegram, n: int, price: int) -> list[FakeUser]:
+    group, users = make_players(tg, n, lang="en")
+    # Scripted presses play a deal in a second; people take minutes, far below 20 a minute.
+    tg.group_limit = 10_000
+    await bot.service.storage.chat(GROUP_ID, "Friends")
+    await bot.service.storage.set_chat(
+        GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}
+    )
+    await open_table(bot, group, users, "/newgame preferans")
+    return users
+
+
+async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_settlement(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=2)
+        table_id = _live(bot).row.table_id
+        seen: Counter[str] = Counter()
+        await _play(bot, users, until=lambda: bot.service.table_in(GROUP_ID) is None, seen=seen)
+        await bot.idle()
+        match = await _settled(bot, table_id, price=2)
+        assert match.sheet.finished
+        group = _group(tg)
+        texts = "\n".join(m.text for m in group)
+        kinds = [line.outcome.kind for line in match.sheet.lines]
+        assert "half_whist" in kinds and "raspasy" in kinds, kinds
+        assert any(line.outcome.contract == "misere" for line in match.sheet.lines)
+        assert any(line.outcome.play == "light" for line in match.sheet.lines)
+        assert all(seen[k] for k in ("light_buttons", "misere_open", "turned", "last")), seen
+        assert "half-whist" in texts and "raspasy" in texts
+        [sheet] = [m for m in group if m.photo]  # one photo, its media edited after each deal
+        assert sheet.edits == match.sheet.deals - 1
+        assert len(group) <= 3 * match.sheet.deals  # issue 15: at most 3 new messages a deal
+        settle = pref.settlement_lines("en", match.names, match.balances(), 2, stopped=False)
+        assert all(line in texts for line in settle[1:])
+        assert "The pulya is closed." in texts and "The evening's result" in texts
+        # /history tells each deal by what it wrote; /stats counts the contracts declared
+        await users[0].send(tg.chat(GROUP_ID), "/history")
+        await bot.idle()
+        assert "Alice 8♠: Alice: pool +6" in _group(tg)[-1].text  # the "fast" plan's deals
+        await users[0].send(tg.chat(GROUP_ID), f"/history {PLAN.index('raspasy') + 1}")
+        await bot.idle()
+        assert any("· raspasy: " in m.text for m in _group(tg)[-2:])
+        await users[0].send(tg.chat(GROUP_ID), "/stats")
+        await bot.idle()
+        stats = _group(tg)[-1].text
+        declared = sum(
+            line.outcome.declarer == 0 for line in match.sheet.lines if line.outcome.contract
+        )
+        assert f"Preferans: {match.sheet.deals}" in stats and f"{declared}" in stats, stats
+    assert tg.errors == []
+
+
+async def test_p1_four_players_the_dealer_sits_out_each_deal(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=6) as bot:
+        users = await _open(bot, tg, 4, price=1)
+        table_id = _live(bot).row.table_id
+        for _ in range(3):
+            live = _live(bot)
+            deal = pulya(live).deal
+            assert deal is not None and deal.n == 4
+            dealer = next(u for u in users if u.id == live.deal_seats[deal.dealer])
+            assert "deals, sits out" in _table_text(tg)
+            assert not [d for _, d in _control(tg, dealer).buttons if d and d[:2] == "a:"]
+            deals = pulya(live).sheet.deals
+            await _play(bot, users, until=lambda d=deals: _match(bot).sheet.deals > d)
+        await users[0].send(tg.chat(GROUP_ID), "/stopgame")
+        await bot.idle()
+        match = await _settled(bot, table_id, price=1)
+        assert match.sheet.deals == 3
+    assert tg.errors == []
+
+
+async def test_a_restart_mid_pulya_resumes_the_pulya_and_the_deal(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=8) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2)
+        for _ in range(4):  # into the third deal
+            deal = _match(bot).deal
+            assert deal is not None
+            await _press(bot, users, _choose(deal, "fast"))
+        before, step = _match(bot), _live(bot).step
+    async with running_bot(tg, db, seed=9) as bot:
+        await bot.idle()
+        assert _match(bot) == before and _live(bot).step == step
+        # the buttons shown before the restart still work
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 3)
+        [sheet] = [m for m in _group(tg) if m.photo]
+        assert sheet.edits == 2
+    assert tg.errors == []
+
+
+async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=12) as bot:
+        users = await _open(bot, tg, 3, price=5)
+        table_id = _live(bot).row.table_id
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2)
+        await users[1].send(tg.chat(GROUP_ID), "/stopgame")  # not the creator: refused
+        await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is not None
+        late = tg.user(1009, "Zed", language_code="en")
+        tg.chat(GROUP_ID).add(late)
+        await late.start()
+        await late.send(tg.chat(GROUP_ID), "/join")  # a pulya keeps the players it began with
+        await bot.idle()
+        assert "played to its end by the players who started it" in _group(tg)[-1].text
+        sheet = _match(bot).sheet
+        await users[0].send(tg.chat(GROUP_ID), "/stopgame")
+        await bot.idle()
+        match = await _settled(bot, table_id, price=5)
+        assert match.balances() == sheet.balances()  # P14: the top-up is in the balances
+        deals = await bot.service.storage.table_deals(table_id)
+        assert [d.status for d in deals] == ["finished", "finished", "voided"]
+        texts = "\n".join(m.text for m in _group(tg))
+        assert "settled as it stands" in texts and "The evening's result" in texts
+        assert "This deal was voided: the pulya was stopped." in _table_text(tg)
+    assert tg.errors == []
+
+
+async def test_pulya_reposts_the_sheet_at_the_bottom(tg: FakeTelegram, tmp_path: Path) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1)
+        [old] = [m for m in _group(tg) if m.photo]
+        await users[2].send(tg.chat(GROUP_ID), "/pulya")
+        await bot.idle()
+        [new] = [m for m in _group(tg) if m.photo]  # the old photo deleted
+        assert new.message_id > old.message_id and new.text == old.text
+        assert _group(tg)[-1] is new
+    assert tg.errors == []
+
+
+async def _play_for_the_rest(bot: RunningBot, stay: list[FakeUser], absent: FakeUser) -> None:
+    """The players who stay press until the next deal is over; the bot moves for `absent`
+    (no waiting for him)."""
+    deals, deadline = _match(bot).sheet.deals, time.monotonic() + 30
+    while _match(bot).sheet.deals == deals:
+        assert time.monotonic() < deadline
+        deal = _match(bot).deal
+        assert deal is not None and deal.controller is not None
+        if _live(bot).deal_seats[deal.controller] != absent.id:
+            await _press(bot, stay, _choose(deal, "fast"))
+        else:
+            await asyncio.sleep(0.05)
+            await bot.idle()
+
+
+@pytest.mark.parametrize("how", ["leaves", "blocks"])
+async def test_issue_16_a_player_away_for_good_is_played_for_and_the_others_stop_the_pulya(
+    tg: FakeTelegram, tmp_path: Path, how: str
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, away_delay=0.05) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        table_id = _live(bot).row.table_id
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 1)
+        gone, stay = users[2], users[:2]
+        if how == "leaves":
+            tg.member_leaves(tg.chat(GROUP_ID), gone)
+            await bot.idle()
+            assert gone.id in _live(bot).row.leaving
+            assert any("any other player may stop it" in m.text for m in _group(tg))
+        else:
+            gone.blocked = True  # the bot learns it from the 403 of his next private message
+        await _play_for_the_rest(bot, stay, gone)
+        if how == "blocks":
+            assert _live(bot).users[gone.id].blocked
+            assert any("cannot message you privately" in m.text for m in _group(tg))
+        await users[1].send(tg.chat(GROUP_ID), "/stopgame")  # not the creator, yet may now
+        await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is None
+        await _settled(bot, table_id, price=1)
+        assert "The evening's result" in _group(tg)[-1].text
+    assert all(e.status == 403 and e.params["chat_id"] == str(gone.id) for e in tg.errors)
+
+
+async def test_time_outs_pass_and_mark_the_player_away_and_forged_presses_change_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=7, turn_timeout=1) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        live = _live(bot)
+        deal = pulya(live).deal
+        assert deal is not None and deal.controller is not None
+        mover = next(u for u in users if u.id == live.deal_seats[deal.controller])
+        other = next(u for u in users if u is not mover)
+        message = _control(tg, mover)
+        assert "⏳" in message.text
+        # another player pushes the mover's button: refused, nothing moves
+        data = next(d for _, d in message.buttons if d and d.endswith(":P"))
+        query = push_callback(tg, other, message, data)
+        await bot.idle()
+        assert (tg.callback_answer(query) or {}).get("show_alert")
+        forged = callbacks.encode("a", live.row.table_id, live.row.deal_no, 99, "P")
+        push_callback(tg, mover, message, forged)
+        await bot.idle()
+        assert _live(bot).step == 0
+        told = "the bot moved for you: pass"
+
+        deadline = time.monotonic() + 10
+        while not any(told in m.text for m in bot_messages(tg, mover)):
+            assert time.monotonic() < deadline, "no time-out"
+            await asyncio.sleep(0.1)
+        await bot.idle()
+        assert _live(bot).step >= 1 and pulya(_live(bot)).deal is not None
+        assert any("🤖" in t for m in bot_messages(tg, mover) for t in (*m.history, m.text))
+        # his second time-out in a row: away, told so privately and on the table (issue 4)
+        while mover.id not in _live(bot).row.away:
+            assert time.monotonic() < deadline + 10, "not away"
+            await asyncio.sleep(0.1)
+        await bot.idle()
+        assert any("the bot moves for you" in m.text for m in bot_messages(tg, mover))
+        await users[0].send(tg.chat(GROUP_ID), "/stopgame")
+        await bot.idle()
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize("word", ["preferans", "преферанс", "пуля"])
+async def test_newgame_words_and_the_lobby_button_reach_preferans(
+    tg: FakeTelegram, tmp_path: Path, word: str
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        group, users = make_players(tg, 3, lang="en")
+        await users[0].start()
+        await users[0].send(group, f"/newgame {word}")
+        await bot.idle()
+        lobby = _group(tg)[-1]
+        assert "Preferans" in lobby.text and "Players: 3 to 4." in lobby.text
+        assert "Pulya to 10; a whist costs 1 chip." in lobby.text
+    assert tg.errors == []

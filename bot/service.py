@@ -24,7 +24,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render, settings_menu, summary, turns
+from . import callbacks, computer, games, render, settings_menu, summary, turns
 from .names import distinct
 from .presenter import Presenter
 from .storage import ChatRow, Movement, Storage, TableRow, UserRow
@@ -32,6 +32,12 @@ from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 log = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
+
+
+def _practice(chat_id: int) -> bool:
+    """Whether a chat's table is a practice table against computer players (issue 17): one
+    opened in a private chat, whose id is its player's."""
+    return chat_id > 0
 
 
 class Refusal(Exception):
@@ -94,6 +100,8 @@ class GameService:
         *,
         lobby_timeout: float = 1800,
         away_delay: float = 2.0,
+        computer_pause: tuple[float, float] = (1.0, 2.0),
+        computer_workers: int = 0,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
@@ -107,6 +115,9 @@ class GameService:
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
+        self.computers = computer.Computers(
+            self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
+        )
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
@@ -203,8 +214,10 @@ class GameService:
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise await self._table_exists(chat_id, chat.lang)
-        if not chat.lang_chosen:  # issue 12: a group speaks the language of its first table's
-            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))  # opener
+        # issue 12: a group speaks the language of its first table's opener; a practice table
+        # (issue 17) the language of its player
+        if not chat.lang_chosen or (_practice(chat_id) and chat.lang != user.lang):
+            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))
             chat = await self.storage.chat(chat_id)
         live = Live(row, {})
         self._live[row.table_id] = live
@@ -221,6 +234,8 @@ class GameService:
         """Sit down at the chat's table (in the lobby or between deals)."""
         user = await self.touch(person)
         live = self._table(chat_id, table_id)
+        if _practice(live.row.chat_id) and person.user_id != live.row.chat_id:
+            raise Refusal("practice.private")  # issue 17: a practice table is its player's
         if person.user_id in live.row.seats:
             if person.user_id in live.row.away:  # issue 16: /join brings a sitting-out player back
                 self._back(live, person.user_id)
@@ -241,6 +256,62 @@ class GameService:
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
         return live
+
+    # ---- computer players (issue 17) -------------------------------------------------------
+
+    async def add_computer(
+        self, chat_id: int, person: Person, is_admin: bool, level: str, table_id: int
+    ) -> Live:
+        """The lobby's button: the table's creator (or an admin) seats a computer player."""
+        live = self._table(chat_id, table_id)
+        if live.row.status != "lobby":
+            raise Refusal("err.already_started")
+        if not self._may_run(live, person.user_id, is_admin):
+            raise Refusal("computer.only_creator")
+        if level not in computer.ORDER or not computer.plays(live.row.game):
+            raise Refusal("err.stale")
+        most = games.deal_class(live.row.game).MAX_PLAYERS
+        if len(live.row.seats) >= most:
+            raise Refusal("err.table_full", n=most)
+        chat = await self.storage.chat(chat_id)
+        uid = computer.next_seat(level, live.row.seats)
+        await self._seat(
+            live, await self.storage.touch_user(uid, computer.name(chat.lang, uid), None, None)
+        )
+        self._show_lobby(live, chat)
+        return live
+
+    async def remove_computer(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int
+    ) -> Live:
+        """The lobby's button: the last computer player seated stands up."""
+        live = self._table(chat_id, table_id)
+        if live.row.status != "lobby":
+            raise Refusal("err.already_started")
+        if not self._may_run(live, person.user_id, is_admin):
+            raise Refusal("computer.only_creator")
+        seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
+        if not seated:
+            raise Refusal("computer.none_seated")
+        self._unseat(live, seated[-1])
+        await self.storage.save_table(live.row)
+        self._show_lobby(live, await self.storage.chat(chat_id))
+        return live
+
+    async def _computer_moved(self, table_id: int, deal: TrickDeal, action: Action) -> None:
+        """A computer player's move, thought out for `deal`: made under the chat's lock, like a
+        press, unless the deal has moved on meanwhile (stopped, the table closed)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        async with self.lock(live.row.chat_id):
+            if self._live.get(table_id) is live and live.deal is deal:
+                await self._apply(live, deal, action)
+
+    @staticmethod
+    def _people(user_ids: Sequence[int]) -> list[int]:
+        """The seats that are people, not computer players."""
+        return [uid for uid in user_ids if not computer.is_computer(uid)]
 
     async def _seat(self, live: Live, user: UserRow) -> None:
         live.users[user.user_id] = user
@@ -348,9 +419,10 @@ class GameService:
     def _runner(self, live: Live) -> int | None:
         """Who runs the table: its creator, or while he is not seated the first seated player
         (issue 16: a table does not stall when its creator stands up)."""
-        if live.row.creator_id in live.row.seats or not live.row.seats:
+        people = self._people(live.row.seats)
+        if live.row.creator_id in live.row.seats or not people:
             return live.row.creator_id
-        return live.row.seats[0]
+        return people[0]
 
     def _may_run(self, live: Live, user_id: int, is_admin: bool) -> bool:
         return is_admin or user_id in (live.row.creator_id, self._runner(live))
@@ -468,6 +540,8 @@ class GameService:
         """Refuse a deal that too few of the seated players could be dealt into."""
         fewest = games.deal_class(live.row.game).MIN_PLAYERS
         seats, short = await self._dealt_in(live, chat)
+        if seats and not self._people(seats):  # issue 17: computers play people, not alone
+            raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
                 names = ", ".join(render.name(live.users[uid].name) for uid in short)
@@ -615,7 +689,7 @@ class GameService:
         assert deal is not None
         if deal.needs_redeal:  # F8: the same dealer redeals at once, no ante
             await self._post_result(live, chat, offer_next=False)
-            if all(self._plays_itself(live, uid) for uid in live.deal_seats):
+            if all(self._plays_itself(live, uid) for uid in self._people(live.deal_seats)):
                 # everyone is away: the bot would pass for them and redeal forever
                 await self._close(live, chat, "table.closed_away")
                 return
@@ -681,7 +755,11 @@ class GameService:
             if live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
         elif live.deal is not None and live.deal.to_act is not None:
-            if self._plays_itself(live, live.deal_seats[live.deal.to_act]):
+            mover = live.deal_seats[live.deal.to_act]
+            if computer.is_computer(mover):  # issue 17: it thinks now, moves after a pause
+                self.computers.schedule(table_id, live.deal, mover)
+                return
+            if self._plays_itself(live, mover):
                 delay = self.away_delay
             elif live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
@@ -702,6 +780,7 @@ class GameService:
         for table_id in list(self._timers):
             self._cancel_timer(table_id)
         await asyncio.gather(*self._firing, return_exceptions=True)
+        await self.computers.close()
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
         """Away players and players the bot cannot reach move automatically, without waiting."""
@@ -710,6 +789,7 @@ class GameService:
         )
 
     def _cancel_timer(self, table_id: int) -> None:
+        self.computers.cancel(table_id)
         timer = self._timers.pop(table_id, None)
         if timer is not None:
             timer.cancel()
@@ -738,12 +818,16 @@ class GameService:
                 chat = await self.storage.chat(live.row.chat_id)
                 await self._close(live, chat, "table.closed_idle")
                 return
-            action = default_action(deal)
+            if deal.to_act is None or computer.is_computer(live.deal_seats[deal.to_act]):
+                return  # a computer player's move is scheduled on its own (issue 17)
+            user_id = live.deal_seats[deal.to_act]
+            # issue 17: an away player is played by the rules level, a late one passes safely
+            stood_in = self._plays_itself(live, user_id)
+            action = computer.stand_in(deal) if stood_in else default_action(deal)
             if action is None:
                 return
-            user_id = live.deal_seats[action.seat]
             note = None
-            if not self._plays_itself(live, user_id):  # a real time-out: count it
+            if not stood_in:  # a real time-out: count it
                 strikes = dict(live.row.strikes)
                 strikes[user_id] = strikes.get(user_id, 0) + 1
                 away = live.row.away
@@ -789,6 +873,8 @@ class GameService:
             players_range=(cls.MIN_PLAYERS, cls.MAX_PLAYERS),
             closed=closed,
             rules=chat.rules,
+            computers=computer.plays(live.row.game),
+            private=_practice(chat.chat_id),
         )
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
 
@@ -807,6 +893,7 @@ class GameService:
             self.bot_username,
             note=self._note(chat.lang, live),
             closed=closing,
+            private=_practice(chat.chat_id),
         )
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(deal.n):
@@ -872,7 +959,7 @@ class GameService:
         deal = live.deal
         assert deal is not None
         user = live.users[live.deal_seats[seat]]
-        if user.blocked:
+        if user.blocked or computer.is_computer(user.user_id):  # issue 17: never a DM to one
             return
         lang = pick_language(user.lang)
         view = seat_view(deal, seat)
@@ -888,6 +975,7 @@ class GameService:
             chat.title,
             live.selection.get(seat, ()),
             closed=closing,
+            beside_table=_practice(chat.chat_id),  # issue 17: the table is in the same chat
         )
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []

@@ -26,7 +26,6 @@ from tests.bot_harness import (
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
 
-AWAY_SEED = 12
 QUICK = {"computer_pause_min": 0.0, "computer_pause_max": 0.01}
 
 
@@ -214,10 +213,10 @@ async def test_an_away_player_is_played_by_the_rules_level(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
     """Issue 17: after two time-outs (the safe default) the bot plays an away player's seat
-    with the rules level, not the default."""
+    with the rules level, not the default (seed 24: a deal where the two differ)."""
     _, (alice,) = make_players(tg, 1)
     settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=AWAY_SEED, **settings) as bot:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=24, **settings) as bot:
         await alice.start()
         await alice.send(alice.dm, "/newgame napoleon")  # N: every seat plays every trick
         await bot.idle()

@@ -47,6 +47,9 @@ def _mover(bot: RunningBot, players: list[FakeUser], rng: random.Random, prefer:
         for user in players:
             offered = _offered(bot.tg, user)
             moves = [d for c, d in offered.items() if c != "L"]
+            message = control_message(bot.tg, user)
+            if not moves and "L" in offered and message and "Откройте карты, чтобы" in message.text:
+                moves = [offered["L"]]  # F7: a dark declarer looks before he discards
             if moves:
                 data = offered.get(prefer) or rng.choice(moves)
                 await user.press(control_message(bot.tg, user), data=data)  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ ORDER = tuple(LEVELS)  # random, rules, strong: the lobby's buttons, and the ids
 SPAN = 100  # computer seats of one level at a table: k < SPAN
 SEARCHING = frozenset({"strong"})  # the levels that think in a worker process
 MARK = "🤖"
+WORKER_NICENESS = 5  # the search processes' lower priority than the bot's own
 
 Apply = Callable[[int, TrickDeal, Action], Awaitable[None]]
 
@@ -46,6 +47,11 @@ def seat_id(level: str, k: int) -> int:
 def is_computer(user_id: int) -> bool:
     """Whether a seat is a computer player (a Telegram user id never is negative)."""
     return user_id < 0
+
+
+def people(user_ids: Iterable[int]) -> list[int]:
+    """The seats that are people, not computer players."""
+    return [uid for uid in user_ids if not is_computer(uid)]
 
 
 def level_of(user_id: int) -> str:
@@ -84,6 +90,12 @@ def _think(knowledge: Knowledge, level: str, seed: int) -> Action:
     """One decision (run in a worker process for a searching level): the seat's knowledge and
     a seed in, an action out."""
     return LEVELS[level](knowledge, random.Random(seed))
+
+
+def _worker_start() -> None:
+    """A worker process yields the CPU to the bot's event loop: a press is never slowed by a
+    search."""
+    os.nice(WORKER_NICENESS)
 
 
 def cores() -> int:
@@ -175,7 +187,9 @@ class Computers:
         if self._pool is None:  # forkserver: never fork the bot's threads (aiosqlite, HTTP)
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_worker_start
+            )
         return self._pool
 
     async def close(self) -> None:

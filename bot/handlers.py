@@ -289,12 +289,12 @@ class Handlers:
         if len(args) > 1 or (args and game is None):
             await self._reply(message, t(lang, "usage.newgame_games", games=games.choices()))
             return
+        title = message.chat.title or ""
         if message.chat.type == ChatType.PRIVATE:  # issue 17: a practice table; he writes here
             await self.service.touch(person(user), started=True)
+            title = t(lang, "practice.title")
         async with self.service.lock(message.chat_id):
-            live = await self.service.new_table(
-                message.chat_id, message.chat.title or "", person(user), game
-            )
+            live = await self.service.new_table(message.chat_id, title, person(user), game)
         if user.id not in live.row.seats:
             lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
             link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")

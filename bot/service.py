@@ -216,8 +216,9 @@ class GameService:
             raise await self._table_exists(chat_id, chat.lang)
         # issue 12: a group speaks the language of its first table's opener; a practice table
         # (issue 17) the language of its player
-        if not chat.lang_chosen or (_practice(chat_id) and chat.lang != user.lang):
-            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))
+        lang = pick_language(user.lang)
+        if not chat.lang_chosen or (_practice(chat_id) and chat.lang != lang):
+            await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
         live = Live(row, {})
         self._live[row.table_id] = live
@@ -307,11 +308,6 @@ class GameService:
         async with self.lock(live.row.chat_id):
             if self._live.get(table_id) is live and live.deal is deal:
                 await self._apply(live, deal, action)
-
-    @staticmethod
-    def _people(user_ids: Sequence[int]) -> list[int]:
-        """The seats that are people, not computer players."""
-        return [uid for uid in user_ids if not computer.is_computer(uid)]
 
     async def _seat(self, live: Live, user: UserRow) -> None:
         live.users[user.user_id] = user
@@ -419,7 +415,7 @@ class GameService:
     def _runner(self, live: Live) -> int | None:
         """Who runs the table: its creator, or while he is not seated the first seated player
         (issue 16: a table does not stall when its creator stands up)."""
-        people = self._people(live.row.seats)
+        people = computer.people(live.row.seats)
         if live.row.creator_id in live.row.seats or not people:
             return live.row.creator_id
         return people[0]
@@ -540,7 +536,7 @@ class GameService:
         """Refuse a deal that too few of the seated players could be dealt into."""
         fewest = games.deal_class(live.row.game).MIN_PLAYERS
         seats, short = await self._dealt_in(live, chat)
-        if seats and not self._people(seats):  # issue 17: computers play people, not alone
+        if seats and not computer.people(seats):  # issue 17: computers play people, not alone
             raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
@@ -689,7 +685,7 @@ class GameService:
         assert deal is not None
         if deal.needs_redeal:  # F8: the same dealer redeals at once, no ante
             await self._post_result(live, chat, offer_next=False)
-            if all(self._plays_itself(live, uid) for uid in self._people(live.deal_seats)):
+            if all(self._plays_itself(live, uid) for uid in computer.people(live.deal_seats)):
                 # everyone is away: the bot would pass for them and redeal forever
                 await self._close(live, chat, "table.closed_away")
                 return

@@ -109,6 +109,7 @@ def cores() -> int:
 @dataclass
 class _Move:
     task: asyncio.Task[None]
+    deal: TrickDeal  # the position it is thought for
     applying: bool = False  # past the pause, under the chat's lock: never cancelled
 
 
@@ -133,13 +134,17 @@ class Computers:
 
     def schedule(self, table_id: int, deal: TrickDeal, user_id: int) -> None:
         """Think about the computer seat's move in `deal` (its turn now) and make it after the
-        pause; a move still pending at this table is dropped."""
+        pause; a move pending at this table for an earlier deal is dropped, one for this very
+        deal goes on (the table's timer is re-armed for many reasons)."""
+        pending = self._moves.get(table_id)
+        if pending is not None and pending.deal is deal:
+            return
         self.cancel(table_id)
         seat = deal.to_act
         assert seat is not None
         level = level_of(user_id)
         task = asyncio.create_task(self._move(table_id, deal, seat, level), name=f"ai {table_id}")
-        move = self._moves[table_id] = _Move(task)
+        move = self._moves[table_id] = _Move(task, deal)
         self._tasks.add(task)
         task.add_done_callback(lambda _: self._done(table_id, move))
 

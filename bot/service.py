@@ -471,6 +471,7 @@ class GameService:
         self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         self._cancel_timer(live.row.table_id)
+        self.computers.cancel(live.row.table_id)
         live.row = replace(live.row, status="closed", deadline=None)
         voided = live.in_deal and live.deal_id is not None
         if voided:
@@ -759,6 +760,7 @@ class GameService:
                 delay = self.away_delay
             elif live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
+        self.computers.cancel(table_id)  # no computer player's move is due now
         if delay is None:
             return
         key = (live.row.deal_no, live.step)
@@ -785,7 +787,6 @@ class GameService:
         )
 
     def _cancel_timer(self, table_id: int) -> None:
-        self.computers.cancel(table_id)
         timer = self._timers.pop(table_id, None)
         if timer is not None:
             timer.cancel()

@@ -240,3 +240,16 @@ async def test_an_away_player_is_played_by_the_rules_level(
     for before, action in away:
         assert action == rules_player(seat_knowledge(before, seat), random.Random())
     assert any(action != default_action(before) for before, action in away)
+
+
+def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
+    """No Telegram user id (positive) nor the evening's pot (0) can be a computer player's."""
+    ids = [computer.seat_id(level, k) for level in computer.ORDER for k in (1, 2, 99)]
+    assert len(set(ids)) == len(ids) and all(uid < 0 for uid in ids)
+    assert [computer.level_of(computer.seat_id(lv, 7)) for lv in computer.ORDER] == list(
+        computer.ORDER
+    )
+    first = computer.next_seat("strong", [1000, computer.seat_id("rules", 1)])
+    second = computer.next_seat("strong", [1000, first])
+    assert (computer.name("ru", first), computer.name("en", second)) == ("🤖 Мастер", "🤖 Master 2")
+    assert not computer.is_computer(0) and not computer.is_computer(1000)

@@ -658,15 +658,12 @@ class Handlers:
             await self._season_press(context, query, chat.id, press.table_id)
             return
         if press.kind == "m":  # issue 17: the lobby seats a computer player or stands one up
+            level = None if press.code == "-" else computer.ORDER[int(press.code)]
             admin = await self._is_admin(context, chat.id, user.id)
             async with self.service.lock(chat.id):
-                if press.code == "-":
-                    await self.service.remove_computer(chat.id, person(user), admin, press.table_id)
-                else:
-                    level = computer.ORDER[int(press.code)]
-                    await self.service.add_computer(
-                        chat.id, person(user), admin, level, press.table_id
-                    )
+                await self.service.seat_computer(
+                    chat.id, person(user), admin, press.table_id, level
+                )
             return
         if press.kind == "k":
             if not await self._is_admin(context, chat.id, user.id):

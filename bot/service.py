@@ -260,43 +260,33 @@ class GameService:
 
     # ---- computer players (issue 17) -------------------------------------------------------
 
-    async def add_computer(
-        self, chat_id: int, person: Person, is_admin: bool, level: str, table_id: int
+    async def seat_computer(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
     ) -> Live:
-        """The lobby's button: the table's creator (or an admin) seats a computer player."""
+        """The lobby's buttons: the table's creator (or an admin) seats a computer player of
+        `level`, or (None) stands the last one seated up."""
         live = self._table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
         if not self._may_run(live, person.user_id, is_admin):
             raise Refusal("computer.only_creator")
-        if level not in computer.ORDER or not computer.plays(live.row.game):
-            raise Refusal("err.stale")
-        most = games.deal_class(live.row.game).MAX_PLAYERS
-        if len(live.row.seats) >= most:
-            raise Refusal("err.table_full", n=most)
         chat = await self.storage.chat(chat_id)
-        uid = computer.next_seat(level, live.row.seats)
-        await self._seat(
-            live, await self.storage.touch_user(uid, computer.name(chat.lang, uid), None, None)
-        )
+        if level is None:
+            seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
+            if not seated:
+                raise Refusal("computer.none_seated")
+            self._unseat(live, seated[-1])
+            await self.storage.save_table(live.row)
+        else:
+            if level not in computer.ORDER or not computer.plays(live.row.game):
+                raise Refusal("err.stale")
+            most = games.deal_class(live.row.game).MAX_PLAYERS
+            if len(live.row.seats) >= most:
+                raise Refusal("err.table_full", n=most)
+            uid = computer.next_seat(level, live.row.seats)
+            name = computer.name(chat.lang, uid)
+            await self._seat(live, await self.storage.touch_user(uid, name, None, None))
         self._show_lobby(live, chat)
-        return live
-
-    async def remove_computer(
-        self, chat_id: int, person: Person, is_admin: bool, table_id: int
-    ) -> Live:
-        """The lobby's button: the last computer player seated stands up."""
-        live = self._table(chat_id, table_id)
-        if live.row.status != "lobby":
-            raise Refusal("err.already_started")
-        if not self._may_run(live, person.user_id, is_admin):
-            raise Refusal("computer.only_creator")
-        seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
-        if not seated:
-            raise Refusal("computer.none_seated")
-        self._unseat(live, seated[-1])
-        await self.storage.save_table(live.row)
-        self._show_lobby(live, await self.storage.chat(chat_id))
         return live
 
     async def _computer_moved(self, table_id: int, deal: TrickDeal, action: Action) -> None:

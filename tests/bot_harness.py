@@ -118,6 +118,19 @@ def action_buttons(message: StoredMessage) -> list[tuple[str, str]]:
     return [(text, data) for text, data in message.buttons if data and data[:2] in ("a:", "t:")]
 
 
+LOOK_FIRST = ("Откройте карты, чтобы", "Look at your cards to")  # F7: the dark declarer's hint
+
+
+def moves_now(message: StoredMessage | None) -> list[str]:
+    """The callback data a player may press now on his control message (F7: only looking, for a
+    dark declarer who must look before discarding)."""
+    if message is None:
+        return []
+    buttons = [data for _, data in action_buttons(message)]
+    moves = [data for data in buttons if not data.endswith(":L")]
+    return moves or (buttons if any(words in message.text for words in LOOK_FIRST) else [])
+
+
 GROUP_ID = -100500
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace"]
 

@@ -17,10 +17,10 @@ from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
-    action_buttons,
     bot_messages,
     control_message,
     make_players,
+    moves_now,
     running_bot,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -33,14 +33,19 @@ def _data(message: StoredMessage, prefix: str) -> str:
     return next(d for _, d in message.buttons if d and d.startswith(prefix))
 
 
-def _moves(message: StoredMessage | None) -> list[str]:
-    """What a person may press now (F7: a dark declarer's look, when that is all there is)."""
-    if message is None:
-        return []
-    buttons = [data for _, data in action_buttons(message)]
-    moves = [data for data in buttons if not data.endswith(":L")]
-    looking_first = ("Откройте карты, чтобы", "Look at your cards to")
-    return moves or (buttons if any(w in message.text for w in looking_first) else [])
+async def _group_lobby(
+    bot: RunningBot, group: FakeChat, users: list[FakeUser], command: str
+) -> StoredMessage:
+    """Everyone opens the bot, the first opens a table with `command`, the others sit down."""
+    for user in users:
+        await user.start()
+    await users[0].send(group, command)
+    await bot.idle()
+    lobby = bot_messages(bot.tg, group)[-1]
+    for user in users[1:]:
+        await user.press(lobby, data=_data(lobby, "j:"))
+        await bot.idle()
+    return lobby
 
 
 async def _lobby_with_computers(
@@ -78,7 +83,7 @@ async def _play_deal(bot: RunningBot, live: Live, users: list[FakeUser], rng: ra
             computer_moves += 1
             continue
         person = by_id[mover]
-        moves = await bot.tg.wait_for(lambda p=person: _moves(control_message(bot.tg, p)))
+        moves = await bot.tg.wait_for(lambda p=person: moves_now(control_message(bot.tg, p)))
         message = control_message(bot.tg, person)
         assert message is not None
         await person.press(message, data=rng.choice(moves))
@@ -100,13 +105,7 @@ async def test_computer_seats_play_whole_deals_beside_people(
     group, users = make_players(tg, 2)
     rng = random.Random(3)
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **QUICK) as bot:
-        for user in users:
-            await user.start()
-        await users[0].send(group, "/newgame frap")
-        await bot.idle()
-        lobby = bot_messages(tg, group)[-1]
-        await users[1].press(lobby, data=_data(lobby, "j:"))
-        await bot.idle()
+        lobby = await _group_lobby(bot, group, users, "/newgame frap")
         query = await users[1].press(lobby, data=_data(lobby, f"m:{lobby_id(lobby)}:0"))
         await bot.idle()
         answer = tg.callback_answer(query)
@@ -181,13 +180,7 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
     db = tmp_path / "db.sqlite3"
     slow = {"computer_pause_min": 30.0, "computer_pause_max": 30.0}
     async with running_bot(tg, db, seed=7, **slow) as bot:
-        for user in users:
-            await user.start()
-        await users[0].send(group, "/newgame")
-        await bot.idle()
-        lobby = bot_messages(tg, group)[-1]
-        await users[1].press(lobby, data=_data(lobby, "j:"))
-        await bot.idle()
+        lobby = await _group_lobby(bot, group, users, "/newgame")
         await _lobby_with_computers(bot, group, users[0], ["rules"])
         await users[0].press(lobby, data=_data(lobby, "s:"))
         await bot.idle()
@@ -197,7 +190,7 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
         while not computer.is_computer(live.deal_seats[live.deal.to_act or 0]):
             mover = next(u for u in users if u.id == live.deal_seats[live.deal.to_act or 0])
             message = control_message(tg, mover)
-            await mover.press(message, data=rng.choice(_moves(message)))
+            await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
         steps = len(live.deal.actions)
     async with running_bot(tg, db, seed=7, **QUICK) as bot:

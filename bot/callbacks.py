@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Action, Do
+from engine.ai import LEVELS
 from engine.cards import Card, Suit
 from engine.student import JOKER
 
@@ -36,6 +37,8 @@ _SIMPLE = {
 _SIMPLE_BACK = {code: do for do, code in _SIMPLE.items()}
 _ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.CALL_DISCARD: "z", Do.PLAY: "p"}
 _ONE_CARD_BACK = {code: do for do, code in _ONE_CARD.items()}
+# issue 17: a lobby's computer player buttons: a level's number, or "-" (stand the last one up)
+_COMPUTER_CODES = ("-", *(str(i) for i in range(len(LEVELS))))
 
 
 class BadCallback(ValueError):
@@ -88,7 +91,7 @@ def decode(data: str | None) -> Press:
             return Press(kind, code=rest)
         if kind == "k" and len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
             return Press(kind, int(parts[0]), code=parts[1])
-        if kind == "m" and len(parts) == 2 and parts[1] in ("-", "0", "1", "2"):
+        if kind == "m" and len(parts) == 2 and parts[1] in _COMPUTER_CODES:
             return Press(kind, int(parts[0]), code=parts[1])
         if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
             return Press(kind, int(parts[0]))

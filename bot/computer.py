@@ -34,6 +34,7 @@ ORDER = tuple(LEVELS)  # random, rules, strong: the lobby's buttons, and the ids
 SPAN = 100  # computer seats of one level at a table: k < SPAN
 SEARCHING = frozenset({"strong"})  # the levels that think in a worker process
 MARK = "🤖"
+PRACTICE_OPPONENTS, PRACTICE_LEVEL = 3, "rules"  # seated at a new practice table
 WORKER_NICENESS = 5  # the search processes' lower priority than the bot's own
 
 Apply = Callable[[int, TrickDeal, Action], Awaitable[None]]

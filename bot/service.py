@@ -227,6 +227,10 @@ class GameService:
             await self._seat(live, user)  # saves the row
         else:
             await self.storage.save_table(live.row)
+        if _practice(chat_id) and computer.plays(live.row.game):  # issue 17: ready to start
+            most = games.deal_class(live.row.game).MAX_PLAYERS - len(live.row.seats)
+            for _ in range(min(computer.PRACTICE_OPPONENTS, most)):
+                await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
         self._show_lobby(live, chat)
         self._arm_timer(live)
         return live
@@ -283,11 +287,14 @@ class GameService:
             most = games.deal_class(live.row.game).MAX_PLAYERS
             if len(live.row.seats) >= most:
                 raise Refusal("err.table_full", n=most)
-            uid = computer.next_seat(level, live.row.seats)
-            name = computer.name(chat.lang, uid)
-            await self._seat(live, await self.storage.touch_user(uid, name, None, None))
+            await self._seat_computer(live, chat, level)
         self._show_lobby(live, chat)
         return live
+
+    async def _seat_computer(self, live: Live, chat: ChatRow, level: str) -> None:
+        uid = computer.next_seat(level, live.row.seats)
+        name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
+        await self._seat(live, await self.storage.touch_user(uid, name, None, None))
 
     async def _computer_moved(self, table_id: int, deal: TrickDeal, action: Action) -> None:
         """A computer player's move, thought out for `deal`: made under the chat's lock, like a

@@ -149,8 +149,12 @@ async def test_a_practice_table_in_private_plays_against_computers(
         await bob.start(f"j{lobby_id(lobby)}")  # someone else's deep link: refused
         await bot.idle()
         assert "чужой тренировочный стол" in bot_messages(tg, bob)[-1].text
-        lobby = await _lobby_with_computers(bot, alice.dm, alice, ["rules", "rules"])
-        assert "🤖 Любитель, 🤖 Любитель 2" in lobby.text
+        lobby = bot_messages(tg, alice)[-1]  # three Amateurs sit down with her at once
+        assert "Alice, 🤖 Любитель, 🤖 Любитель 2, 🤖 Любитель 3" in lobby.text
+        await alice.press(lobby, data=_data(lobby, "m:"))  # "+🤖 Новичок"
+        await alice.press(lobby, data=_data(lobby, f"m:{lobby_id(lobby)}:-"))
+        await bot.idle()
+        assert "Alice, 🤖 Любитель, 🤖 Любитель 2, 🤖 Любитель 3\n" in lobby.text
         await alice.press(lobby, data=_data(lobby, "s:"))
         live = bot.service.table_in(alice.id)
         assert live is not None
@@ -162,11 +166,8 @@ async def test_a_practice_table_in_private_plays_against_computers(
         assert "сдача №" not in hand.text and "Банк" not in hand.text  # the table says those
         storage = bot.service.storage
         practice = {user.user_id: bal for user, bal in await storage.balances(alice.id)}
-        assert set(practice) == {
-            alice.id,
-            computer.seat_id("rules", 1),
-            computer.seat_id("rules", 2),
-        }
+        amateurs = {computer.seat_id("rules", k) for k in (1, 2, 3)}
+        assert set(practice) == {alice.id, *amateurs}
         assert await storage.balances(GROUP_ID) == []
         assert await storage.check() == []
         _no_message_to_computers(tg)
@@ -213,6 +214,10 @@ async def test_an_away_player_is_played_by_the_rules_level(
         await alice.start()
         await alice.send(alice.dm, "/newgame napoleon")  # N: every seat plays every trick
         await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        for _ in range(3):  # the three Amateurs seated at a practice table stand up for Novices
+            await alice.press(lobby, data=_data(lobby, f"m:{lobby_id(lobby)}:-"))
+            await bot.idle()
         lobby = await _lobby_with_computers(bot, alice.dm, alice, ["random", "random", "random"])
         await alice.press(lobby, data=_data(lobby, "s:"))
         live = bot.service.table_in(alice.id)

@@ -353,7 +353,9 @@ class Handlers:
                     )
                 ]
                 for uid in live.row.seats
-                if uid in live.users and uid not in live.row.leaving
+                if uid in live.users
+                and uid not in live.row.leaving
+                and not computer.is_computer(uid)  # issue 17: it never holds a table up
             ]
             await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
             return

@@ -347,9 +347,15 @@ class GameService:
         self.presenter.retire(self._hand_slot(live, uid))
 
     async def _too_few(self, live: Live, chat: ChatRow) -> bool:
-        """A table in play that has fewer seats than its game takes closes (True if it did)."""
-        fewest = games.deal_class(live.row.game).MIN_PLAYERS
-        if live.row.status == "playing" and len(live.row.seats) < fewest:
+        """A table in play that has fewer seats than its game takes, or only computer players
+        left (issue 17), closes (True if it did)."""
+        if live.row.status != "playing":
+            return False
+        seats = live.row.seats
+        if seats and not computer.people(seats):
+            await self._close(live, chat, "computer.closed_no_people")
+            return True
+        if len(seats) < games.deal_class(live.row.game).MIN_PLAYERS:
             await self._close(live, chat, "table.closed_too_few")
             return True
         return False

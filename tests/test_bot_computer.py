@@ -176,7 +176,8 @@ async def test_a_practice_table_in_private_plays_against_computers(
 async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    """A restart while a computer player thinks: the resumed table schedules its move again."""
+    """A restart while a computer player thinks: the resumed table schedules its move again;
+    when the people stand up, the table closes."""
     group, users = make_players(tg, 2)
     db = tmp_path / "db.sqlite3"
     slow = {"computer_pause_min": 30.0, "computer_pause_max": 30.0}
@@ -199,6 +200,13 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
         assert live is not None and live.deal is not None
         await tg.wait_for(lambda: len(live.deal.actions) > steps, timeout=10)
         await _play_deal(bot, live, users, rng)
+        for user in users:  # the people stand up: a table of computer players alone closes
+            await user.send(group, "/leave")
+            await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is None
+        assert "остались одни компьютерные игроки" in "\n".join(
+            m.text for m in bot_messages(tg, group)
+        )
         assert await bot.service.storage.check() == []
         _no_message_to_computers(tg)
 

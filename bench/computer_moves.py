@@ -12,7 +12,8 @@ the rules level at 4 seats (each decision with a choice). Then:
   once, one decision after another, every position once; printed are the wall time of a
   decision from the loop's side (queueing for a worker included), the workers' CPU time per
   decision (measured around the search inside the worker), and how late a 5 ms ticker on the
-  loop ran meanwhile (the loop's lag: what a press waits while the computers think).
+  loop ran meanwhile (the loop's lag: what a press waits while the computers think), and before,
+  with nothing to do (what the machine's other load costs the loop anyway).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engine.games import GAMES
 
 NAMES = ("p0", "p1", "p2", "p3")
 TICK = 0.005
+IDLE = 3.0
 
 
 def positions(count: int, seed: int) -> list[tuple[TrickDeal, int]]:
@@ -120,6 +122,8 @@ async def strong(found: list[tuple[TrickDeal, int]], tables: int) -> None:
             walls.append(loop.time() - start)
 
     tick = asyncio.create_task(ticker())
+    await asyncio.sleep(IDLE)  # the machine's own lag first: the loop with nothing to do
+    idle, lags[:] = list(lags), []
     started = time.perf_counter()
     await asyncio.gather(*(table(found[i::tables]) for i in range(tables)))
     elapsed = time.perf_counter() - started
@@ -133,6 +137,7 @@ async def strong(found: list[tuple[TrickDeal, int]], tables: int) -> None:
     print(f"  a decision's wall time from the loop: {_ms(walls)}")
     print(f"  a search's CPU time in its worker:    {_ms(cpus)}")
     print(f"  the loop's lag meanwhile (5 ms ticker): {_ms(lags)}")
+    print(f"  the loop's lag before, idle for {IDLE:.0f} s:   {_ms(idle)}")
 
 
 def main() -> None:

@@ -162,32 +162,21 @@ async def open_table(
 
 
 async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) -> int:
-    """Press random legal buttons in the players' private chats until the deal ends."""
-    presses = 0
-    for _ in range(400):
+    """Press random legal buttons in the players' private chats until the deal ends; returns
+    how many were pressed."""
+    for presses in range(400):
         movers = []
         for user in users:
             message = control_message(bot.tg, user)
-            if message is None:
-                continue
-            buttons = action_buttons(message)
-            moves = [b for b in buttons if not b[1].endswith(":L")]
-            if moves:
+            moves = moves_now(message)
+            if message is not None and moves:
                 movers.append((user, message, moves))
-            elif buttons and (
-                "Откройте карты, чтобы" in message.text or "Look at your cards to" in message.text
-            ):
-                movers.append(
-                    (user, message, buttons)
-                )  # F7: the dark declarer looks, then discards
         if not movers:
             return presses
         assert len(movers) == 1, f"more than one player may act: {[m[0] for m in movers]}"
-        user, message, buttons = movers[0]
-        _, data = rng.choice(buttons)
-        await user.press(message, data=data)
+        user, message, moves = movers[0]
+        await user.press(message, data=rng.choice(moves))
         await bot.idle()
-        presses += 1
     raise AssertionError("the deal did not end")
 
 

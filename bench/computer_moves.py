@@ -81,7 +81,7 @@ def cheap(found: list[tuple[TrickDeal, int]]) -> None:
 def _timed_think(knowledge: Knowledge, level: str, seed: int) -> float:
     """In a worker: one decision's CPU time."""
     start = time.process_time()
-    computer._think(knowledge, level, seed)
+    LEVELS[level](knowledge, random.Random(seed))
     return time.process_time() - start
 
 

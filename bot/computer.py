@@ -12,6 +12,7 @@ human-like pause, counted from the moment the move passed to it, under the chat'
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import os
@@ -85,18 +86,6 @@ def stand_in(deal: TrickDeal) -> Action:
     seat = deal.to_act
     assert seat is not None
     return rules_player(seat_knowledge(deal, seat), random.Random())
-
-
-def _think(knowledge: Knowledge, level: str, seed: int) -> Action:
-    """One decision (run in a worker process for a searching level): the seat's knowledge and
-    a seed in, an action out."""
-    return LEVELS[level](knowledge, random.Random(seed))
-
-
-def _worker_start() -> None:
-    """A worker process yields the CPU to the bot's event loop: a press is never slowed by a
-    search."""
-    os.nice(WORKER_NICENESS)
 
 
 def cores() -> int:
@@ -177,24 +166,28 @@ class Computers:
         await self._apply(table_id, deal, action)
 
     async def choose(self, knowledge: Knowledge, level: str) -> Action:
-        """The level's action for this knowledge; a search runs in a worker process."""
-        seed = self.rng.getrandbits(64)
+        """The level's action for this knowledge; a search runs in a worker process (it is
+        sent the player function, the knowledge and a seeded generator: a worker imports only
+        the engine)."""
+        rng = random.Random(self.rng.getrandbits(64))
         if level not in SEARCHING or len(knowledge.legal) == 1:
-            return _think(knowledge, level, seed)
+            return LEVELS[level](knowledge, rng)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), _think, knowledge, level, seed)
+            return await loop.run_in_executor(self._executor(), LEVELS[level], knowledge, rng)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
             log.exception("the computer players' worker pool broke; this move by the rules level")
             self._pool = None
-            return _think(knowledge, "rules", seed)
+            return rules_player(knowledge, rng)
 
     def _executor(self) -> Executor:
         if self._pool is None:  # forkserver: never fork the bot's threads (aiosqlite, HTTP)
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+            # a worker yields the CPU to the bot's event loop: a press is never slowed by a search
+            nicer = functools.partial(os.nice, WORKER_NICENESS)
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_worker_start
+                max_workers=self.workers, mp_context=context, initializer=nicer
             )
         return self._pool
 

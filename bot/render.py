@@ -99,7 +99,8 @@ def lobby(
     ui = games.ui(game)
     title = ui.title(lang)
     lines = [t(lang, "lobby.title", game=title)]
-    lines.append(t(lang, "lobby.creator", name=name(creator)))
+    if not private:  # a practice table is its player's own
+        lines.append(t(lang, "lobby.creator", name=name(creator)))
     lines.append(ui.money_line(lang, rules or {}, ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
     players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")

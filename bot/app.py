@@ -50,7 +50,7 @@ GROUP_COMMANDS = (
     "newseason",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "help", "language", "pings")
+PRIVATE_COMMANDS = ("start", "help", "language", "pings", "newgame", "stopgame")
 # The updates the bot asks for: chat_member (sent only to admin bots, and only when asked for)
 # tells it a player left the group, besides the left_chat_member service message (issue 16).
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
@@ -110,6 +110,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             rng,
             lobby_timeout=settings.lobby_timeout,
             away_delay=settings.away_delay,
+            computer_pause=(settings.computer_pause_min, settings.computer_pause_max),
+            computer_workers=settings.computer_workers,
         )
         app.bot_data["service"] = service
         register(app, Handlers(service, settings.zone))

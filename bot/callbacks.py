@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Action, Do
+from engine.ai import LEVELS
 from engine.cards import Card, Suit
 from engine.student import JOKER
 
@@ -36,6 +37,8 @@ _SIMPLE = {
 _SIMPLE_BACK = {code: do for do, code in _SIMPLE.items()}
 _ONE_CARD = {Do.DARK_DISCARD: "x", Do.CUT_DISCARD: "y", Do.CALL_DISCARD: "z", Do.PLAY: "p"}
 _ONE_CARD_BACK = {code: do for do, code in _ONE_CARD.items()}
+# issue 17: a lobby's computer player buttons: a level's number, or "-" (stand the last one up)
+_COMPUTER_CODES = ("-", *(str(i) for i in range(len(LEVELS))))
 
 
 class BadCallback(ValueError):
@@ -46,7 +49,8 @@ class BadCallback(ValueError):
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
     c(onfig) u(ser's choice: pings, language) z (a new season: table_id holds the seasons
-    closed so far) k (an admin stands player `code` up)."""
+    closed so far) k (an admin stands player `code` up) m (the lobby seats a computer player of
+    level number `code`, or stands the last one up: `-`)."""
 
     kind: str
     table_id: int = 0
@@ -63,8 +67,8 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"n:{table_id}:{deal_no}"
     elif kind in ("c", "u"):
         data = f"{kind}:{code}"
-    elif kind == "k":  # an admin stands player `code` (a user id) up (issue 16)
-        data = f"k:{table_id}:{code}"
+    elif kind in ("k", "m"):  # k: an admin stands player `code` (a user id) up (issue 16);
+        data = f"{kind}:{table_id}:{code}"  # m: a computer player sits down or stands up (17)
     else:
         data = f"{kind}:{table_id}"
     if len(data.encode()) > MAX_BYTES:
@@ -86,6 +90,8 @@ def decode(data: str | None) -> Press:
         if kind in ("c", "u") and rest:
             return Press(kind, code=rest)
         if kind == "k" and len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
+            return Press(kind, int(parts[0]), code=parts[1])
+        if kind == "m" and len(parts) == 2 and parts[1] in _COMPUTER_CODES:
             return Press(kind, int(parts[0]), code=parts[1])
         if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
             return Press(kind, int(parts[0]))

@@ -44,6 +44,11 @@ class Settings(DatabaseSettings):
     )
     away_delay: float = Field(default=2.0, ge=0, description="seconds before an away player's move")
     default_ante: int = Field(default=10, ge=0)
+    # issue 17: a computer player moves after a pause drawn from this range (its thinking
+    # included), like a person; its searches run in at most COMPUTER_WORKERS processes
+    computer_pause_min: float = Field(default=1.0, ge=0, description="seconds")
+    computer_pause_max: float = Field(default=2.0, ge=0, description="seconds")
+    computer_workers: int = Field(default=0, ge=0, description="processes; 0 = one per core")
     log_level: str = "INFO"
     group_messages_per_minute: int = Field(default=20, ge=1)
     messages_per_second: int = Field(default=30, ge=1, description="the limiter's overall budget")
@@ -82,6 +87,7 @@ class Settings(DatabaseSettings):
     def zone(self) -> tzinfo:
         """The time zone for dates shown to players (UTC needs no zone database)."""
         return UTC if self.time_zone == "UTC" else ZoneInfo(self.time_zone)
+
     @field_validator("webhook_url")
     @classmethod
     def _webhook_url_shape(cls, value: str | None) -> str | None:
@@ -98,6 +104,12 @@ class Settings(DatabaseSettings):
         if value is not None and not _WEBHOOK_SECRET.match(value.get_secret_value()):
             raise ValueError("WEBHOOK_SECRET must be 1-256 characters: A-Z, a-z, 0-9, _ and -")
         return value
+
+    @model_validator(mode="after")
+    def _pause_range(self) -> Settings:
+        if self.computer_pause_max < self.computer_pause_min:
+            raise ValueError("COMPUTER_PAUSE_MAX must not be below COMPUTER_PAUSE_MIN")
+        return self
 
     @model_validator(mode="after")
     def _webhook_has_secret(self) -> Settings:

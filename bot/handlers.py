@@ -27,7 +27,7 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, export, games, names, render, settings_menu, stats, stats_view
+from . import callbacks, computer, export, games, names, render, settings_menu, stats, stats_view
 from .service import GameService, Person, Refusal
 from .storage import DealRow
 
@@ -36,6 +36,10 @@ Context = ContextTypes.DEFAULT_TYPE
 HISTORY_SHOWN = 5
 # the other group commands take none
 TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick", "stats")
+# what a private chat's practice table against computer players answers too (issue 17)
+PRACTICE_COMMANDS = (
+    "newgame", "startgame", "stopgame", "pot", "balance", "top", "stats", "history", "rules",
+)  # fmt: skip
 ANSWER_TRIES = 4
 
 
@@ -74,6 +78,8 @@ class Handlers:
         )
 
     async def _is_admin(self, context: Context, chat_id: int, user_id: int) -> bool:
+        if chat_id > 0:  # a private chat (a practice table, issue 17) has no admins
+            return False
         try:
             member = await context.bot.get_chat_member(chat_id, user_id)
         except ChatMigrated as exc:  # the group became a supergroup: its admins are there
@@ -105,8 +111,9 @@ class Handlers:
             message, user = update.effective_message, update.effective_user
             if message is None or user is None:
                 return
-            if message.chat.type == ChatType.PRIVATE:
-                lang = pick_language(user.language_code)
+            private = message.chat.type == ChatType.PRIVATE
+            if private and run.__name__ not in PRACTICE_COMMANDS:
+                lang = await self.service.user_lang(user.id, user.language_code)
                 await self._reply(message, t(lang, "cmd.group_only"))
                 return
             lang = await self._chat_lang(message.chat)
@@ -282,10 +289,12 @@ class Handlers:
         if len(args) > 1 or (args and game is None):
             await self._reply(message, t(lang, "usage.newgame_games", games=games.choices()))
             return
+        title = message.chat.title or ""
+        if message.chat.type == ChatType.PRIVATE:  # issue 17: a practice table; he writes here
+            await self.service.touch(person(user), started=True)
+            title = t(lang, "practice.title")
         async with self.service.lock(message.chat_id):
-            live = await self.service.new_table(
-                message.chat_id, message.chat.title or "", person(user), game
-            )
+            live = await self.service.new_table(message.chat_id, title, person(user), game)
         if user.id not in live.row.seats:
             lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
             link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
@@ -344,7 +353,9 @@ class Handlers:
                     )
                 ]
                 for uid in live.row.seats
-                if uid in live.users and uid not in live.row.leaving
+                if uid in live.users
+                and uid not in live.row.leaving
+                and not computer.is_computer(uid)  # issue 17: it never holds a table up
             ]
             await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
             return
@@ -652,6 +663,14 @@ class Handlers:
             return
         if press.kind == "z":
             await self._season_press(context, query, chat.id, press.table_id)
+            return
+        if press.kind == "m":  # issue 17: the lobby seats a computer player or stands one up
+            level = None if press.code == "-" else computer.ORDER[int(press.code)]
+            admin = await self._is_admin(context, chat.id, user.id)
+            async with self.service.lock(chat.id):
+                await self.service.seat_computer(
+                    chat.id, person(user), admin, press.table_id, level
+                )
             return
         if press.kind == "k":
             if not await self._is_admin(context, chat.id, user.id):

@@ -19,7 +19,7 @@ from engine.tricks import Play
 from engine.views import SeatView, TableView, table_view
 from locales import t
 
-from . import account, callbacks, games
+from . import account, callbacks, computer, games
 from .format import name, signed
 from .storage import ChatRow, DealRow
 
@@ -89,13 +89,18 @@ def lobby(
     players_range: tuple[int, int],
     closed: str | None = None,
     rules: dict[str, Any] | None = None,
+    computers: bool = False,
+    private: bool = False,
 ) -> Rendered:
     """The lobby message: the game, who sits, what a deal costs (the chat's `rules` may set a
-    game's own amounts), and Join / Leave / Start / game buttons."""
+    game's own amounts), and Join / Leave / Start / game buttons; with `computers` (issue 17)
+    one button per level that seats a computer player, and one that stands the last up; a
+    `private` (practice) table has no seats for people but its player's."""
     ui = games.ui(game)
     title = ui.title(lang)
     lines = [t(lang, "lobby.title", game=title)]
-    lines.append(t(lang, "lobby.creator", name=name(creator)))
+    if not private:  # a practice table is its player's own
+        lines.append(t(lang, "lobby.creator", name=name(creator)))
     lines.append(ui.money_line(lang, rules or {}, ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
     players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
@@ -105,34 +110,35 @@ def lobby(
         lines.append(t(lang, closed))
         return Rendered(_fit("\n".join(lines)))
     lines.append("")
-    lines.append(t(lang, "lobby.hint"))
-    markup = InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t(lang, "btn.join"), callback_data=callbacks.encode("j", table_id)
-                ),
-                InlineKeyboardButton(
-                    t(lang, "btn.leave"), callback_data=callbacks.encode("l", table_id)
-                ),
-            ],
-            [
-                InlineKeyboardButton(
-                    t(lang, "btn.start"), callback_data=callbacks.encode("s", table_id)
-                ),
-                InlineKeyboardButton(
-                    t(lang, "btn.game", game=title),
-                    callback_data=callbacks.encode("g", table_id),
-                ),
-            ],
-            [
-                InlineKeyboardButton(
-                    t(lang, "btn.open_bot"), url=deep_link(bot_username, f"j{table_id}")
-                )
-            ],
-        ]
+    lines.append(t(lang, "lobby.practice_hint" if private else "lobby.hint"))
+    if computers:
+        lines.append(t(lang, "lobby.computer_hint"))
+
+    def button(label: str, kind: str, code: str = "") -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=callbacks.encode(kind, table_id, code=code)
+        )
+
+    rows = (
+        [] if private else [[button(t(lang, "btn.join"), "j"), button(t(lang, "btn.leave"), "l")]]
     )
-    return Rendered(_fit("\n".join(lines)), markup)
+    if computers:
+        rows.append(
+            [
+                button(
+                    t(lang, "btn.add_computer", level=t(lang, f"computer.level.{level}")),
+                    "m",
+                    str(i),
+                )
+                for i, level in enumerate(computer.ORDER)
+            ]
+        )
+        rows.append([button(t(lang, "btn.remove_computer"), "m", "-")])
+    rows.append([button(t(lang, "btn.start"), "s"), button(t(lang, "btn.game", game=title), "g")])
+    if not private:
+        link = deep_link(bot_username, f"j{table_id}")
+        rows.append([InlineKeyboardButton(t(lang, "btn.open_bot"), url=link)])
+    return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows))
 
 
 # ---- the deal ------------------------------------------------------------------------------------
@@ -213,8 +219,10 @@ def table_message(
     *,
     note: str | None = None,
     closed: bool = False,
+    private: bool = False,
 ) -> Rendered:
-    """The group's table message: dealer, trump, pot, each seat, the trick, whose turn."""
+    """The group's table message: dealer, trump, pot, each seat, the trick, whose turn; at a
+    `private` (practice) table the player's cards are just below, so no button leads there."""
     lines = _header(lang, table, deal_no, redeal)
     if table.phase == "bidding" and table.dead_turnups:
         lines += games.ui(table.game).all_passed(lang, table)  # F8: said in words
@@ -238,7 +246,7 @@ def table_message(
         lines.append(note)
     lines.append(t(lang, "table.stopped_short") if closed else _prompt(lang, table, names))
     markup = None
-    if not table.finished and not closed:
+    if not table.finished and not closed and not private:
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t(lang, "btn.my_cards"), url=deep_link(bot_username, "hand"))]]
         )
@@ -262,20 +270,24 @@ def hand_message(
     selection: Sequence[Card] = (),
     *,
     closed: bool = False,
+    beside_table: bool = False,
 ) -> Rendered:
     """A player's private control message: the hand, trump and pot; when it is his move, also
     the trick, the question and the legal actions.
 
     While a player waits, his message shows only what changes with his own hand (issue 6: each
     move edits the mover's and the next mover's messages, not everyone's); the table message in
-    the group follows every move."""
+    the group follows every move. `beside_table`: the table message is in the same chat (a
+    practice table, issue 17), so this one leaves the game, trump, pot and trick to it."""
     table = view.table
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     acting = not closed and (bool(turn) or table.to_act == view.seat)
-    lines = [
-        t(lang, "hand.title", game=_game(lang, table), title=escape(chat_title), deal_no=deal_no)
-    ]
-    lines += _header(lang, table, deal_no, False)[1:] if acting else [_trump_and_pot(lang, table)]
+    lines = []
+    if not beside_table:
+        title = escape(chat_title)
+        lines.append(t(lang, "hand.title", game=_game(lang, table), title=title, deal_no=deal_no))
+        header = _header(lang, table, deal_no, False)[1:]
+        lines += header if acting else [_trump_and_pot(lang, table)]
     if view.hand is None:
         closed_cards = table.seats[view.seat].cards
         if table.phase == "bidding":  # F7: the game's own dark bid is still open to him
@@ -295,9 +307,11 @@ def hand_message(
         lines.append(t(lang, "hand.my_tricks", n=info.tricks))
     if table.finished:
         lines.append(t(lang, "hand.result", delta=signed(table.delta[view.seat])))
-    trick = _trick_status(lang, table, names) if acting else None
+    trick = _trick_status(lang, table, names) if acting and not beside_table else None
     if trick:
         lines.append(trick)
+    if beside_table:
+        lines[0] = "🃏 " + lines[0]  # the mark of a control message, as its title has
     if closed:
         lines += ["", t(lang, "table.stopped_short")]
     elif table.to_act == view.seat and not turn:

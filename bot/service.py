@@ -25,7 +25,7 @@ from engine.record import ReplayError, replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 
-from . import callbacks, games, render, settings_menu, summary, turns
+from . import callbacks, computer, games, render, settings_menu, summary, turns
 from .games.base import MatchState, MatchTables
 from .names import distinct
 from .presenter import Presenter
@@ -34,6 +34,12 @@ from .storage import ChatRow, Movement, Storage, TableRow, UserRow
 log = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
+
+
+def _practice(chat_id: int) -> bool:
+    """Whether a chat's table is a practice table against computer players (issue 17): one
+    opened in a private chat, whose id is its player's."""
+    return chat_id > 0
 
 
 class Refusal(Exception):
@@ -108,6 +114,8 @@ class GameService:
         *,
         lobby_timeout: float = 1800,
         away_delay: float = 2.0,
+        computer_pause: tuple[float, float] = (1.0, 2.0),
+        computer_workers: int = 0,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
@@ -121,6 +129,9 @@ class GameService:
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
+        self.computers = computer.Computers(
+            self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
+        )
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
@@ -228,8 +239,11 @@ class GameService:
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise await self._table_exists(chat_id, chat.lang)
-        if not chat.lang_chosen:  # issue 12: a group speaks the language of its first table's
-            await self.storage.set_chat(chat_id, lang=pick_language(user.lang))  # opener
+        # issue 12: a group speaks the language of its first table's opener; a practice table
+        # (issue 17) the language of its player
+        lang = pick_language(user.lang)
+        if not chat.lang_chosen or (_practice(chat_id) and chat.lang != lang):
+            await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
         live = Live(row, {})
         self._live[row.table_id] = live
@@ -238,6 +252,10 @@ class GameService:
             await self._seat(live, user)  # saves the row
         else:
             await self.storage.save_table(live.row)
+        if _practice(chat_id) and computer.plays(live.row.game):  # issue 17: ready to start
+            most = games.ui(live.row.game).players[1] - len(live.row.seats)
+            for _ in range(min(computer.PRACTICE_OPPONENTS, most)):
+                await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
         self._show_lobby(live, chat)
         self._arm_timer(live)
         return live
@@ -246,6 +264,8 @@ class GameService:
         """Sit down at the chat's table (in the lobby or between deals)."""
         user = await self.touch(person)
         live = self._table(chat_id, table_id)
+        if _practice(live.row.chat_id) and person.user_id != live.row.chat_id:
+            raise Refusal("practice.private")  # issue 17: a practice table is its player's
         if person.user_id in live.row.seats:
             if person.user_id in live.row.away:  # issue 16: /join brings a sitting-out player back
                 self._back(live, person.user_id)
@@ -268,6 +288,50 @@ class GameService:
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
         return live
+
+    # ---- computer players (issue 17) -------------------------------------------------------
+
+    async def seat_computer(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
+    ) -> Live:
+        """The lobby's buttons: the table's creator (or an admin) seats a computer player of
+        `level`, or (None) stands the last one seated up."""
+        live = self._table(chat_id, table_id)
+        if live.row.status != "lobby":
+            raise Refusal("err.already_started")
+        if not self._may_run(live, person.user_id, is_admin):
+            raise Refusal("computer.only_creator")
+        chat = await self.storage.chat(chat_id)
+        if level is None:
+            seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
+            if not seated:
+                raise Refusal("computer.none_seated")
+            self._unseat(live, seated[-1])
+            await self.storage.save_table(live.row)
+        else:
+            if level not in computer.ORDER or not computer.plays(live.row.game):
+                raise Refusal("err.stale")
+            most = games.ui(live.row.game).players[1]
+            if len(live.row.seats) >= most:
+                raise Refusal("err.table_full", n=most)
+            await self._seat_computer(live, chat, level)
+        self._show_lobby(live, chat)
+        return live
+
+    async def _seat_computer(self, live: Live, chat: ChatRow, level: str) -> None:
+        uid = computer.next_seat(level, live.row.seats)
+        name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
+        await self._seat(live, await self.storage.touch_user(uid, name, None, None))
+
+    async def _computer_moved(self, table_id: int, deal: TrickDeal, action: Action) -> None:
+        """A computer player's move, thought out for `deal`: made under the chat's lock, like a
+        press, unless the deal has moved on meanwhile (stopped, the table closed)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        async with self.lock(live.row.chat_id):
+            if self._live.get(table_id) is live and live.deal is deal:
+                await self._apply(live, deal, action)
 
     async def _seat(self, live: Live, user: UserRow) -> None:
         live.users[user.user_id] = user
@@ -310,9 +374,15 @@ class GameService:
         self.presenter.retire(self._hand_slot(live, uid))
 
     async def _too_few(self, live: Live, chat: ChatRow) -> bool:
-        """A table in play that has fewer seats than its game takes closes (True if it did)."""
-        fewest = games.ui(live.row.game).players[0]
-        if live.row.status == "playing" and len(live.row.seats) < fewest:
+        """A table in play that has fewer seats than its game takes, or only computer players
+        left (issue 17), closes (True if it did)."""
+        if live.row.status != "playing":
+            return False
+        seats = live.row.seats
+        if seats and not computer.people(seats):
+            await self._close(live, chat, "computer.closed_no_people")
+            return True
+        if len(seats) < games.ui(live.row.game).players[0]:
             await self._close(live, chat, "table.closed_too_few")
             return True
         return False
@@ -376,9 +446,10 @@ class GameService:
     def _runner(self, live: Live) -> int | None:
         """Who runs the table: its creator, or while he is not seated the first seated player
         (issue 16: a table does not stall when its creator stands up)."""
-        if live.row.creator_id in live.row.seats or not live.row.seats:
+        people = computer.people(live.row.seats)
+        if live.row.creator_id in live.row.seats or not people:
             return live.row.creator_id
-        return live.row.seats[0]
+        return people[0]
 
     def _may_run(self, live: Live, user_id: int, is_admin: bool) -> bool:
         return is_admin or user_id in (live.row.creator_id, self._runner(live))
@@ -450,6 +521,7 @@ class GameService:
         self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         self._cancel_timer(live.row.table_id)
+        self.computers.cancel(live.row.table_id)
         own = self._own.get(live.row.game) if live.match is not None else None
         voided = own is None and live.in_deal and live.deal_id is not None
         live.row = replace(live.row, status="closed", deadline=None)
@@ -532,6 +604,8 @@ class GameService:
         ui = games.ui(live.row.game)
         fewest = len(live.row.seats) if ui.match else ui.players[0]
         seats, short = await self._dealt_in(live, chat)
+        if seats and not computer.people(seats):  # issue 17: computers play people, not alone
+            raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
                 names = ", ".join(render.name(live.users[uid].name) for uid in short)
@@ -718,7 +792,7 @@ class GameService:
         assert deal is not None
         if deal.needs_redeal:  # F8: the same dealer redeals at once, no ante
             await self._post_result(live, chat, offer_next=False)
-            if all(self._plays_itself(live, uid) for uid in live.deal_seats):
+            if all(self._plays_itself(live, uid) for uid in computer.people(live.deal_seats)):
                 # everyone is away: the bot would pass for them and redeal forever
                 await self._close(live, chat, "table.closed_away")
                 return
@@ -784,10 +858,15 @@ class GameService:
             if live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
         elif live.to_act is not None:
-            if self._plays_itself(live, live.deal_seats[live.to_act]):
+            mover = live.deal_seats[live.to_act]
+            if computer.is_computer(mover) and live.deal is not None:  # issue 17: it thinks
+                self.computers.schedule(table_id, live.deal, mover)  # now, moves after a pause
+                return
+            if self._plays_itself(live, mover):
                 delay = self.away_delay
             elif live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
+        self.computers.cancel(table_id)  # no computer player's move is due now
         if delay is None:
             return
         key = (live.row.deal_no, live.step)
@@ -805,6 +884,7 @@ class GameService:
         for table_id in list(self._timers):
             self._cancel_timer(table_id)
         await asyncio.gather(*self._firing, return_exceptions=True)
+        await self.computers.close()
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
         """Away players and players the bot cannot reach move automatically, without waiting."""
@@ -844,11 +924,15 @@ class GameService:
                 chat = await self.storage.chat(live.row.chat_id)
                 await self._close(live, chat, "table.closed_idle")
                 return
-            action = default_action(deal)
+            if deal.to_act is None or computer.is_computer(live.deal_seats[deal.to_act]):
+                return  # a computer player's move is scheduled on its own (issue 17)
+            user_id = live.deal_seats[deal.to_act]
+            # issue 17: an away player is played by the rules level, a late one passes safely
+            stood_in = self._plays_itself(live, user_id)
+            action = computer.stand_in(deal) if stood_in else default_action(deal)
             if action is None:
                 return
-            user_id = live.deal_seats[action.seat]
-            note = self._count_time_out(live, user_id)
+            note = self._count_time_out(live, user_id)  # None when he was stood in for
             await self._apply(live, deal, action, note=note, by_player=False)
             if note is not None:
                 await self._tell_timed_out(live, user_id, action)
@@ -912,6 +996,8 @@ class GameService:
             players_range=games.ui(live.row.game).players,
             closed=closed,
             rules=chat.rules,
+            computers=computer.plays(live.row.game),
+            private=_practice(chat.chat_id),
         )
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
 
@@ -930,6 +1016,7 @@ class GameService:
             self.bot_username,
             note=self._note(chat.lang, live),
             closed=closing,
+            private=_practice(chat.chat_id),
         )
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(deal.n):
@@ -995,7 +1082,7 @@ class GameService:
         deal = live.deal
         assert deal is not None
         user = live.users[live.deal_seats[seat]]
-        if user.blocked:
+        if user.blocked or computer.is_computer(user.user_id):  # issue 17: never a DM to one
             return
         lang = pick_language(user.lang)
         view = seat_view(deal, seat)
@@ -1011,6 +1098,7 @@ class GameService:
             chat.title,
             live.selection.get(seat, ()),
             closed=closing,
+            beside_table=_practice(chat.chat_id),  # issue 17: the table is in the same chat
         )
         moving = not closing and not deal.finished and deal.to_act == seat
         self.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)

@@ -118,6 +118,19 @@ def action_buttons(message: StoredMessage) -> list[tuple[str, str]]:
     return [(text, data) for text, data in message.buttons if data and data[:2] in ("a:", "t:")]
 
 
+LOOK_FIRST = ("Откройте карты, чтобы", "Look at your cards to")  # F7: the dark declarer's hint
+
+
+def moves_now(message: StoredMessage | None) -> list[str]:
+    """The callback data a player may press now on his control message (F7: only looking, for a
+    dark declarer who must look before discarding)."""
+    if message is None:
+        return []
+    buttons = [data for _, data in action_buttons(message)]
+    moves = [data for data in buttons if not data.endswith(":L")]
+    return moves or (buttons if any(words in message.text for words in LOOK_FIRST) else [])
+
+
 GROUP_ID = -100500
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace"]
 
@@ -149,32 +162,21 @@ async def open_table(
 
 
 async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) -> int:
-    """Press random legal buttons in the players' private chats until the deal ends."""
-    presses = 0
-    for _ in range(400):
+    """Press random legal buttons in the players' private chats until the deal ends; returns
+    how many were pressed."""
+    for presses in range(400):
         movers = []
         for user in users:
             message = control_message(bot.tg, user)
-            if message is None:
-                continue
-            buttons = action_buttons(message)
-            moves = [b for b in buttons if not b[1].endswith(":L")]
-            if moves:
+            moves = moves_now(message)
+            if message is not None and moves:
                 movers.append((user, message, moves))
-            elif buttons and (
-                "Откройте карты, чтобы" in message.text or "Look at your cards to" in message.text
-            ):
-                movers.append(
-                    (user, message, buttons)
-                )  # F7: the dark declarer looks, then discards
         if not movers:
             return presses
         assert len(movers) == 1, f"more than one player may act: {[m[0] for m in movers]}"
-        user, message, buttons = movers[0]
-        _, data = rng.choice(buttons)
-        await user.press(message, data=data)
+        user, message, moves = movers[0]
+        await user.press(message, data=rng.choice(moves))
         await bot.idle()
-        presses += 1
     raise AssertionError("the deal did not end")
 
 

@@ -17,6 +17,7 @@ from tests.bot_harness import (
     bot_messages,
     control_message,
     make_players,
+    moves_now,
     open_table,
     running_bot,
 )
@@ -46,7 +47,7 @@ def _mover(bot: RunningBot, players: list[FakeUser], rng: random.Random, prefer:
     async def step() -> None:
         for user in players:
             offered = _offered(bot.tg, user)
-            moves = [d for c, d in offered.items() if c != "L"]
+            moves = moves_now(control_message(bot.tg, user))  # F7: a dark declarer looks first
             if moves:
                 data = offered.get(prefer) or rng.choice(moves)
                 await user.press(control_message(bot.tg, user), data=data)  # type: ignore[arg-type]

@@ -19,10 +19,10 @@ from bot.storage import MIGRATIONS, Storage
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
-    action_buttons,
     bot_messages,
     control_message,
     make_players,
+    moves_now,
     open_table,
     play_deal,
     running_bot,
@@ -31,21 +31,8 @@ from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
 
 
-def _moves(message: StoredMessage | None) -> list[str]:
-    """The callback data a player may press now (F7: only looking, for a dark declarer who must
-    look before discarding)."""
-    if message is None:
-        return []
-    buttons = [data for _, data in action_buttons(message)]
-    moves = [data for data in buttons if not data.endswith(":L")]
-    if moves:
-        return moves
-    looking_first = ("Откройте карты, чтобы", "Look at your cards to")
-    return buttons if any(words in message.text for words in looking_first) else []
-
-
 def _mover(tg: FakeTelegram, users: list[FakeUser]) -> FakeUser | None:
-    movers = [user for user in users if _moves(control_message(tg, user))]
+    movers = [user for user in users if moves_now(control_message(tg, user))]
     assert len(movers) <= 1, movers
     return movers[0] if movers else None
 
@@ -96,7 +83,7 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
             assert bot_messages(tg, mover)[-1] is message and message.notified
             assert all(len(_hands(tg, user)) == 1 for user in users)  # the old one deleted
             before = {user.id: _posted(tg, user) for user in users}
-            await mover.press(message, data=rng.choice(_moves(message)))
+            await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
             previous, now, dealt = mover, _mover(tg, users), _deal_no(bot) > 1
             for user in users:
@@ -136,7 +123,7 @@ async def test_a_player_who_turned_pings_off_keeps_one_silent_message(
             moved |= mover is quiet
             message = control_message(tg, mover)
             assert message is not None
-            await mover.press(message, data=rng.choice(_moves(message)))
+            await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
             assert _hands(tg, quiet) == [hand]  # edited in place, never posted anew
         assert moved and hand.edits > 0
@@ -164,7 +151,7 @@ async def test_a_bot_short_of_telegrams_budget_edits_instead_of_pinging(
             mover = _mover(tg, users)
             assert mover is not None
             message = control_message(tg, mover)
-            await mover.press(message, data=rng.choice(_moves(message)))  # type: ignore[arg-type]
+            await mover.press(message, data=rng.choice(moves_now(message)))  # type: ignore[arg-type]
             await bot.idle()
         assert {user.id: _posted(tg, user) for user in users} == posted
         assert bot.service.presenter.renewals_skipped >= 3

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.service import AWAY_AFTER
 from engine.actions import Action
+from engine.ai import rules_player, seat_knowledge
 from engine.defaults import default_action
 from engine.record import replay, start
 from tests.bot_harness import (
@@ -102,20 +104,25 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
             assert f"⏰ {user.first_name}" in texts and f"💤 {user.first_name}" in texts, texts
         live = bot.service.find(1)
         assert live is not None and set(live.row.away) == {u.id for u in afk}
-        # every move made for them was the engine's default action
+        # the moves made for them: the engine's default at each of the two time-outs, then,
+        # away, the rules level's (issue 17)
         deal_row = await bot.service.storage.current_deal(1)
         assert deal_row is not None and deal_row.status == "finished"
-        afk_seats = {deal_row.seats.index(u.id) for u in afk}
+        made_for = {deal_row.seats.index(u.id): 0 for u in afk}
         deal = start(deal_row.record)
-        made_for_them = steps = 0
+        steps = 0
         for entry in deal_row.record["actions"]:
             action = Action.from_record(entry)
             steps += action.do != "look"
-            if action.seat in afk_seats and steps > 4 and action.do != "look":  # after bidding
-                assert action == default_action(deal), (action, default_action(deal))
-                made_for_them += 1
+            if action.seat in made_for and steps > 4 and action.do != "look":  # after bidding
+                made_for[action.seat] += 1
+                if made_for[action.seat] <= AWAY_AFTER:
+                    expected = default_action(deal)
+                else:
+                    expected = rules_player(seat_knowledge(deal, action.seat), random.Random())
+                assert action == expected, (action, expected)
             deal, _ = deal.apply(action)
-        assert made_for_them >= 4
+        assert sum(made_for.values()) >= 4
         assert await bot.service.storage.check() == []
 
         # next deal: they sit out (issue 16), until one of them presses any of his buttons again

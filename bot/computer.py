@@ -1,0 +1,203 @@
+"""Computer players at the bot's tables (issue 17): who they are and how their moves are made.
+
+A computer seat is a player with a negative id (Telegram's user ids are positive, and 0 is the
+evening summary's pot): `-(100 · level + k)`, level 1–3 in `engine.ai.LEVELS`'s order and k its
+number at a table. It owns a balance and ledger rows in each chat like anyone, and is never sent
+a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
+legal actions, never from the deal itself: the strong level's search runs in a worker process
+(at most `workers` at once), the cheap levels on the event loop; the move is applied after a
+human-like pause, counted from the moment the move passed to it, under the chat's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+import random
+from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from engine.actions import Action, Do
+from engine.ai import AI_GAMES, LEVELS, Knowledge, rules_player, seat_knowledge
+from engine.deal import TrickDeal
+from locales import t
+
+from . import games
+
+log = logging.getLogger(__name__)
+
+ORDER = tuple(LEVELS)  # random, rules, strong: the lobby's buttons, and the ids' level digit
+SPAN = 100  # computer seats of one level at a table: k < SPAN
+SEARCHING = frozenset({"strong"})  # the levels that think in a worker process
+MARK = "🤖"
+PRACTICE_OPPONENTS, PRACTICE_LEVEL = 3, "rules"  # seated at a new practice table
+WORKER_NICENESS = 5  # the search processes' lower priority than the bot's own
+
+Apply = Callable[[int, TrickDeal, Action], Awaitable[None]]
+
+
+def seat_id(level: str, k: int) -> int:
+    """The id of computer player number `k` (from 1) of a level."""
+    return -((ORDER.index(level) + 1) * SPAN + k)
+
+
+def is_computer(user_id: int) -> bool:
+    """Whether a seat is a computer player (a Telegram user id never is negative)."""
+    return user_id < 0
+
+
+def people(user_ids: Iterable[int]) -> list[int]:
+    """The seats that are people, not computer players."""
+    return [uid for uid in user_ids if not is_computer(uid)]
+
+
+def level_of(user_id: int) -> str:
+    """The level a computer player plays at."""
+    return ORDER[-user_id // SPAN - 1]
+
+
+def name(lang: str, user_id: int) -> str:
+    """Its name at the table: the mark, the level's name, and its number from the second on."""
+    k = -user_id % SPAN
+    word = t(lang, f"computer.level.{level_of(user_id)}")
+    return f"{MARK} {word}" + (f" {k}" if k > 1 else "")
+
+
+def next_seat(level: str, seats: Iterable[int]) -> int:
+    """The id for one more computer player of a level at a table with these seats."""
+    taken = set(seats)
+    return next(seat_id(level, k) for k in range(1, SPAN) if seat_id(level, k) not in taken)
+
+
+def plays(game: str) -> bool:
+    """Whether a registered game gets computer seats: the engine has computer players for it
+    (issue 17: as soon as `engine.ai` registers it) and the shared service plays its deals (a
+    match of many deals, played by its game's own service, does not drive them yet)."""
+    ui = games.ui(game)
+    return not ui.match and ui.game in AI_GAMES
+
+
+def stand_in(deal: TrickDeal) -> Action:
+    """The move for a player who is away: the rules level on his seat's knowledge (issue 17,
+    instead of the plain safe default)."""
+    seat = deal.to_act
+    assert seat is not None
+    return rules_player(seat_knowledge(deal, seat), random.Random())
+
+
+def cores() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class _Move:
+    task: asyncio.Task[None]
+    deal: TrickDeal  # the position it is thought for
+    applying: bool = False  # past the pause, under the chat's lock: never cancelled
+
+
+class Computers:
+    """Makes the computer players' moves: one pending move per table at most."""
+
+    def __init__(
+        self,
+        apply: Apply,
+        *,
+        pause: tuple[float, float] = (1.0, 2.0),
+        workers: int = 0,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._apply = apply
+        self.pause = pause
+        self.workers = workers or cores()
+        self.rng = rng or random.SystemRandom()
+        self._pool: Executor | None = None
+        self._moves: dict[int, _Move] = {}  # by table id
+        self._tasks: set[asyncio.Task[None]] = set()  # every move not yet over (kept referenced)
+
+    def schedule(self, table_id: int, deal: TrickDeal, user_id: int) -> None:
+        """Think about the computer seat's move in `deal` (its turn now) and make it after the
+        pause; a move pending at this table for an earlier deal is dropped, one for this very
+        deal goes on (the table's timer is re-armed for many reasons)."""
+        pending = self._moves.get(table_id)
+        if pending is not None and pending.deal is deal:
+            return
+        self.cancel(table_id)
+        seat = deal.to_act
+        assert seat is not None
+        level = level_of(user_id)
+        task = asyncio.create_task(self._move(table_id, deal, seat, level), name=f"ai {table_id}")
+        move = self._moves[table_id] = _Move(task, deal)
+        self._tasks.add(task)
+        task.add_done_callback(lambda _: self._done(table_id, move))
+
+    def cancel(self, table_id: int) -> None:
+        """Drop the table's pending move (unless it is being applied now: that one has the
+        chat's lock and checks the deal it was thought for)."""
+        move = self._moves.get(table_id)
+        if move is not None and not move.applying:
+            move.task.cancel()
+            del self._moves[table_id]
+
+    def _done(self, table_id: int, move: _Move) -> None:
+        self._tasks.discard(move.task)
+        if self._moves.get(table_id) is move:
+            del self._moves[table_id]
+        if not move.task.cancelled() and move.task.exception() is not None:
+            log.error("table %s: a computer move failed", table_id, exc_info=move.task.exception())
+
+    async def _move(self, table_id: int, deal: TrickDeal, seat: int, level: str) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        knowledge = seat_knowledge(deal, seat)  # all the player is given: nothing hidden
+        action = await self.choose(knowledge, level)
+        if action.do is not Do.LOOK:  # F7: opening one's cards is no move to wait for
+            await asyncio.sleep(max(0.0, self.rng.uniform(*self.pause) - (loop.time() - started)))
+        move = self._moves.get(table_id)
+        if move is not None and move.task is asyncio.current_task():
+            move.applying = True
+        await self._apply(table_id, deal, action)
+
+    async def choose(self, knowledge: Knowledge, level: str) -> Action:
+        """The level's action for this knowledge; a search runs in a worker process (it is
+        sent the player function, the knowledge and a seeded generator: a worker imports only
+        the engine)."""
+        rng = random.Random(self.rng.getrandbits(64))
+        if level not in SEARCHING or len(knowledge.legal) == 1:
+            return LEVELS[level](knowledge, rng)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), LEVELS[level], knowledge, rng)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
+            log.exception("the computer players' worker pool broke; this move by the rules level")
+            self._pool = None
+            return rules_player(knowledge, rng)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:  # forkserver: never fork the bot's threads (aiosqlite, HTTP)
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+            # a worker yields the CPU to the bot's event loop: a press is never slowed by a search
+            nicer = functools.partial(os.nice, WORKER_NICENESS)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=nicer
+            )
+        return self._pool
+
+    async def close(self) -> None:
+        """Drop every pending move, wait for those being applied, stop the workers."""
+        for table_id in list(self._moves):
+            self.cancel(table_id)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,263 @@
+"""Issue 17 through the fake Bot API: computer players seated from the lobby play whole deals
+beside people, a practice table in a private chat, a restart with a computer's move pending, and
+an away player played by the rules level."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bot import computer
+from bot.service import Live
+from engine.actions import Do
+from engine.ai import rules_player, seat_knowledge
+from engine.defaults import default_action
+from engine.record import replay, start
+from tests.bot_harness import (
+    GROUP_ID,
+    RunningBot,
+    bot_messages,
+    control_message,
+    make_players,
+    moves_now,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+from tests.fakebot.models import FakeChat
+
+SPAN = computer.SPAN
+QUICK = {"computer_pause_min": 0.0, "computer_pause_max": 0.01}
+
+
+def _data(message: StoredMessage, prefix: str) -> str:
+    return next(d for _, d in message.buttons if d and d.startswith(prefix))
+
+
+async def _group_lobby(
+    bot: RunningBot, group: FakeChat, users: list[FakeUser], command: str
+) -> StoredMessage:
+    """Everyone opens the bot, the first opens a table with `command`, the others sit down."""
+    for user in users:
+        await user.start()
+    await users[0].send(group, command)
+    await bot.idle()
+    lobby = bot_messages(bot.tg, group)[-1]
+    for user in users[1:]:
+        await user.press(lobby, data=_data(lobby, "j:"))
+        await bot.idle()
+    return lobby
+
+
+async def _lobby_with_computers(
+    bot: RunningBot, chat: FakeChat, opener: FakeUser, levels: list[str]
+) -> StoredMessage:
+    """The opener presses a lobby's "+🤖" button per level; the lobby as it is then."""
+    lobby = bot_messages(bot.tg, chat)[-1]
+    for level in levels:
+        await opener.press(
+            lobby, data=_data(lobby, f"m:{_lobby_id(lobby)}:{computer.ORDER.index(level)}")
+        )
+        await bot.idle()
+    return lobby
+
+
+def _lobby_id(lobby: StoredMessage) -> str:
+    return _data(lobby, "s:").split(":")[1]
+
+
+async def _play_deal(bot: RunningBot, live: Live, users: list[FakeUser], rng: random.Random) -> int:
+    """People press random legal buttons, computer players move by themselves, until the deal
+    ends (an F8 redeal goes on); how many moves the computer players made."""
+    by_id = {user.id: user for user in users}
+    computer_moves = 0
+    for _ in range(600):
+        await bot.idle()
+        deal = live.deal
+        assert deal is not None
+        if deal.finished:
+            return computer_moves
+        assert deal.to_act is not None
+        mover = live.deal_seats[deal.to_act]
+        if computer.is_computer(mover):
+            await bot.tg.wait_for(lambda deal=deal: live.deal is not deal, timeout=30)
+            computer_moves += 1
+            continue
+        person = by_id[mover]
+        moves = await bot.tg.wait_for(lambda p=person: moves_now(control_message(bot.tg, p)))
+        message = control_message(bot.tg, person)
+        assert message is not None
+        await person.press(message, data=rng.choice(moves))
+    raise AssertionError("the deal did not end")
+
+
+def _no_message_to_computers(tg: FakeTelegram) -> None:
+    sends = [c for c in tg.log if c.method.lower() in ("sendmessage", "sendphoto", "senddocument")]
+    targets = {int(c.params["chat_id"]) for c in sends}
+    # a computer player's id is -101…-399 (groups' ids are far below): never a chat written to
+    assert not {target for target in targets if -SPAN * (len(computer.ORDER) + 1) < target < 0}
+    assert not tg.errors, [(c.method, c.description) for c in tg.errors]
+
+
+async def test_computer_seats_play_whole_deals_beside_people(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """F1–F16 with a Novice and a Master seated from the lobby: they move by themselves
+    (the Master's search in a worker process), own balances like anyone, are told nothing."""
+    group, users = make_players(tg, 2)
+    rng = random.Random(3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **QUICK) as bot:
+        lobby = await _group_lobby(bot, group, users, "/newgame frap")
+        query = await users[1].press(lobby, data=_data(lobby, f"m:{_lobby_id(lobby)}:0"))
+        await bot.idle()
+        answer = tg.callback_answer(query)
+        assert answer is not None and "создатель" in answer["text"]  # only the creator seats one
+        lobby = await _lobby_with_computers(bot, group, users[0], ["random", "strong"])
+        assert "🤖 Новичок" in lobby.text and "🤖 Мастер" in lobby.text
+        await users[0].press(lobby, data=_data(lobby, "s:"))
+        live = bot.service.table_in(GROUP_ID)
+        assert live is not None
+        for deal_no in (1, 2):
+            assert await _play_deal(bot, live, users, rng) > 0  # the computer players moved
+            if deal_no == 1:
+                result = bot_messages(tg, group)[-1]
+                await users[0].press(result, data=_data(result, "n:"))
+        assert live.row.deal_no >= 2
+        table = bot_messages(tg, group)[-2].text
+        assert "🤖 Мастер" in table
+        await users[0].send(group, "/balance")
+        await bot.idle()
+        balance = bot_messages(tg, group)[-1].text
+        assert "🤖 Новичок" in balance and "🤖 Мастер" in balance
+        assert await bot.service.storage.check() == []  # balances plus pots zero, ledger agrees
+        _no_message_to_computers(tg)
+
+
+async def test_a_practice_table_in_private_plays_against_computers(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """/newgame in a private chat: the player alone with computer players, the table and his
+    cards in that chat without repeating each other, its chips apart from the group's."""
+    _, (alice, bob) = make_players(tg, 2)
+    rng = random.Random(5)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, **QUICK) as bot:
+        await alice.start()
+        await bob.start()
+        await alice.send(alice.dm, "/newgame khrap")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        assert "Тренировочный стол" in lobby.text
+        assert not [d for _, d in lobby.buttons if d and d[:2] in ("j:", "l:")]
+        await bob.start(f"j{_lobby_id(lobby)}")  # someone else's deep link: refused
+        await bot.idle()
+        assert "чужой тренировочный стол" in bot_messages(tg, bob)[-1].text
+        lobby = bot_messages(tg, alice)[-1]  # three Amateurs sit down with her at once
+        assert "Alice, 🤖 Любитель, 🤖 Любитель 2, 🤖 Любитель 3" in lobby.text
+        await alice.press(lobby, data=_data(lobby, "m:"))  # "+🤖 Новичок"
+        await alice.press(lobby, data=_data(lobby, f"m:{_lobby_id(lobby)}:-"))
+        await bot.idle()
+        assert "Alice, 🤖 Любитель, 🤖 Любитель 2, 🤖 Любитель 3\n" in lobby.text
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        live = bot.service.table_in(alice.id)
+        assert live is not None
+        await _play_deal(bot, live, [alice], rng)
+        table = next(m for m in bot_messages(tg, alice) if "сдача №1" in m.text and "🃏" in m.text)
+        hand = control_message(tg, alice)
+        assert hand is not None and hand is not table
+        assert not any(url for _, url in table.buttons if url)  # no "my cards" link: they are here
+        assert "сдача №" not in hand.text and "Банк" not in hand.text  # the table says those
+        storage = bot.service.storage
+        practice = {user.user_id: bal for user, bal in await storage.balances(alice.id)}
+        amateurs = {computer.seat_id("rules", k) for k in (1, 2, 3)}
+        assert set(practice) == {alice.id, *amateurs}
+        assert await storage.balances(GROUP_ID) == []
+        assert await storage.check() == []
+        _no_message_to_computers(tg)
+
+
+async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A restart while a computer player thinks: the resumed table schedules its move again;
+    when the people stand up, the table closes."""
+    group, users = make_players(tg, 2)
+    db = tmp_path / "db.sqlite3"
+    slow = {"computer_pause_min": 30.0, "computer_pause_max": 30.0}
+    async with running_bot(tg, db, seed=7, **slow) as bot:
+        lobby = await _group_lobby(bot, group, users, "/newgame")
+        await _lobby_with_computers(bot, group, users[0], ["rules"])
+        await users[0].press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        live = bot.service.table_in(GROUP_ID)
+        assert live is not None and live.deal is not None
+        rng = random.Random(7)
+        while not computer.is_computer(live.deal_seats[live.deal.to_act or 0]):
+            mover = next(u for u in users if u.id == live.deal_seats[live.deal.to_act or 0])
+            message = control_message(tg, mover)
+            await mover.press(message, data=rng.choice(moves_now(message)))
+            await bot.idle()
+        steps = len(live.deal.actions)
+    async with running_bot(tg, db, seed=7, **QUICK) as bot:
+        live = bot.service.table_in(GROUP_ID)
+        assert live is not None and live.deal is not None
+        await tg.wait_for(lambda: len(live.deal.actions) > steps, timeout=10)
+        await _play_deal(bot, live, users, rng)
+        for user in users:  # the people stand up: a table of computer players alone closes
+            await user.send(group, "/leave")
+            await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is None
+        assert "остались одни компьютерные игроки" in "\n".join(
+            m.text for m in bot_messages(tg, group)
+        )
+        assert await bot.service.storage.check() == []
+        _no_message_to_computers(tg)
+
+
+async def test_an_away_player_is_played_by_the_rules_level(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 17: after two time-outs (the safe default) the bot plays an away player's seat
+    with the rules level, not the default (seed 24: a deal where the two differ)."""
+    _, (alice,) = make_players(tg, 1)
+    settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=24, **settings) as bot:
+        await alice.start()
+        await alice.send(alice.dm, "/newgame napoleon")  # N: every seat plays every trick
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        for _ in range(3):  # the three Amateurs seated at a practice table stand up for Novices
+            await alice.press(lobby, data=_data(lobby, f"m:{_lobby_id(lobby)}:-"))
+            await bot.idle()
+        lobby = await _lobby_with_computers(bot, alice.dm, alice, ["random", "random", "random"])
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        live = bot.service.table_in(alice.id)
+        assert live is not None
+        await tg.wait_for(lambda: live.deal is not None and live.deal.finished, timeout=20)
+        seat = live.deal_seats.index(alice.id)
+        assert alice.id in live.row.away
+        record = live.deal.to_record()
+    deal, hers = start(record), []
+    for action in replay(record).actions:
+        if action.seat == seat and action.do is not Do.LOOK:
+            hers.append((deal, action))
+        deal, _ = deal.apply(action)
+    assert len(hers) >= 3
+    for before, action in hers[:2]:
+        assert action == default_action(before)  # timed out: the safe default
+    away = hers[2:]
+    for before, action in away:
+        assert action == rules_player(seat_knowledge(before, seat), random.Random())
+    assert any(action != default_action(before) for before, action in away)
+
+
+def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
+    """No Telegram user id (positive) nor the evening's pot (0) can be a computer player's."""
+    ids = [computer.seat_id(level, k) for level in computer.ORDER for k in (1, 2, 99)]
+    assert len(set(ids)) == len(ids) and all(uid < 0 for uid in ids)
+    assert [computer.level_of(computer.seat_id(lv, 7)) for lv in computer.ORDER] == list(
+        computer.ORDER
+    )
+    first = computer.next_seat("strong", [1000, computer.seat_id("rules", 1)])
+    second = computer.next_seat("strong", [1000, first])
+    assert (computer.name("ru", first), computer.name("en", second)) == ("🤖 Мастер", "🤖 Master 2")
+    assert not computer.is_computer(0) and not computer.is_computer(1000)

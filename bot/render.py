@@ -103,8 +103,11 @@ def lobby(
         lines.append(t(lang, "lobby.creator", name=name(creator)))
     lines.append(ui.money_line(lang, rules or {}, ante))
     lines.append(t(lang, "lobby.players_range", low=players_range[0], high=players_range[1]))
-    players = ", ".join(name(n) for n in names) if names else t(lang, "lobby.nobody")
-    lines.append(t(lang, "lobby.players", n=len(names), players=players))
+    if names:
+        players = ", ".join(name(n) for n in names)
+        lines.append(t(lang, "lobby.players", n=len(names), players=players))
+    else:  # the creator has not opened the private chat yet: not "0 players: nobody"
+        lines.append(t(lang, "lobby.empty"))
     if closed:
         lines.append("")
         lines.append(t(lang, closed))

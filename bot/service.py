@@ -161,7 +161,7 @@ class GameService:
         await self.presenter.load()
         rows = await self.storage.open_tables()
         for row in rows:
-            live = Live(row, await self.storage.users(row.seats))
+            live = Live(row, await self.storage.users((*row.seats, row.creator_id)))
             deal_row = await self.storage.current_deal(row.table_id)
             own = self._own.get(row.game)
             if row.status == "playing" and own is not None:
@@ -245,7 +245,7 @@ class GameService:
         if not chat.lang_chosen or (_practice(chat_id) and chat.lang != lang):
             await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
-        live = Live(row, {})
+        live = Live(row, {user.user_id: user})  # the lobby names its creator, seated or not
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self._idle_deadline())  # issue 4: lobbies expire
         if user.started:

@@ -20,6 +20,11 @@ from tests.bot_harness import (
 from tests.fakebot import FakeTelegram
 
 
+def _joins(message) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a message is a lobby (it has a Join button)."""
+    return any(d and d.startswith("j:") for _, d in message.buttons)
+
+
 def _data(message, prefix: str) -> str:  # type: ignore[no-untyped-def]
     return next(d for _, d in message.buttons if d and d.startswith(prefix))
 
@@ -43,6 +48,27 @@ async def test_join_needs_the_private_chat_and_a_deep_link_completes_it(
         await bot.idle()
         assert "Bob" in bot_messages(tg, group)[0].text
         assert "Friends" in bot_messages(tg, bob)[-1].text
+    assert tg.errors == []
+
+
+async def test_a_creator_who_never_opened_the_bot_is_named_in_his_lobby_and_joins_by_link(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Not «0 игроков: пока никого» and a creator «?»: the lobby names him, says nobody sits
+    yet, and his deep link seats him; a restart keeps his name."""
+    group, (alice,) = make_players(tg, 1)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db) as bot:
+        await alice.send(group, "/newgame")
+        await bot.idle()
+        [lobby] = [m for m in bot_messages(tg, group) if _joins(m)]
+        assert "Стол собирает Alice" in lobby.text and "За столом пока никого." in lobby.text
+        assert "0 игроков" not in lobby.text and "?" not in lobby.text, lobby.text
+    async with running_bot(tg, db) as bot:
+        await bot.idle()
+        await alice.start("j1")
+        await bot.idle()
+        assert "Стол собирает Alice" in lobby.text and "За столом 1 игрок: Alice" in lobby.text
     assert tg.errors == []
 
 

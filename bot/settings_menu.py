@@ -188,7 +188,8 @@ def rules_summary(chat: ChatRow, game: str | None = None) -> str:
     lang = chat.lang
     ui = games.ui(game or chat.game)
     lines = ui.rules_lines(lang, chat.rules)
-    lines.insert(1, t(lang, "rules.ante", ante=chat.ante))
+    if ui.uses_ante:
+        lines.insert(1, t(lang, "rules.ante", ante=chat.ante))
     lines.append(t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)))
     if bankroll(chat):
         lines.append(t(lang, "bankroll.rule", value=bankroll(chat)))

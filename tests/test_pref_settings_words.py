@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot import settings_menu
 from bot.games.base import Option
 from bot.games.preferans import DEFAULT_WHIST_PRICE, UI, WHIST_PRICES
-from locales import LANGUAGES
+from bot.storage import ChatRow
+from locales import LANGUAGES, t
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -41,3 +43,13 @@ def test_rules_say_the_options_in_force(lang: str) -> None:
 def test_an_unknown_whist_price_falls_back_to_the_default() -> None:
     assert UI.whist_price({"preferans": {"whist_price": 3}}) == DEFAULT_WHIST_PRICE
     assert UI.whist_price({"preferans": {"whist_price": 5}}) == 5
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p16_rules_say_the_whist_price_and_no_ante(lang: str) -> None:
+    # a pulya's chips move by the whist's price at its end, never by the chat's ante (F3's)
+    chat = ChatRow(1, "Friends", lang, "preferans", {}, 25, 90, 0, False)
+    text = settings_menu.rules_summary(chat, "preferans")
+    assert t(lang, "rules.ante", ante=25) not in text and "25" not in text, text
+    assert UI.text(lang, "rules.money", target=10, n=DEFAULT_WHIST_PRICE) in text
+    assert t(lang, "rules.ante", ante=25) in settings_menu.rules_summary(chat, "frap")

@@ -91,6 +91,9 @@ class GameUI:
     # A table plays a match of many deals (a Preferans pulya) through the game's own service
     # (`tables`), not deal by deal through the shared one.
     match: ClassVar[bool] = False
+    # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
+    # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
+    uses_ante: ClassVar[bool] = True
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
 

@@ -58,6 +58,7 @@ class PreferansUI(GameUI):
     section: ClassVar[str] = "pref"
     aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
     match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
+    uses_ante: ClassVar[bool] = False  # P16: the whist's price, not the chat's ante
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
         Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips

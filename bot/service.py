@@ -344,8 +344,8 @@ class GameService:
         uid = person.user_id
         if uid not in live.row.seats:
             raise Refusal("err.not_seated")
-        if live.in_deal and uid in live.deal_seats:
-            raise Refusal("err.leave_mid_deal")
+        if live.in_deal and uid in live.deal_seats:  # a pulya (P14): not before its end
+            raise Refusal(games.ui(live.row.game).key("err.leave_mid_deal"))
         chat = await self.storage.chat(chat_id)
         self._unseat(live, uid)
         if await self._too_few(live, chat):

@@ -272,6 +272,10 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         await late.send(tg.chat(GROUP_ID), "/join")  # a pulya keeps the players it began with
         await bot.idle()
         assert "played to its end by the players who started it" in _group(tg)[-1].text
+        await users[2].send(tg.chat(GROUP_ID), "/leave")  # P14: not before the pulya's end
+        await bot.idle()
+        assert "The pulya is being written — you can leave when it is closed" in _group(tg)[-1].text
+        assert users[2].id in _live(bot).row.seats
         sheet = _match(bot).sheet
         await users[0].send(tg.chat(GROUP_ID), "/stopgame")
         await bot.idle()

@@ -108,10 +108,15 @@ class GameUI:
 
     # ---- words ----------------------------------------------------------------------------------
 
+    def key(self, key: str) -> str:
+        """The catalog key of message `key` in this game's words: its own section's entry if
+        it has one, else the shared one (for a refusal, which is worded where it is shown)."""
+        own = f"{self.section}.{key}"
+        return own if has(own) else key
+
     def text(self, lang: str, key: str, /, **values: Any) -> str:
         """The message `key` in this game's words: its own section first, then the shared one."""
-        own = f"{self.section}.{key}"
-        return t(lang, own if has(own) else key, **values)
+        return t(lang, self.key(key), **values)
 
     def title(self, lang: str) -> str:
         """The game's name ('Frap')."""

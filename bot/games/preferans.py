@@ -58,6 +58,7 @@ class PreferansUI(GameUI):
     section: ClassVar[str] = "pref"
     aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
     match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
+    practice_players: ClassVar[int] = 3  # P1: three at the table is the usual game
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
         Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips

@@ -1145,8 +1145,11 @@ class GameService:
     ) -> None:  # fmt: skip
         """Send a player's control message of any game: with what the bot last played for him
         and, when he is to move, his time left; a ping (the move just passed to him) or `anew`
-        post it again at the bottom of his chat (see `_show_hand`)."""
+        post it again at the bottom of his chat (see `_show_hand`); never one to a computer
+        player (issue 17)."""
         user = live.users[live.deal_seats[seat]]
+        if computer.is_computer(user.user_id):
+            return
         lang = pick_language(user.lang)
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []

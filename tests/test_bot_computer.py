@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from bot import computer
+from bot.games.preferans_service import pulya
 from bot.service import Live
 from engine.actions import Do
-from engine.ai import rules_player, seat_knowledge
+from engine.ai import pref_knowledge, rules_player, seat_knowledge
 from engine.defaults import default_action
+from engine.preferans import record as pref_record
 from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,
@@ -25,6 +27,9 @@ from tests.bot_harness import (
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
+from tests.test_bot_preferans import _control as pref_control
+from tests.test_bot_preferans import _press as pref_press
+from tests.test_bot_preferans import _settled as pref_settled
 
 SPAN = computer.SPAN
 QUICK = {"computer_pause_min": 0.0, "computer_pause_max": 0.01}
@@ -261,3 +266,77 @@ def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
     second = computer.next_seat("strong", [1000, first])
     assert (computer.name("ru", first), computer.name("en", second)) == ("🤖 Мастер", "🤖 Master 2")
     assert not computer.is_computer(0) and not computer.is_computer(1000)
+
+
+# ---- Preferans (a pulya: a match of many deals played by its own service) ----------------------
+
+
+def _pulya_table(bot: RunningBot, chat_id: int) -> Live:
+    live = bot.service.table_in(chat_id)
+    assert live is not None and live.match is not None
+    return live
+
+
+async def _pref_lobby(bot: RunningBot, alice: FakeUser, levels: list[str]) -> int:
+    """Alice alone in the group with computer players of `levels` at a pulya to 10; the table."""
+    await bot.service.storage.chat(GROUP_ID, "Friends")
+    await bot.service.storage.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
+    await alice.start()
+    group = bot.tg.chat(GROUP_ID)
+    await alice.send(group, "/newgame preferans")
+    await bot.idle()
+    lobby = await _lobby_with_computers(bot, group, alice, levels)
+    await alice.press(lobby, data=_data(lobby, "s:"))
+    await bot.idle()
+    return _pulya_table(bot, GROUP_ID).row.table_id
+
+
+async def _pref_step(bot: RunningBot, alice: FakeUser, rng: random.Random) -> bool:
+    """One move at the pulya: Alice's by the rules level through her buttons (a discard by its
+    two toggles), or a wait for the computer player due; False once the table is closed."""
+    live = bot.service.table_in(GROUP_ID)
+    if live is None:
+        return False
+    deal = pulya(live).deal
+    assert deal is not None and deal.controller is not None
+    if computer.is_computer(live.deal_seats[deal.controller]):
+        await bot.tg.wait_for(lambda: pulya(live).deal is not deal, timeout=30)
+        await bot.idle()
+        return True
+    await bot.tg.wait_for(lambda: pref_control(bot.tg, alice).buttons)  # the deal is shown
+    await pref_press(bot, [alice], rules_player(pref_knowledge(deal, deal.controller), rng))
+    return True
+
+
+async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 17 at a pulya: an Amateur and a Master seated from the lobby bid, whist, discard
+    and play by themselves (P4–P13; the Master's search in a worker process), are told
+    nothing; /stopgame after three deals books P16's settlement to the computers too."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    rng = random.Random(11)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **QUICK) as bot:
+        table_id = await _pref_lobby(bot, alice, ["rules", "strong"])
+        live = _pulya_table(bot, GROUP_ID)
+        master, amateur = computer.seat_id("strong", 1), computer.seat_id("rules", 1)
+        assert set(live.deal_seats) == {alice.id, master, amateur}
+        while pulya(live).sheet.deals < 3:
+            assert await _pref_step(bot, alice, rng)
+        await alice.send(tg.chat(GROUP_ID), "/stopgame")
+        await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is None
+        settled = await pref_settled(bot, table_id, price=1)
+        assert settled.sheet.deals == 3 and any(settled.balances())
+        deals = await bot.service.storage.table_deals(table_id)
+        seat = deals[0].seats.index(amateur)
+        decided = 0
+        for stored in deals:  # the Amateur's every decision: the rules level on its knowledge
+            deal = pref_record.start(stored.record)
+            for action in pref_record.replay(stored.record).actions:
+                if deal.controller == seat:
+                    assert action == rules_player(pref_knowledge(deal, seat), random.Random())
+                    decided += 1
+                deal, _ = deal.apply(action)
+        assert decided >= 3
+        _no_message_to_computers(tg)

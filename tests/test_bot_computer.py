@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import computer
+from bot.games.preferans import action_code as pref_code
+from bot.games.preferans_match import default_action as pref_default
 from bot.games.preferans_service import pulya
 from bot.service import Live
 from engine.actions import Do
@@ -340,3 +342,82 @@ async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals
                 deal, _ = deal.apply(action)
         assert decided >= 3
         _no_message_to_computers(tg)
+
+
+async def test_p1_a_practice_pulya_seats_two_amateurs_and_resumes_a_pending_move(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """/newgame preferans in private: P1's table of three, the player and two Amateurs; a
+    restart while a computer player thinks: the resumed pulya schedules its move again."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    db = tmp_path / "db.sqlite3"
+    slow = {"computer_pause_min": 30.0, "computer_pause_max": 30.0}
+    async with running_bot(tg, db, seed=8, **slow) as bot:
+        await alice.start()
+        await alice.send(alice.dm, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        assert "Alice, 🤖 Amateur, 🤖 Amateur 2\n" in lobby.text
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        live = _pulya_table(bot, alice.id)
+        deal = pulya(live).deal
+        while deal is not None and live.deal_seats[deal.controller or 0] == alice.id:
+            action = pref_default(deal)  # she passes: the word goes round to a computer
+            assert action is not None
+            message = control_message(tg, alice)
+            assert message is not None
+            code = ":" + pref_code(action)
+            await alice.press(message, data=next(d for _, d in message.buttons if d.endswith(code)))
+            await bot.idle()
+            deal = pulya(live).deal
+        assert deal is not None and computer.is_computer(live.deal_seats[deal.controller or 0])
+        before = (live.row.deal_no, live.step)
+    async with running_bot(tg, db, seed=8, **QUICK) as bot:
+        live = _pulya_table(bot, alice.id)
+        assert (live.row.deal_no, live.step) == before
+        await tg.wait_for(lambda: (live.row.deal_no, live.step) != before, timeout=10)
+        await alice.send(alice.dm, "/stopgame")
+        await bot.idle()
+        assert bot.service.table_in(alice.id) is None
+        balances = await bot.service.storage.balances(alice.id)
+        chat = await bot.service.storage.chat(alice.id)
+        assert sum(balance for _, balance in balances) + chat.pot == 0
+        _no_message_to_computers(tg)
+
+
+async def test_an_away_preferans_player_is_played_by_the_rules_level(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 17 at a pulya: two time-outs (the safe default: pass, the lowest card) mark the
+    player away, and from then on the rules level decides for him on his seat's knowledge."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=9, **settings) as bot:
+        await alice.start()
+        await alice.send(alice.dm, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        live = _pulya_table(bot, alice.id)
+        await tg.wait_for(lambda: pulya(live).sheet.deals >= 2, timeout=30)
+        assert alice.id in live.row.away
+        seat = live.deal_seats.index(alice.id)
+        deals = await bot.service.storage.table_deals(live.row.table_id)
+        await alice.send(alice.dm, "/stopgame")
+        await bot.idle()
+    hers = []
+    for stored in deals[:2]:
+        deal = pref_record.start(stored.record)
+        for action in pref_record.replay(stored.record).actions:
+            if deal.controller == seat:  # P7: her seat decides (a passer's cards too, in light)
+                hers.append((deal, action))
+            deal, _ = deal.apply(action)
+    assert len(hers) >= 3
+    for before, action in hers[:2]:
+        assert action == pref_default(before)  # timed out: the safe default
+    away = hers[2:]
+    for before, action in away:
+        assert action == rules_player(pref_knowledge(before, seat), random.Random())
+    assert any(action != pref_default(before) for before, action in away)

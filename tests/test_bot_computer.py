@@ -1,10 +1,12 @@
 """Issue 17 through the fake Bot API: computer players seated from the lobby play whole deals
 beside people, a practice table in a private chat, a restart with a computer's move pending, and
-an away player played by the rules level."""
+an away player played by the rules level; the same at a Preferans pulya (a match of many deals
+played by its own service)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +15,13 @@ from bot.games.preferans import action_code as pref_code
 from bot.games.preferans_match import default_action as pref_default
 from bot.games.preferans_service import pulya
 from bot.service import Live
+from bot.storage import DealRow
 from engine.actions import Do
 from engine.ai import pref_knowledge, rules_player, seat_knowledge
 from engine.defaults import default_action
 from engine.preferans import record as pref_record
+from engine.preferans.actions import PrefAction
+from engine.preferans.deal import PrefDeal
 from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,
@@ -248,13 +253,22 @@ async def test_an_away_player_is_played_by_the_rules_level(
         if action.seat == seat and action.do is not Do.LOOK:
             hers.append((deal, action))
         deal, _ = deal.apply(action)
+    _played_for_away(hers, default_action, lambda before: seat_knowledge(before, seat))
+
+
+def _played_for_away(
+    hers: list[tuple[Any, Any]], default: Callable[[Any], Any], knows: Callable[[Any], Any]
+) -> None:
+    """A player's decisions (the deal before each, his action): two time-outs made by the safe
+    `default`, then, once away, the rules level on what his seat `knows`, which is not the
+    default at least once."""
     assert len(hers) >= 3
     for before, action in hers[:2]:
-        assert action == default_action(before)  # timed out: the safe default
+        assert action == default(before)  # timed out: the safe default
     away = hers[2:]
     for before, action in away:
-        assert action == rules_player(seat_knowledge(before, seat), random.Random())
-    assert any(action != default_action(before) for before, action in away)
+        assert action == rules_player(knows(before), random.Random())
+    assert any(action != default(before) for before, action in away)
 
 
 def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
@@ -291,6 +305,19 @@ async def _pref_lobby(bot: RunningBot, alice: FakeUser, levels: list[str]) -> in
     await alice.press(lobby, data=_data(lobby, "s:"))
     await bot.idle()
     return _pulya_table(bot, GROUP_ID).row.table_id
+
+
+def _pref_decisions(deals: list[DealRow], seat: int) -> list[tuple[PrefDeal, PrefAction]]:
+    """Every decision `seat` made in these stored Preferans deals, each with the deal before
+    it (P7: the controller decides, in light play a passer's cards too)."""
+    decisions = []
+    for stored in deals:
+        deal = pref_record.start(stored.record)
+        for action in pref_record.replay(stored.record).actions:
+            if deal.controller == seat:
+                decisions.append((deal, action))
+            deal, _ = deal.apply(action)
+    return decisions
 
 
 async def _pref_step(bot: RunningBot, alice: FakeUser, rng: random.Random) -> bool:
@@ -332,15 +359,10 @@ async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals
         assert settled.sheet.deals == 3 and any(settled.balances())
         deals = await bot.service.storage.table_deals(table_id)
         seat = deals[0].seats.index(amateur)
-        decided = 0
-        for stored in deals:  # the Amateur's every decision: the rules level on its knowledge
-            deal = pref_record.start(stored.record)
-            for action in pref_record.replay(stored.record).actions:
-                if deal.controller == seat:
-                    assert action == rules_player(pref_knowledge(deal, seat), random.Random())
-                    decided += 1
-                deal, _ = deal.apply(action)
-        assert decided >= 3
+        decided = _pref_decisions(deals, seat)  # the Amateur's: the rules level on its knowledge
+        assert len(decided) >= 3
+        for deal, action in decided:
+            assert action == rules_player(pref_knowledge(deal, seat), random.Random())
         _no_message_to_computers(tg)
 
 
@@ -374,8 +396,7 @@ async def test_p1_a_practice_pulya_seats_two_amateurs_and_resumes_a_pending_move
         assert deal is not None and computer.is_computer(live.deal_seats[deal.controller or 0])
         before = (live.row.deal_no, live.step)
     async with running_bot(tg, db, seed=8, **QUICK) as bot:
-        live = _pulya_table(bot, alice.id)
-        assert (live.row.deal_no, live.step) == before
+        live = _pulya_table(bot, alice.id)  # the move is made (its 30 s pause never ran out)
         await tg.wait_for(lambda: (live.row.deal_no, live.step) != before, timeout=10)
         await alice.send(alice.dm, "/stopgame")
         await bot.idle()
@@ -407,17 +428,5 @@ async def test_an_away_preferans_player_is_played_by_the_rules_level(
         deals = await bot.service.storage.table_deals(live.row.table_id)
         await alice.send(alice.dm, "/stopgame")
         await bot.idle()
-    hers = []
-    for stored in deals[:2]:
-        deal = pref_record.start(stored.record)
-        for action in pref_record.replay(stored.record).actions:
-            if deal.controller == seat:  # P7: her seat decides (a passer's cards too, in light)
-                hers.append((deal, action))
-            deal, _ = deal.apply(action)
-    assert len(hers) >= 3
-    for before, action in hers[:2]:
-        assert action == pref_default(before)  # timed out: the safe default
-    away = hers[2:]
-    for before, action in away:
-        assert action == rules_player(pref_knowledge(before, seat), random.Random())
-    assert any(action != pref_default(before) for before, action in away)
+    hers = _pref_decisions(deals[:2], seat)
+    _played_for_away(hers, pref_default, lambda before: pref_knowledge(before, seat))

@@ -6,9 +6,9 @@ number at a table. It owns a balance and ledger rows in each chat like anyone, a
 a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
 legal actions, never from the deal itself (a match of many deals, a Preferans pulya, gives its
 seat's knowledge through its own service, `MatchTables.knowledge`): the strong level's search
-runs in a worker process
-(at most `workers` at once), the cheap levels on the event loop; the move is applied after a
-human-like pause, counted from the moment the move passed to it, under the chat's lock.
+runs in a worker process (at most `workers` at once), the cheap levels on the event loop; the
+move is applied after a human-like pause, counted from the moment the move passed to it, under
+the chat's lock.
 """
 
 from __future__ import annotations

@@ -4,9 +4,11 @@ A computer seat is a player with a negative id (Telegram's user ids are positive
 evening summary's pot): `-(100 · level + k)`, level 1–3 in `engine.ai.LEVELS`'s order and k its
 number at a table. It owns a balance and ledger rows in each chat like anyone, and is never sent
 a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
-legal actions, never from the deal itself: the strong level's search runs in a worker process
-(at most `workers` at once), the cheap levels on the event loop; the move is applied after a
-human-like pause, counted from the moment the move passed to it, under the chat's lock.
+legal actions, never from the deal itself (a match of many deals, a Preferans pulya, gives its
+seat's knowledge through its own service, `MatchTables.knowledge`): the strong level's search
+runs in a worker process (at most `workers` at once), the cheap levels on the event loop; the
+move is applied after a human-like pause, counted from the moment the move passed to it, under
+the chat's lock.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any, overload
 
 from engine.actions import Action, Do
-from engine.ai import AI_GAMES, LEVELS, Knowledge, rules_player, seat_knowledge
-from engine.deal import TrickDeal
+from engine.ai import AI_GAMES, LEVELS, Knowledge, PrefKnowledge, rules_player
+from engine.preferans.actions import PrefAction
 from locales import t
 
 from . import games
@@ -35,10 +38,13 @@ ORDER = tuple(LEVELS)  # random, rules, strong: the lobby's buttons, and the ids
 SPAN = 100  # computer seats of one level at a table: k < SPAN
 SEARCHING = frozenset({"strong"})  # the levels that think in a worker process
 MARK = "🤖"
-PRACTICE_OPPONENTS, PRACTICE_LEVEL = 3, "rules"  # seated at a new practice table
+PRACTICE_LEVEL = "rules"  # seated at a new practice table (as many as its game's UI says)
 WORKER_NICENESS = 5  # the search processes' lower priority than the bot's own
 
-Apply = Callable[[int, TrickDeal, Action], Awaitable[None]]
+Seen = Knowledge | PrefKnowledge  # what a seat may know: of a deal of the Frap family, of Preferans
+Move = Action | PrefAction
+# A computer player's move: (table id, the position it was thought for, its action).
+Apply = Callable[[int, Any, Move], Awaitable[None]]
 
 
 def seat_id(level: str, k: int) -> int:
@@ -76,18 +82,18 @@ def next_seat(level: str, seats: Iterable[int]) -> int:
 
 def plays(game: str) -> bool:
     """Whether a registered game gets computer seats: the engine has computer players for it
-    (issue 17: as soon as `engine.ai` registers it) and the shared service plays its deals (a
-    match of many deals, played by its game's own service, does not drive them yet)."""
-    ui = games.ui(game)
-    return not ui.match and ui.game in AI_GAMES
+    (issue 17: as soon as `engine.ai` registers it)."""
+    return games.ui(game).game in AI_GAMES
 
 
-def stand_in(deal: TrickDeal) -> Action:
+@overload
+def stand_in(knowledge: Knowledge) -> Action: ...
+@overload
+def stand_in(knowledge: PrefKnowledge) -> PrefAction: ...
+def stand_in(knowledge: Seen) -> Move:
     """The move for a player who is away: the rules level on his seat's knowledge (issue 17,
     instead of the plain safe default)."""
-    seat = deal.to_act
-    assert seat is not None
-    return rules_player(seat_knowledge(deal, seat), random.Random())
+    return rules_player(knowledge, random.Random())
 
 
 def cores() -> int:
@@ -101,7 +107,7 @@ def cores() -> int:
 @dataclass
 class _Move:
     task: asyncio.Task[None]
-    deal: TrickDeal  # the position it is thought for
+    deal: object  # the position it is thought for (a deal: a new object after each step)
     applying: bool = False  # past the pause, under the chat's lock: never cancelled
 
 
@@ -124,18 +130,20 @@ class Computers:
         self._moves: dict[int, _Move] = {}  # by table id
         self._tasks: set[asyncio.Task[None]] = set()  # every move not yet over (kept referenced)
 
-    def schedule(self, table_id: int, deal: TrickDeal, user_id: int) -> None:
-        """Think about the computer seat's move in `deal` (its turn now) and make it after the
-        pause; a move pending at this table for an earlier deal is dropped, one for this very
-        deal goes on (the table's timer is re-armed for many reasons)."""
+    def schedule(
+        self, table_id: int, deal: object, user_id: int, knowledge: Callable[[], Seen]
+    ) -> None:
+        """Think about the computer seat's move in `deal` (its turn now) from what the seat may
+        know of it (`knowledge`, the engine's view) and make it after the pause; a move pending
+        at this table for an earlier deal is dropped, one for this very deal goes on (the
+        table's timer is re-armed for many reasons)."""
         pending = self._moves.get(table_id)
         if pending is not None and pending.deal is deal:
             return
         self.cancel(table_id)
-        seat = deal.to_act
-        assert seat is not None
         level = level_of(user_id)
-        task = asyncio.create_task(self._move(table_id, deal, seat, level), name=f"ai {table_id}")
+        seen = knowledge()  # all the player is given: nothing hidden
+        task = asyncio.create_task(self._move(table_id, deal, seen, level), name=f"ai {table_id}")
         move = self._moves[table_id] = _Move(task, deal)
         self._tasks.add(task)
         task.add_done_callback(lambda _: self._done(table_id, move))
@@ -155,10 +163,9 @@ class Computers:
         if not move.task.cancelled() and move.task.exception() is not None:
             log.error("table %s: a computer move failed", table_id, exc_info=move.task.exception())
 
-    async def _move(self, table_id: int, deal: TrickDeal, seat: int, level: str) -> None:
+    async def _move(self, table_id: int, deal: object, knowledge: Seen, level: str) -> None:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        knowledge = seat_knowledge(deal, seat)  # all the player is given: nothing hidden
         action = await self.choose(knowledge, level)
         if action.do is not Do.LOOK:  # F7: opening one's cards is no move to wait for
             await asyncio.sleep(max(0.0, self.rng.uniform(*self.pause) - (loop.time() - started)))
@@ -167,7 +174,7 @@ class Computers:
             move.applying = True
         await self._apply(table_id, deal, action)
 
-    async def choose(self, knowledge: Knowledge, level: str) -> Action:
+    async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is
         sent the player function, the knowledge and a seeded generator: a worker imports only
         the engine)."""

@@ -7,6 +7,7 @@ message should show.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.actions import Action, Do
+from engine.ai import seat_knowledge
 from engine.cards import Card, make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.defaults import default_action
@@ -253,8 +255,8 @@ class GameService:
         else:
             await self.storage.save_table(live.row)
         if _practice(chat_id) and computer.plays(live.row.game):  # issue 17: ready to start
-            most = games.ui(live.row.game).players[1] - len(live.row.seats)
-            for _ in range(min(computer.PRACTICE_OPPONENTS, most)):
+            ui = games.ui(live.row.game)
+            for _ in range(min(ui.practice_players, ui.players[1]) - len(live.row.seats)):
                 await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
         self._show_lobby(live, chat)
         self._arm_timer(live)
@@ -323,15 +325,38 @@ class GameService:
         name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
         await self._seat(live, await self.storage.touch_user(uid, name, None, None))
 
-    async def _computer_moved(self, table_id: int, deal: TrickDeal, action: Action) -> None:
+    async def _computer_moved(self, table_id: int, deal: object, action: computer.Move) -> None:
         """A computer player's move, thought out for `deal`: made under the chat's lock, like a
-        press, unless the deal has moved on meanwhile (stopped, the table closed)."""
+        press, unless the deal has moved on meanwhile (stopped, the table closed); at a match,
+        through its game's own service."""
         live = self._live.get(table_id)
         if live is None:
             return
         async with self.lock(live.row.chat_id):
-            if self._live.get(table_id) is live and live.deal is deal:
+            if self._live.get(table_id) is not live or self._position(live) is not deal:
+                return
+            if live.match is None:
+                assert isinstance(deal, TrickDeal) and isinstance(action, Action)
                 await self._apply(live, deal, action)
+                return
+            chat = await self.storage.chat(live.row.chat_id)
+            live.note = None
+            await self._own[live.row.game].move(live, action, self._deadline(chat), auto=False)
+            await self._match_moved(live, chat)
+
+    def _position(self, live: Live) -> object | None:
+        """The deal in play a move is made in: the table's own, or its match's."""
+        if live.match is not None:
+            return self._own[live.row.game].position(live)
+        return live.deal
+
+    def _knowledge(self, live: Live, seat: int) -> computer.Seen:
+        """What `seat` may know of the deal in play (the engine's view, nothing hidden)."""
+        if live.match is not None:
+            seen: computer.Seen = self._own[live.row.game].knowledge(live, seat)
+            return seen
+        assert live.deal is not None
+        return seat_knowledge(live.deal, seat)
 
     async def _seat(self, live: Live, user: UserRow) -> None:
         live.users[user.user_id] = user
@@ -858,9 +883,11 @@ class GameService:
             if live.row.deadline is not None:
                 delay = live.row.deadline - self.clock()
         elif live.to_act is not None:
-            mover = live.deal_seats[live.to_act]
-            if computer.is_computer(mover) and live.deal is not None:  # issue 17: it thinks
-                self.computers.schedule(table_id, live.deal, mover)  # now, moves after a pause
+            seat = live.to_act
+            mover = live.deal_seats[seat]
+            if computer.is_computer(mover):  # issue 17: it thinks now, moves after a pause
+                know = functools.partial(self._knowledge, live, seat)
+                self.computers.schedule(table_id, self._position(live), mover, know)
                 return
             if self._plays_itself(live, mover):
                 delay = self.away_delay
@@ -929,7 +956,8 @@ class GameService:
             user_id = live.deal_seats[deal.to_act]
             # issue 17: an away player is played by the rules level, a late one passes safely
             stood_in = self._plays_itself(live, user_id)
-            action = computer.stand_in(deal) if stood_in else default_action(deal)
+            seen = seat_knowledge(deal, deal.to_act) if stood_in else None
+            action = default_action(deal) if seen is None else computer.stand_in(seen)
             if action is None:
                 return
             note = self._count_time_out(live, user_id)  # None when he was stood in for
@@ -952,15 +980,23 @@ class GameService:
         return key_word, live.users[user_id].name
 
     async def _match_time_out(self, live: Live, key: tuple[int, int]) -> None:
-        """A match's move made for the player due (his game's safe default)."""
+        """A match's move made for the player due: his game's safe default for a late player,
+        the rules level for an away one (issue 17)."""
         seat = live.to_act
         if seat is None or (live.row.deal_no, live.step) != key:
             return  # a timer of an earlier move
         user_id = live.deal_seats[seat]
+        if computer.is_computer(user_id):
+            return  # a computer player's move is scheduled on its own (issue 17)
+        own = self._own[live.row.game]
+        stood_in = self._plays_itself(live, user_id)
+        action = computer.stand_in(own.knowledge(live, seat)) if stood_in else own.default(live)
+        if action is None:
+            return
         live.note = self._count_time_out(live, user_id)
         chat = await self.storage.chat(live.row.chat_id)
-        action = await self._own[live.row.game].time_out(live, self._deadline(chat))
-        if live.note is not None and action is not None:
+        await own.move(live, action, self._deadline(chat), auto=True)
+        if live.note is not None:
             await self._tell_timed_out(live, user_id, action)
         await self._match_moved(live, chat)
 
@@ -1109,8 +1145,11 @@ class GameService:
     ) -> None:  # fmt: skip
         """Send a player's control message of any game: with what the bot last played for him
         and, when he is to move, his time left; a ping (the move just passed to him) or `anew`
-        post it again at the bottom of his chat (see `_show_hand`)."""
+        post it again at the bottom of his chat (see `_show_hand`); never one to a computer
+        player (issue 17)."""
         user = live.users[live.deal_seats[seat]]
+        if computer.is_computer(user.user_id):
+            return
         lang = pick_language(user.lang)
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []

@@ -1,18 +1,27 @@
 """Issue 17 through the fake Bot API: computer players seated from the lobby play whole deals
 beside people, a practice table in a private chat, a restart with a computer's move pending, and
-an away player played by the rules level."""
+an away player played by the rules level; the same at a Preferans pulya (a match of many deals
+played by its own service)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot import computer
+from bot.games.preferans import action_code as pref_code
+from bot.games.preferans_match import default_action as pref_default
+from bot.games.preferans_service import pulya
 from bot.service import Live
+from bot.storage import DealRow
 from engine.actions import Do
-from engine.ai import rules_player, seat_knowledge
+from engine.ai import pref_knowledge, rules_player, seat_knowledge
 from engine.defaults import default_action
+from engine.preferans import record as pref_record
+from engine.preferans.actions import PrefAction
+from engine.preferans.deal import PrefDeal
 from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,
@@ -25,6 +34,9 @@ from tests.bot_harness import (
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
+from tests.test_bot_preferans import _control as pref_control
+from tests.test_bot_preferans import _press as pref_press
+from tests.test_bot_preferans import _settled as pref_settled
 
 SPAN = computer.SPAN
 QUICK = {"computer_pause_min": 0.0, "computer_pause_max": 0.01}
@@ -241,13 +253,22 @@ async def test_an_away_player_is_played_by_the_rules_level(
         if action.seat == seat and action.do is not Do.LOOK:
             hers.append((deal, action))
         deal, _ = deal.apply(action)
+    _played_for_away(hers, default_action, lambda before: seat_knowledge(before, seat))
+
+
+def _played_for_away(
+    hers: list[tuple[Any, Any]], default: Callable[[Any], Any], knows: Callable[[Any], Any]
+) -> None:
+    """A player's decisions (the deal before each, his action): two time-outs made by the safe
+    `default`, then, once away, the rules level on what his seat `knows`, which is not the
+    default at least once."""
     assert len(hers) >= 3
     for before, action in hers[:2]:
-        assert action == default_action(before)  # timed out: the safe default
+        assert action == default(before)  # timed out: the safe default
     away = hers[2:]
     for before, action in away:
-        assert action == rules_player(seat_knowledge(before, seat), random.Random())
-    assert any(action != default_action(before) for before, action in away)
+        assert action == rules_player(knows(before), random.Random())
+    assert any(action != default(before) for before, action in away)
 
 
 def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
@@ -261,3 +282,151 @@ def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
     second = computer.next_seat("strong", [1000, first])
     assert (computer.name("ru", first), computer.name("en", second)) == ("🤖 Мастер", "🤖 Master 2")
     assert not computer.is_computer(0) and not computer.is_computer(1000)
+
+
+# ---- Preferans (a pulya: a match of many deals played by its own service) ----------------------
+
+
+def _pulya_table(bot: RunningBot, chat_id: int) -> Live:
+    live = bot.service.table_in(chat_id)
+    assert live is not None and live.match is not None
+    return live
+
+
+async def _pref_lobby(bot: RunningBot, alice: FakeUser, levels: list[str]) -> int:
+    """Alice alone in the group with computer players of `levels` at a pulya to 10; the table."""
+    await bot.service.storage.chat(GROUP_ID, "Friends")
+    await bot.service.storage.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
+    await alice.start()
+    group = bot.tg.chat(GROUP_ID)
+    await alice.send(group, "/newgame preferans")
+    await bot.idle()
+    lobby = await _lobby_with_computers(bot, group, alice, levels)
+    await alice.press(lobby, data=_data(lobby, "s:"))
+    await bot.idle()
+    return _pulya_table(bot, GROUP_ID).row.table_id
+
+
+def _pref_decisions(deals: list[DealRow], seat: int) -> list[tuple[PrefDeal, PrefAction]]:
+    """Every decision `seat` made in these stored Preferans deals, each with the deal before
+    it (P7: the controller decides, in light play a passer's cards too)."""
+    decisions = []
+    for stored in deals:
+        deal = pref_record.start(stored.record)
+        for action in pref_record.replay(stored.record).actions:
+            if deal.controller == seat:
+                decisions.append((deal, action))
+            deal, _ = deal.apply(action)
+    return decisions
+
+
+async def _pref_step(bot: RunningBot, alice: FakeUser, rng: random.Random) -> bool:
+    """One move at the pulya: Alice's by the rules level through her buttons (a discard by its
+    two toggles), or a wait for the computer player due; False once the table is closed."""
+    live = bot.service.table_in(GROUP_ID)
+    if live is None:
+        return False
+    deal = pulya(live).deal
+    assert deal is not None and deal.controller is not None
+    if computer.is_computer(live.deal_seats[deal.controller]):
+        await bot.tg.wait_for(lambda: pulya(live).deal is not deal, timeout=30)
+        await bot.idle()
+        return True
+    await bot.tg.wait_for(lambda: pref_control(bot.tg, alice).buttons)  # the deal is shown
+    await pref_press(bot, [alice], rules_player(pref_knowledge(deal, deal.controller), rng))
+    return True
+
+
+async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 17 at a pulya: an Amateur and a Master seated from the lobby bid, whist, discard
+    and play by themselves (P4–P13; the Master's search in a worker process), are told
+    nothing; /stopgame after three deals books P16's settlement to the computers too."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    rng = random.Random(11)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **QUICK) as bot:
+        table_id = await _pref_lobby(bot, alice, ["rules", "strong"])
+        live = _pulya_table(bot, GROUP_ID)
+        master, amateur = computer.seat_id("strong", 1), computer.seat_id("rules", 1)
+        assert set(live.deal_seats) == {alice.id, master, amateur}
+        while pulya(live).sheet.deals < 3:
+            assert await _pref_step(bot, alice, rng)
+        await alice.send(tg.chat(GROUP_ID), "/stopgame")
+        await bot.idle()
+        assert bot.service.table_in(GROUP_ID) is None
+        settled = await pref_settled(bot, table_id, price=1)
+        assert settled.sheet.deals == 3 and any(settled.balances())
+        deals = await bot.service.storage.table_deals(table_id)
+        seat = deals[0].seats.index(amateur)
+        decided = _pref_decisions(deals, seat)  # the Amateur's: the rules level on its knowledge
+        assert len(decided) >= 3
+        for deal, action in decided:
+            assert action == rules_player(pref_knowledge(deal, seat), random.Random())
+        _no_message_to_computers(tg)
+
+
+async def test_p1_a_practice_pulya_seats_two_amateurs_and_resumes_a_pending_move(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """/newgame preferans in private: P1's table of three, the player and two Amateurs; a
+    restart while a computer player thinks: the resumed pulya schedules its move again."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    db = tmp_path / "db.sqlite3"
+    slow = {"computer_pause_min": 30.0, "computer_pause_max": 30.0}
+    async with running_bot(tg, db, seed=8, **slow) as bot:
+        await alice.start()
+        await alice.send(alice.dm, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        assert "Alice, 🤖 Amateur, 🤖 Amateur 2\n" in lobby.text
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        live = _pulya_table(bot, alice.id)
+        deal = pulya(live).deal
+        while deal is not None and live.deal_seats[deal.controller or 0] == alice.id:
+            action = pref_default(deal)  # she passes: the word goes round to a computer
+            assert action is not None
+            message = control_message(tg, alice)
+            assert message is not None
+            code = ":" + pref_code(action)
+            await alice.press(message, data=next(d for _, d in message.buttons if d.endswith(code)))
+            await bot.idle()
+            deal = pulya(live).deal
+        assert deal is not None and computer.is_computer(live.deal_seats[deal.controller or 0])
+        before = (live.row.deal_no, live.step)
+    async with running_bot(tg, db, seed=8, **QUICK) as bot:
+        live = _pulya_table(bot, alice.id)  # the move is made (its 30 s pause never ran out)
+        await tg.wait_for(lambda: (live.row.deal_no, live.step) != before, timeout=10)
+        await alice.send(alice.dm, "/stopgame")
+        await bot.idle()
+        assert bot.service.table_in(alice.id) is None
+        balances = await bot.service.storage.balances(alice.id)
+        chat = await bot.service.storage.chat(alice.id)
+        assert sum(balance for _, balance in balances) + chat.pot == 0
+        _no_message_to_computers(tg)
+
+
+async def test_an_away_preferans_player_is_played_by_the_rules_level(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 17 at a pulya: two time-outs (the safe default: pass, the lowest card) mark the
+    player away, and from then on the rules level decides for him on his seat's knowledge."""
+    _, (alice,) = make_players(tg, 1, lang="en")
+    settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=9, **settings) as bot:
+        await alice.start()
+        await alice.send(alice.dm, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        live = _pulya_table(bot, alice.id)
+        await tg.wait_for(lambda: pulya(live).sheet.deals >= 2, timeout=30)
+        assert alice.id in live.row.away
+        seat = live.deal_seats.index(alice.id)
+        deals = await bot.service.storage.table_deals(live.row.table_id)
+        await alice.send(alice.dm, "/stopgame")
+        await bot.idle()
+    hers = _pref_decisions(deals[:2], seat)
+    _played_for_away(hers, pref_default, lambda before: pref_knowledge(before, seat))

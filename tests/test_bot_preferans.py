@@ -310,7 +310,11 @@ async def _play_for_the_rest(bot: RunningBot, stay: list[FakeUser], absent: Fake
         assert time.monotonic() < deadline
         deal = _match(bot).deal
         assert deal is not None and deal.controller is not None
-        if _live(bot).deal_seats[deal.controller] != absent.id:
+        deciding = _live(bot).deal_seats[deal.controller]
+        if deciding != absent.id:
+            user = next(u for u in stay if u.id == deciding)
+            # the deal the bot's move for `absent` began may still be being shown
+            await bot.tg.wait_for(lambda u=user: _control(bot.tg, u).buttons)
             await _press(bot, stay, _choose(deal, "fast"))
         else:
             await asyncio.sleep(0.05)

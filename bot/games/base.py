@@ -67,8 +67,20 @@ class MatchTables(Protocol):
     async def toggle(self, live: Live, user_id: int, press: Press) -> None:
         """A card marked or unmarked before a confirming button."""
 
-    async def time_out(self, live: Live, deadline: float | None) -> Any:
-        """The safe default move made for the player due; returns it (None if none was due)."""
+    def position(self, live: Live) -> object | None:
+        """The deal in play (a new object after each step: a computer player's move is thought
+        for one position), None when the match is over."""
+
+    def knowledge(self, live: Live, seat: int) -> Any:
+        """What `seat` may know of the deal in play (the engine's view, issue 17): all a
+        computer player, or the rules level standing in for an away player, is given."""
+
+    def default(self, live: Live) -> Any:
+        """The safe default move for the seat due (a late player's), None if none is due."""
+
+    async def move(self, live: Live, action: Any, deadline: float | None, *, auto: bool) -> None:
+        """A move the bot makes: a computer player's own, or (`auto`) one made for a person who
+        timed out or is away (his control message then says what was played)."""
 
     async def stop(self, live: Live) -> None:
         """The match closed as it stands (the deal in play voided, the settlement booked; the
@@ -94,6 +106,9 @@ class GameUI:
     # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
     # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
     uses_ante: ClassVar[bool] = True
+    # A practice table (issue 17) opens with its player and computer players up to this many
+    # (fewer if the game's table takes fewer).
+    practice_players: ClassVar[int] = 4
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
 

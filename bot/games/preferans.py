@@ -59,6 +59,7 @@ class PreferansUI(GameUI):
     aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
     match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
     uses_ante: ClassVar[bool] = False  # P16: the whist's price, not the chat's ante
+    practice_players: ClassVar[int] = 3  # P1: three at the table is the usual game
     options: ClassVar[tuple[Option, ...]] = (
         Option("target", "tg", TARGETS),  # P14
         Option("whist_price", "wp", WHIST_PRICES),  # P16's whists in chips

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.errors import IllegalAction
+from engine.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
@@ -137,16 +138,33 @@ class PulyaService:
             raise Refusal("err.stale") from exc
         self._show_hand(live, await self.storage.chat(live.row.chat_id), seat, deal)
 
-    async def time_out(self, live: Live, deadline: float | None) -> PrefAction | None:
-        """The move made for the player due: pass in bidding and whisting, the lowest card."""
+    # ---- moves the bot makes (issue 17) ----------------------------------------------------------
+
+    def position(self, live: Live) -> PrefDeal | None:
+        """The deal in play: a new object after each step (a computer's move is thought for one)."""
+        return pulya(live).deal
+
+    def knowledge(self, live: Live, seat: int) -> PrefKnowledge:
+        """What `seat` may know of the deal in play; its legal actions when it is the
+        controller (P7: in light play the whister, for the passer's cards too)."""
         deal = pulya(live).deal
-        action = default_action(deal) if deal is not None else None
-        if deal is None or action is None:
-            return None
-        assert deal.controller is not None
-        live.auto[deal.controller] = action  # his control message says what was played
+        assert deal is not None
+        return pref_knowledge(deal, seat)
+
+    def default(self, live: Live) -> PrefAction | None:
+        """The move made for a late player: pass in bidding and whisting, the lowest card."""
+        deal = pulya(live).deal
+        return default_action(deal) if deal is not None else None
+
+    async def move(
+        self, live: Live, action: PrefAction, deadline: float | None, *, auto: bool
+    ) -> None:
+        """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
+        deal = pulya(live).deal
+        assert deal is not None and deal.controller is not None
+        if auto:
+            live.auto[deal.controller] = action  # his control message says what was played
         await self._apply(live, action, deadline)
-        return action
 
     async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> None:
         """One action: the step stored (a finished deal with the pulya's settlement when it is

@@ -649,7 +649,9 @@ class Storage:
         self, table: TableRow, deal_id: int, movements: Sequence[Movement]
     ) -> None:
         """A match stopped early: its deal in play voided (it moved no chips) and the match's
-        settlement booked against it, with the table closed: one transaction."""
+        settlement booked against its last finished deal, the one its score stands at (a voided
+        deal books nothing: the start-up check holds it to that), with the table closed: one
+        transaction. With no deal finished nothing is written, so nothing is owed."""
 
         def body(db: sqlite3.Connection) -> bool:
             _write_table(db, table)
@@ -658,7 +660,16 @@ class Storage:
                 "WHERE deal_id = ? AND status = 'playing'",
                 (time.time(), deal_id),
             )
-            return _book(db, table.chat_id, deal_id, movements)
+            last = db.execute(
+                "SELECT deal_id FROM deals WHERE table_id = ? AND status = 'finished' "
+                "ORDER BY deal_no DESC LIMIT 1",
+                (table.table_id,),
+            ).fetchone()
+            if last is None:
+                if any(m.amount for m in movements):
+                    raise RuntimeError(f"table {table.table_id}: a settlement with no deal played")
+                return False
+            return _book(db, table.chat_id, last["deal_id"], movements)
 
         if await self._write(body):
             self._chat_changed(table.chat_id)

@@ -150,7 +150,9 @@ async def _step(tg: FakeTelegram, game: Game, changed: float) -> None:
         actions.append(("newgame", creator.send(game.group, "/newgame")))
     elif lobby is not None and not dealt:
         table_id = next(d for _, d in lobby.buttons if d and d.startswith("j:"))[2:]
-        missing = [p for p in game.players if p.first_name not in lobby.text]
+        # who sits is the lobby's «За столом …» line (its creator is named above it, seated or not)
+        seated = next((ln for ln in lobby.text.splitlines() if ln.startswith("За столом")), "")
+        missing = [p for p in game.players if p.first_name not in seated]
         for player in missing:
             actions.append((f"join {player.first_name}", player.start(f"j{table_id}")))
         if not missing:

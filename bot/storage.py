@@ -651,7 +651,7 @@ class Storage:
         """A match stopped early: its deal in play voided (it moved no chips) and the match's
         settlement booked against its last finished deal, the one its score stands at (a voided
         deal books nothing: the start-up check holds it to that), with the table closed: one
-        transaction. With no deal finished nothing is written, so nothing is owed."""
+        transaction. With no deal finished the sheet is empty, so nothing is owed or booked."""
 
         def body(db: sqlite3.Connection) -> bool:
             _write_table(db, table)

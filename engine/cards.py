@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 
@@ -76,10 +76,13 @@ class Card:
     """One playing card; printed and parsed as rank then suit, e.g. 'TH' for the ten of hearts.
 
     Each card exists once: `Card(rank, suit)` gives the same object every time, so cards compare
-    by identity, which is equality (hands, tricks and decks are searched for cards constantly)."""
+    by identity, which is equality (hands, tricks and decks are searched for cards constantly).
+    `index` numbers the cards 0–51, for the tables the engine looks cards up in: a list index is
+    cheaper than hashing a card."""
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False)
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         card = _CARDS.get((rank, suit))
@@ -87,6 +90,7 @@ class Card:
             card = _CARDS[(rank, suit)] = object.__new__(cls)
             object.__setattr__(card, "rank", rank)
             object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "index", (rank - 2) * 4 + _SUIT_ORDER[suit])
         return card
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
@@ -98,9 +102,9 @@ class Card:
 
     def __hash__(self) -> int:
         # By rank and suit, not by the object: sets of cards iterate in the same order in every
-        # process (the computer players shuffle what they have not seen); it avoids hashing a
-        # tuple of enums, as cards are hashed very often (decks, records, shared actions).
-        return self.rank * 4 + _SUIT_ORDER[self.suit]
+        # process (the computer players shuffle what they have not seen). rank × 4 + suit, as it
+        # has always been, so that seeded matches replay as before.
+        return self.index + 8
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -125,6 +129,7 @@ _CARDS: dict[tuple[Rank, Suit], Card] = {}
 _SUIT_ORDER = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
 _SUIT_LETTERS = {suit: suit.value for suit in Suit}
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+BY_INDEX: tuple[Card, ...] = tuple(sorted(ALL_CARDS, key=lambda card: card.index))  # [i].index == i
 _BY_CODE: dict[str, Card] = {str(card): card for card in ALL_CARDS}
 
 DECK_SIZES = (32, 36, 52)

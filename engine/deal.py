@@ -9,14 +9,14 @@ phases and rules; the mechanics here are written once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from .actions import Action, Do
-from .cards import Card, Suit, make_deck, parse_cards
+from .cards import BY_INDEX, Card, Suit, make_deck, parse_cards
 from .errors import IllegalAction
 from .events import (
     CardPlayed,
@@ -31,6 +31,7 @@ from .events import (
 from .tricks import Play, clockwise, deal_round_robin, in_order, trick_winner
 
 FORMAT = "frap-hand/1"
+T = TypeVar("T")
 
 
 class _Start(StrEnum):
@@ -65,26 +66,33 @@ class TrickDeal:
     pot_had_penalty: bool  # the previous deal left penalty money in the pot (F3)
     redeal: bool  # the redeal after the all-pass rounds: no ante at its start
     deck: tuple[Card, ...]  # top card first
-    hands: list[tuple[Card, ...]] = field(default_factory=list)
+    # Every field holds an immutable value (tuples, not lists): a step rebinds what it changes, so
+    # a state is copied by copying its fields' references (`copy`), and no step can change a state
+    # that someone else still holds.
+    hands: tuple[tuple[Card, ...], ...] = ()
     next_card: int = 0  # index in `deck` of the top of the stock
     turnup: Card | None = None  # on the table, claimable
     trump: Suit = Suit.SPADES
-    dead_turnups: list[Card] = field(default_factory=list)
-    discards: list[Card] = field(default_factory=list)  # face down
+    dead_turnups: tuple[Card, ...] = ()
+    discards: tuple[Card, ...] = ()  # face down
     phase: StrEnum = field(default_factory=lambda: _Start.DEALT)  # each game has its own Phase
     round: int = 1  # bidding round
-    queue: list[int] = field(default_factory=list)  # seats still to act in this phase; [0] acts
-    bids: list[Do | None] = field(default_factory=list)  # each seat's latest word
+    queue: tuple[int, ...] = ()  # seats still to act in this phase; [0] acts
+    bids: tuple[Do | None, ...] = ()  # each seat's latest word
     declarer: int | None = None
     leader: int | None = None
-    trick: list[Play] = field(default_factory=list)
-    tricks_played: list[tuple[Play, ...]] = field(default_factory=list)
-    tricks_won: list[int] = field(default_factory=list)
+    trick: tuple[Play, ...] = ()
+    tricks_played: tuple[tuple[Play, ...], ...] = ()
+    tricks_won: tuple[int, ...] = ()
     p0: int = 0  # the pot when play starts
-    delta: list[int] = field(default_factory=list)  # each seat's chips over the deal
+    delta: tuple[int, ...] = ()  # each seat's chips over the deal
     pot_has_penalty: bool = False  # the pot now holds penalty money
     needs_redeal: bool = False  # finished by all-pass rounds: the same dealer redeals
-    actions: list[Action] = field(default_factory=list)
+    actions: tuple[Action, ...] = ()
+    # What `legal_actions` has worked out for this state, by seat: a cache, not state.
+    _offers: dict[int, list[Action]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ---- questions ------------------------------------------------------------------------------
 
@@ -134,7 +142,14 @@ class TrickDeal:
         return self.dealer if self.needs_redeal else (self.dealer + 1) % self.n
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now."""
+        """Every action `seat` may take now (worked out once per state and seat)."""
+        offers = self._offers.get(seat)
+        if offers is None:
+            offers = self._offers[seat] = self._offer(seat)
+        return offers.copy()
+
+    def _offer(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now: each game's rules (F5–F12, K, SK, N)."""
         raise NotImplementedError
 
     def role(self, seat: int) -> str | None:
@@ -167,21 +182,45 @@ class TrickDeal:
     # ---- applying -------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> tuple[Self, list[Event]]:
-        """The state after `action` and what happened; raises IllegalAction and changes nothing."""
+        """The state after `action` and what happened; raises IllegalAction and changes nothing.
+
+        An action that `legal_actions` offers (the same or an equal one) is taken as offered,
+        without checking it again; any other goes through every check, which names the rule it
+        breaks, and is taken if it passes (a discard naming its cards in another order)."""
         new = self.copy()
-        events = new._apply_in_place(self._normalised(action))
-        return new, events
+        offered = self._offered(action)
+        if offered is not None:
+            return new, new._step(offered)
+        return new, new._apply_in_place(self._normalised(action))
 
     def copy(self) -> Self:
-        """An independent copy (cards and hands are immutable; only the lists are copied)."""
-        state = self.__dict__.copy()
-        for name in _list_fields(type(self)):
-            state[name] = state[name].copy()
+        """An independent copy: every field is immutable, so the copy shares their values. It has
+        worked nothing out yet, so its fields may be changed before it is asked anything (the
+        computer players imagine hidden cards so)."""
         new = object.__new__(type(self))
-        new.__dict__ = state  # the copy's own dict, not refilled key by key
+        state = new.__dict__ = self.__dict__.copy()  # the copy's own dict, not refilled key by key
+        state["_offers"] = {}
         return new
 
+    def _offered(self, action: Action) -> Action | None:
+        """The action of `legal_actions` equal to `action`, or None."""
+        seat = action.seat
+        if type(seat) is not int:
+            return None  # not a seat: the checks say why
+        offers = self._offers.get(seat)
+        if offers is None:
+            offers = self._offers[seat] = self._offer(seat)
+        try:
+            return offers[offers.index(action)]
+        except ValueError:
+            return None
+
     def _apply_in_place(self, action: Action) -> list[Event]:
+        """Check `action` against the rules (IllegalAction names the rule), then take it."""
+        raise NotImplementedError
+
+    def _step(self, action: Action) -> list[Event]:
+        """Take a legal action: change this (new) state and say what happened."""
         raise NotImplementedError
 
     def _normalised(self, action: Action) -> Action:
@@ -194,7 +233,7 @@ class TrickDeal:
                 do = Do(do)
             except ValueError:
                 raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
-            action = replace(action, do=do, cards=None if cards is None else tuple(cards))
+            action = action._replace(do=do, cards=None if cards is None else tuple(cards))
         for name in _fields_refused(self.ACTION_FIELDS.get(do, _NO_FIELDS)):
             if getattr(action, name) is not None:
                 raise IllegalAction(self._phase_rule(), f"{do.value} takes no {name}")
@@ -236,7 +275,7 @@ class TrickDeal:
             raise ValueError("F2: the players must be distinct names")
         if deck_size < hand_size * n + 1:
             raise ValueError(f"F1: a deck of {deck_size} cards is too small for {n} players")
-        if len(deck) != deck_size or frozenset(deck) != _full_deck(deck_size):
+        if len(deck) != deck_size or frozenset(map(id, deck)) != _full_deck(deck_size):
             raise ValueError(f"F1: the deck must be the {deck_size}-card deck, each card once")
         if not _is_int(dealer) or not 0 <= dealer < n:
             raise ValueError(f"F2: no seat {dealer!r} to deal")
@@ -250,14 +289,12 @@ class TrickDeal:
         """Antes if due, `hand_size` cards to each seat one at a time, the turn-up (F3, F4);
         Napoleon turns nothing up and calls its ante a contribution (N1)."""
         n = self.n
-        self.bids = [None] * n
-        self.tricks_won = [0] * n
-        self.delta = [0] * n
+        self.bids = (None,) * n
+        self.tricks_won = (0,) * n
+        self.delta = (0,) * n
         if ante:
             self._everyone_pays(reason, events)
-        hands, taken = deal_round_robin(self.deck, self.left_of_dealer, n, hand_size)
-        self.hands = [tuple(hand) for hand in hands]
-        self.next_card = taken
+        self.hands, self.next_card = deal_round_robin(self.deck, self.left_of_dealer, n, hand_size)
         if turn_up:
             self._turn_up_next()
         self.queue = clockwise(self.left_of_dealer, n)
@@ -268,12 +305,15 @@ class TrickDeal:
         return self.declarer
 
     def _everyone_pays(self, reason: Reason, events: list[Event]) -> None:
-        if self.ante:
-            for seat in clockwise(self.left_of_dealer, self.n):
-                self._move(ChipsMoved(seat, -self.ante, reason), events)
+        ante = self.ante
+        if ante:
+            events += [
+                ChipsMoved(seat, -ante, reason) for seat in clockwise(self.left_of_dealer, self.n)
+            ]
+            self.delta = tuple(chips - ante for chips in self.delta)
 
     def _move(self, move: ChipsMoved, events: list[Event]) -> None:
-        self.delta[move.seat] += move.amount
+        self.delta = with_item(self.delta, move.seat, self.delta[move.seat] + move.amount)
         events.append(move)
 
     def _draw(self, count: int) -> tuple[Card, ...]:
@@ -289,7 +329,7 @@ class TrickDeal:
         card = self.turnup
         assert card is not None
         self.turnup = None
-        self.hands[seat] += (card,)
+        self._set_hand(seat, (*self.hands[seat], card))
         events.append(TurnupTaken(seat, card))
 
     def _discard_one(self, action: Action, rule: str, events: list[Event]) -> None:
@@ -299,22 +339,25 @@ class TrickDeal:
         if card not in hand:
             raise IllegalAction(rule, f"{card} is not in the hand")
         at = hand.index(card)
-        self.hands[seat] = hand[:at] + hand[at + 1 :]
-        self.discards.append(card)
+        self._set_hand(seat, hand[:at] + hand[at + 1 :])
+        self.discards += (card,)
         events.append(Exchanged(seat, 1, 0))
+
+    def _set_hand(self, seat: int, hand: tuple[Card, ...]) -> None:
+        self.hands = with_item(self.hands, seat, hand)
 
     def _drop_hand(self, seat: int, keep: Sequence[Card] = ()) -> None:
         """Put the seat's cards face down, all but `keep`."""
         hand = self.hands[seat]
-        self.discards.extend(card for card in hand if card not in keep)
-        self.hands[seat] = tuple(card for card in hand if card in keep)
+        self.discards += tuple(card for card in hand if card not in keep)
+        self._set_hand(seat, tuple(card for card in hand if card in keep))
 
     def _exchange_options(self, seat: int, most: int) -> list[Action]:
         """DISCARD actions for every set of up to `most` cards the stock can replace (F9, SK6)."""
         hand = self.hands[seat]
         limit = min(most, self.stock_size)
         return [
-            _discard_action(seat, combo)
+            Action(seat, Do.DISCARD, None, combo)
             for k in range(limit + 1)
             for combo in combinations(hand, k)
         ]
@@ -333,27 +376,28 @@ class TrickDeal:
         if len(cards) > self.stock_size:
             raise IllegalAction(rule, f"the stock holds only {self.stock_size} cards")
         kept = tuple(card for card in hand if card not in cards)
-        self.discards.extend(cards)
-        self.hands[seat] = kept + self._draw(len(cards))
+        self.discards += cards
+        self._set_hand(seat, kept + self._draw(len(cards)))
         events.append(Exchanged(seat, len(cards), len(cards)))
 
-    def _lay(self, play: Play, tricks_in_deal: int, events: list[Event]) -> None:
+    def _lay(self, seat: int, card: Card, tricks_in_deal: int, events: list[Event],
+             joker: bool = False) -> None:  # fmt: skip
         """Put a card on the trick; when everyone has played, the trick is won and the next led,
         or after the last trick (N4: or once the outcome is certain) the deal is settled (F12)."""
-        seat, card = play.seat, play.card
         hand = self.hands[seat]
         at = hand.index(card)
-        self.hands[seat] = hand[:at] + hand[at + 1 :]
-        self.trick.append(play)
-        events.append(CardPlayed(seat, card))
-        self.queue.pop(0)
+        self._set_hand(seat, hand[:at] + hand[at + 1 :])
+        self.trick += (Play(seat, card, joker) if joker else _LAID[seat][card.index],)
+        events.append(_PLAYED[seat][card.index])
+        self.queue = self.queue[1:]
         if self.queue:
             return
-        winner = trick_winner(self.trick, self.trump)
-        self.tricks_won[winner] += 1
-        self.tricks_played.append(tuple(self.trick))
-        events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in self.trick)))
-        self.trick = []
+        trick = self.trick
+        winner = trick_winner(trick, self.trump)
+        self.tricks_won = with_item(self.tricks_won, winner, self.tricks_won[winner] + 1)
+        self.tricks_played += (trick,)
+        events.append(TrickWon(len(self.tricks_played), winner, tuple(p.card for p in trick)))
+        self.trick = ()
         if len(self.tricks_played) == tricks_in_deal or self._play_stops():
             self._settle(events)
         else:
@@ -375,7 +419,7 @@ class TrickDeal:
 
     def _finish(self, events: list[Event]) -> None:
         self.phase = self.FINISHED
-        self.queue = []
+        self.queue = ()
         events.append(
             DealSettled(
                 tuple(self.delta), tuple(self.tricks_won), self.pot, self.pot_has_penalty,
@@ -452,6 +496,27 @@ def _fields_refused(takes: frozenset[str]) -> tuple[str, ...]:
     return tuple(name for name in _OPTIONAL_FIELDS if name not in takes)
 
 
+MAX_SEATS = 12  # the most seats any game of the family has (F1)
+
+
+# The Actions that name one card, per word and seat, at the card's index: `legal_actions` offers
+# them again and again, and a list index is cheaper than any lookup by value.
+_ONE_CARD = (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
+_CARD_ACTIONS: dict[Do, tuple[tuple[Action, ...], ...]] = {
+    do: tuple(tuple(Action(seat, do, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
+    for do in _ONE_CARD
+}
+# A card laid on a trick and the event that says so, per seat, at the card's index (`_lay`).
+_LAID = tuple(tuple(Play(seat, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
+_PLAYED = tuple(tuple(CardPlayed(seat, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
+
+
+def card_actions(seat: int, do: Do) -> tuple[Action, ...]:
+    """The shared Actions of `seat` saying `do` (a word that names one card: play, a discard of
+    one), at each card's index: `card_actions(seat, Do.PLAY)[card.index]`."""
+    return _CARD_ACTIONS[do][seat]
+
+
 @cache
 def shared_action(
     seat: int, do: Do, card: Card | None = None, turnup: bool | None = None,
@@ -463,28 +528,16 @@ def shared_action(
     return Action(seat, do, card, None, turnup, joker, suit)
 
 
-@lru_cache(maxsize=4096)  # about 1.5 MB at most
-def _discard_action(seat: int, cards: tuple[Card, ...]) -> Action:
-    """A shared DISCARD Action: the small discards (none, one card, two) come again and again,
-    and building a frozen dataclass costs more than finding it again; bounded, as sets of three
-    or more cards rarely repeat."""
-    return Action(seat, Do.DISCARD, None, cards)
-
-
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 @cache
-def _full_deck(size: int) -> frozenset[Card]:
-    return frozenset(make_deck(size))
+def _full_deck(size: int) -> frozenset[int]:
+    """The deck's cards by identity (each card is one object): cheaper to compare than hashes."""
+    return frozenset(map(id, make_deck(size)))
 
 
-_LIST_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _list_fields(cls: type) -> tuple[str, ...]:
-    names = _LIST_FIELDS.get(cls)
-    if names is None:
-        names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
-    return names
+def with_item(values: tuple[T, ...], at: int, value: T) -> tuple[T, ...]:
+    """`values` with the one at `at` replaced."""
+    return (*values[:at], value, *values[at + 1 :])

@@ -60,15 +60,17 @@ def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKno
     unseen = tuple(sorted(unseen_cards, key=_card_key))
     world = deal.copy()
     fill = iter(unseen)
-    for other in hidden_hands:
-        world.hands[other] = tuple(next(fill) for _ in deal.hands[other])
-    for i in hidden_discards:
-        world.discards[i] = next(fill)
+    world.hands = tuple(
+        tuple(next(fill) for _ in hand) if other in hidden_hands else hand
+        for other, hand in enumerate(deal.hands)
+    )
+    hidden = set(hidden_discards)
+    world.discards = tuple(next(fill) if i in hidden else c for i, c in enumerate(deal.discards))
     stock = tuple(fill)
     unseen_set = set(unseen)
     shown = sorted((card for card in deal.deck if card not in unseen_set), key=_card_key)
     world.deck = (*shown, *unseen[: len(unseen) - len(stock)], *stock)
-    world.actions = []  # the record names hidden cards; `history` is the public part
+    world.actions = ()  # the record names hidden cards; `history` is the public part
     legal = deal.legal_actions(seat)
     if deal.hand_hidden(seat):  # F7: nothing that names a card of an unopened hand
         legal = [action for action in legal if action.card is None and not action.cards]
@@ -94,7 +96,7 @@ def _public(action: Action, seat: int) -> Action:
     """The action as `seat` saw it: another seat's face-down cards are not named."""
     if action.seat == seat or action.do not in _FACE_DOWN or action.cards == ():
         return action  # an empty discard hides nothing: everyone sees that no card moved
-    return replace(action, card=None, cards=None)
+    return action._replace(card=None, cards=None)
 
 
 def _walk(deal: TrickDeal, seat: int) -> tuple[set[Card], list[tuple[int, Card]]]:

@@ -10,7 +10,7 @@ one another with the pot carried and the deal passed on, as the bot plays them. 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .actions import Action, Do
@@ -141,7 +141,7 @@ def _public(action: Action) -> str:
     return describe(action)
 
 
-def _chips(names: tuple[str, ...], chips: list[int]) -> str:
+def _chips(names: tuple[str, ...], chips: Sequence[int]) -> str:
     return ", ".join(f"{name} {amount:+d}" for name, amount in zip(names, chips, strict=True))
 
 

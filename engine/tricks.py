@@ -9,30 +9,30 @@ from dataclasses import dataclass
 from .cards import Card, Suit
 
 
-def clockwise(start: int, n_seats: int) -> list[int]:
+def clockwise(start: int, n_seats: int) -> tuple[int, ...]:
     """All seats clockwise beginning with `start` (F2: "in order" = from the dealer's left)."""
-    return [(start + i) % n_seats for i in range(n_seats)]
+    start %= n_seats
+    return (*range(start, n_seats), *range(start))
 
 
-def in_order(seats: Iterable[int], start: int, n_seats: int) -> list[int]:
+def in_order(seats: Iterable[int], start: int, n_seats: int) -> tuple[int, ...]:
     """The given seats (each in 0..n_seats-1) sorted clockwise beginning at `start`."""
     ordered = sorted(seats)
     at = bisect_left(ordered, start % n_seats)
-    return ordered[at:] + ordered[:at]
+    return (*ordered[at:], *ordered[:at])
 
 
 def deal_round_robin(
     deck: Sequence[Card], first: int, n_seats: int, per_seat: int
-) -> tuple[list[list[Card]], int]:
+) -> tuple[tuple[tuple[Card, ...], ...], int]:
     """Deal `per_seat` cards one at a time from the top, starting at seat `first` (F4).
 
     Returns the hands by seat and how many cards were taken from the deck.
     """
-    hands: list[list[Card]] = [[] for _ in range(n_seats)]
     taken = n_seats * per_seat
-    for i in range(taken):
-        hands[(first + i) % n_seats].append(deck[i])
-    return hands, taken
+    dealt = tuple(deck[:taken])
+    # The seat dealt j-th gets every n-th card from the j-th.
+    return tuple(dealt[(seat - first) % n_seats :: n_seats] for seat in range(n_seats)), taken
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,7 +239,7 @@ class Checker:
         assert Counter(accounted(deal)) == self.deck  # F1, SK1: every card exactly once
         # F15: chips are neither created nor lost, and match the events.
         assert sum(deal.delta) + (deal.pot - deal.start_pot) == 0
-        assert deal.delta == self.ledger and deal.pot >= 0
+        assert list(deal.delta) == self.ledger and deal.pot >= 0
         for seat, hand in enumerate(deal.hands):
             size = expected_hand_size(deal, seat)
             assert size is None or len(hand) == size, (deal.phase, seat, hand)

@@ -22,10 +22,10 @@ def test_F9_declarer_and_whisters_buy_in_order_the_dealer_last() -> None:
         stock="8D 9D TD JH QH KH",
     )  # dealer 3
     deal, _ = run(deal, "0 pass; 1 frap; 2 whist; 3 whist; 0 pass")
-    assert deal.phase is Phase.BUYING and deal.queue == [1, 2, 3]
+    assert deal.phase is Phase.BUYING and deal.queue == (1, 2, 3)
     deal, events = run(deal, "1 discard 7S 8S")
     assert deal.hands[1] == cards("AS KS 8D 9D") and events == [Exchanged(1, 2, 2)]
-    assert deal.discards == list(cards("7S 8S"))
+    assert deal.discards == cards("7S 8S")
     deal, _ = run(deal, "2 discard 8C; 3 discard")
     assert deal.hands[2] == cards("7C AC KC TD") and deal.hands[3] == cards("AD KD QD JD")
     assert deal.stock[:3] == cards("JH QH KH") and deal.phase is Phase.CUTTING
@@ -45,7 +45,7 @@ def test_F9_cannot_discard_more_than_the_stock_holds() -> None:
     deal = new_deal(12)
     assert len(deal.stock) == 3
     deal, _ = run(deal, "0 frap; 1 whist; 2 whist; " + "; ".join(f"{s} pass" for s in range(3, 12)))
-    assert deal.queue == [0, 1, 2]
+    assert deal.queue == (0, 1, 2)
     assert max(len(a.cards or ()) for a in deal.legal_actions(0)) == 3
     too_many = Action(0, Do.DISCARD, cards=deal.hands[0])
     with pytest.raises(IllegalAction, match="F9: the stock holds only 3 cards"):
@@ -78,7 +78,7 @@ def _bought(rules: FrapRules | None = None, **kwargs: Any) -> tuple[FrapDeal, li
 
 def test_F10_passers_are_asked_in_order_after_buying() -> None:
     deal, _ = _bought()
-    assert deal.phase is Phase.CUTTING and deal.queue == [2, 3]
+    assert deal.phase is Phase.CUTTING and deal.queue == (2, 3)
     assert deal.legal_actions(2) == [
         Action(2, Do.NO_CUT),
         Action(2, Do.CUT, turnup=True),
@@ -93,8 +93,8 @@ def test_F10_cutter_drops_four_takes_five_and_discards_one() -> None:
     assert deal.hands[2] == cards("AS AC AD KS KC") and deal.phase is Phase.CUT_DISCARD
     assert set(cards("7S 8S 9S TS")) <= set(deal.discards)
     deal, _ = run(deal, "2 cut_discard KC")
-    assert deal.hands[2] == cards("AS AC AD KS") and deal.cutters == [2]
-    assert deal.queue == [3] and deal.stock[0] == Card.parse("9D")
+    assert deal.hands[2] == cards("AS AC AD KS") and deal.cutters == (2,)
+    assert deal.queue == (3,) and deal.stock[0] == Card.parse("9D")
 
 
 def test_F10_first_cutter_has_the_first_claim_on_the_turnup() -> None:
@@ -122,7 +122,7 @@ def test_F10_cut_needs_five_cards_or_four_with_the_turnup() -> None:
     deal, _ = run(deal, "0 frap; 1 whist; 2 whist; 3 pass; 4 pass")
     for seat, k in ((0, 4), (1, 4), (2, 3)):
         deal, _ = run(deal, f"{seat} discard {' '.join(map(str, deal.hands[seat][:k]))}")
-    assert len(deal.stock) == 4 and deal.queue == [3, 4]
+    assert len(deal.stock) == 4 and deal.queue == (3, 4)
     assert Action(3, Do.CUT, turnup=False) not in deal.legal_actions(3)
     with pytest.raises(IllegalAction, match="F10: the stock holds only 4 cards"):
         deal.apply(Action(3, Do.CUT, turnup=False))
@@ -139,7 +139,7 @@ def test_F10_passer_is_skipped_when_the_stock_allows_no_cut() -> None:
     assert len(deal.stock) == 7
     deal, _ = run(deal, f"2 cut stock; 2 cut_discard {deal.stock[0]}")
     assert len(deal.stock) == 2 and deal.turnup is not None
-    assert deal.phase is Phase.PLAY and deal.cutters == [2]  # seat 3 was never asked
+    assert deal.phase is Phase.PLAY and deal.cutters == (2,)  # seat 3 was never asked
     assert deal.bids[3] is Do.PASS
 
 
@@ -163,20 +163,20 @@ def test_F11_the_last_cutter_leads() -> None:
     deal, _ = _bought()
     deal, _ = run(deal, f"2 cut turnup; 2 cut_discard {deal.stock[0]}")
     deal, _ = run(deal, f"3 cut stock; 3 cut_discard {deal.stock[0]}")
-    assert deal.phase is Phase.PLAY and deal.leader == 3 and deal.queue == [3, 0, 1, 2]
+    assert deal.phase is Phase.PLAY and deal.leader == 3 and deal.queue == (3, 0, 1, 2)
 
 
 def test_F11_option_first_cutter_leads() -> None:
     deal, _ = _bought(rules=FrapRules(lead="first_cutter"))
     deal, _ = run(deal, f"2 cut turnup; 2 cut_discard {deal.stock[0]}")
     deal, _ = run(deal, f"3 cut stock; 3 cut_discard {deal.stock[0]}")
-    assert deal.leader == 2 and deal.queue == [2, 3, 0, 1]
+    assert deal.leader == 2 and deal.queue == (2, 3, 0, 1)
 
 
 def test_F11_the_declarer_leads_when_nobody_cut_in() -> None:
     deal, _ = run(new_deal(dealer=0), "1 pass; 2 pass; 3 frap; 0 whist; 1 pass; 2 pass")
     deal, _ = run(deal, "3 discard; 0 discard; 1 no_cut; 2 no_cut")
-    assert deal.leader == 3 and deal.queue == [3, 0]
+    assert deal.leader == 3 and deal.queue == (3, 0)
 
 
 def test_F11_the_winner_of_a_trick_leads_the_next() -> None:

@@ -80,7 +80,7 @@ def test_F1_option_fixed_deck_plays_to_the_end() -> None:
     deal, _ = run(deal, "0 frap; 1 whist; 2 whist; 3 pass; 0 discard; 1 discard; 2 discard")
     deal, _ = run(deal, "3 no_cut")
     deal, _ = play_tricks(deal, plan)
-    assert deal.finished and deal.tricks_won == [2, 1, 1, 0]
+    assert deal.finished and deal.tricks_won == (2, 1, 1, 0)
 
 
 # ---- F2 seats and dealer -------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def test_F2_everything_starts_left_of_the_dealer() -> None:
     assert deal.to_act == 3  # bidding starts at the dealer's left
     assert deal.hands[3][0] == deck[0] and deal.hands[0][0] == deck[1]  # so does the deal
     deal, _ = FrapDeal.new(FrapRules(), NAMES[:4], 3, 10, 0, deck)
-    assert deal.to_act == 0 and deal.queue == [0, 1, 2, 3]
+    assert deal.to_act == 0 and deal.queue == (0, 1, 2, 3)
 
 
 @pytest.mark.parametrize("dealer", [-1, 4, True, "0"])
@@ -112,14 +112,14 @@ def test_F2_player_names_label_distinct_seats() -> None:
 def test_F3_everyone_antes_at_the_start() -> None:
     deal, events = FrapDeal.new(FrapRules(), NAMES[:4], 1, 10, 5, make_deck(32))
     assert events == [ChipsMoved(seat, -10, Reason.ANTE) for seat in (2, 3, 0, 1)]
-    assert deal.pot == 45 and deal.delta == [-10] * 4
+    assert deal.pot == 45 and deal.delta == (-10,) * 4
 
 
 def test_F3_penalty_pot_is_played_as_it_stands() -> None:
     deal, events = FrapDeal.new(
         FrapRules(), NAMES[:4], 0, 10, 130, make_deck(32), pot_has_penalty=True
     )
-    assert events == [] and deal.pot == 130 and deal.delta == [0] * 4
+    assert events == [] and deal.pot == 130 and deal.delta == (0,) * 4
 
 
 def test_F3_option_ante_every_deal() -> None:
@@ -151,7 +151,7 @@ def test_F3_penalty_carries_to_the_next_deal_and_a_clean_pot_does_not() -> None:
     deal, _ = run(deal, "3 no_cut")
     deal, _ = play_tricks(deal, plan)
     assert (deal.pot, deal.pot_has_penalty) == (0, False)
-    assert deal.delta == [40, 20, 20, 0]
+    assert deal.delta == (40, 20, 20, 0)
     # F3: a pot without penalty money is topped up by everyone's ante.
     deal = new_deal(pot=deal.pot, pot_has_penalty=deal.pot_has_penalty)
     assert deal.pot == 40
@@ -169,7 +169,7 @@ def test_F3_ante_and_pot_are_whole_chips() -> None:
 def test_F4_four_cards_one_at_a_time_then_the_turnup_is_trump() -> None:
     deck = make_deck(32)
     deal, _ = FrapDeal.new(FrapRules(), NAMES[:3], 2, 10, 0, deck)
-    assert deal.hands == [deck[0:12:3], deck[1:12:3], deck[2:12:3]]
+    assert deal.hands == (deck[0:12:3], deck[1:12:3], deck[2:12:3])
     assert deal.turnup == deck[12] and deal.trump is deck[12].suit
     assert deal.stock == deck[13:]
     assert deal.phase is Phase.BIDDING and deal.round == 1

@@ -21,7 +21,7 @@ def _heads_up() -> FrapDeal:
     deal = new_deal(hands={0: "AS 7C 8C TD", 1: "8S QS 9H 7D"}, turnup="7H")
     deal, _ = run(deal, "0 frap; 1 whist; 2 pass; 3 pass; 0 discard; 1 discard; 2 no_cut")
     deal, _ = run(deal, "3 no_cut")
-    assert deal.phase is Phase.PLAY and deal.queue == [0, 1]
+    assert deal.phase is Phase.PLAY and deal.queue == (0, 1)
     return deal
 
 
@@ -49,7 +49,7 @@ def test_F12_void_in_suit_and_trumps_any_card_and_the_suit_led_wins() -> None:
     assert [a.card for a in deal.legal_actions(1)] == list(cards("QS"))
     deal, events = run(deal, "1 play QS")
     assert TrickWon(4, 0, cards("8C QS")) in events  # the queen of another suit does not win
-    assert deal.finished and deal.tricks_won == [3, 1, 0, 0]
+    assert deal.finished and deal.tricks_won == (3, 1, 0, 0)
 
 
 def test_F12_card_must_be_in_the_hand_and_named() -> None:
@@ -105,22 +105,22 @@ def _three_handed(
 def test_F13_each_trick_pays_a_quarter_and_the_remainder_stays() -> None:
     deal, moves = _three_handed([0, 0, 1, 2], pot=3)  # P0 = 43, q = 10
     assert moves == [ChipsMoved(s, q, Reason.TRICKS) for s, q in ((0, 20), (1, 10), (2, 10))]
-    assert deal.delta == [10, 0, 0, -10] and deal.pot == 3 and not deal.pot_has_penalty
+    assert deal.delta == (10, 0, 0, -10) and deal.pot == 3 and not deal.pot_has_penalty
 
 
 def test_F13_a_failed_declarer_collects_by_default() -> None:
     deal, moves = _three_handed([0, 1, 2, 2])
     assert ChipsMoved(0, 10, Reason.TRICKS) in moves
-    assert deal.delta == [-40, 0, 10, -10] and deal.pot == 40
+    assert deal.delta == (-40, 0, 10, -10) and deal.pot == 40
 
 
 def test_F13_option_failed_declarer_does_not_collect() -> None:
     rules = FrapRules(failed_declarer_collects=False)
     deal, moves = _three_handed([0, 1, 2, 2], rules=rules)
     assert all(m.seat != 0 or m.reason is not Reason.TRICKS for m in moves)
-    assert deal.delta == [-50, 0, 10, -10] and deal.pot == 50  # his trick money stays
+    assert deal.delta == (-50, 0, 10, -10) and deal.pot == 50  # his trick money stays
     deal, _ = _three_handed([0, 0, 1, 2], rules=rules)  # a made frap collects as usual
-    assert deal.delta == [10, 0, 0, -10]
+    assert deal.delta == (10, 0, 0, -10)
 
 
 # ---- F14 penalties -------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_F14_frap_one_trick_pays_x1() -> None:
 
 def test_F14_frap_no_trick_pays_x2() -> None:
     deal, _ = _three_handed([1, 1, 2, 2])
-    assert deal.delta == [-90, 10, 10, -10] and deal.pot == 80
+    assert deal.delta == (-90, 10, 10, -10) and deal.pot == 80
 
 
 def test_F14_option_flat_frap_one_trick_pays_x2() -> None:
@@ -220,7 +220,7 @@ def test_F14_option_flat_dark_frap_one_trick_pays_x4() -> None:
 
 def test_F14_whister_without_a_trick_pays_x1() -> None:
     deal, moves = _three_handed([0, 0, 1, 1])
-    assert ChipsMoved(2, -40, Reason.PENALTY) in moves and deal.delta == [10, 10, -50, -10]
+    assert ChipsMoved(2, -40, Reason.PENALTY) in moves and deal.delta == (10, 10, -50, -10)
 
 
 def test_F14_cutter_without_a_trick_pays_x1() -> None:
@@ -231,7 +231,7 @@ def test_F14_cutter_without_a_trick_pays_x1() -> None:
     deal, _ = run(deal, "2 cut_discard 7D; 3 no_cut")
     deal, events = play_tricks(deal, plan)
     assert ChipsMoved(2, -40, Reason.PENALTY) in events
-    assert deal.delta == [10, 10, -50, -10] and deal.pot == 40 and deal.pot_has_penalty
+    assert deal.delta == (10, 10, -50, -10) and deal.pot == 40 and deal.pot_has_penalty
 
 
 # ---- F15 the pot after the deal ------------------------------------------------------------------

@@ -52,7 +52,7 @@ class Checker:
         assert Counter(accounted(deal)) == self.deck
         # F15: chips are neither created nor lost, and match the events.
         assert sum(deal.delta) + (deal.pot - deal.start_pot) == 0
-        assert deal.delta == self.ledger and deal.pot >= 0
+        assert list(deal.delta) == self.ledger and deal.pot >= 0
         # Hands: 4 cards, 5 in the middle of a dark or cut-in exchange, fewer as tricks go.
         for seat, hand in enumerate(deal.hands):
             if deal.phase is Phase.PLAY and seat in deal.participants:

@@ -177,7 +177,7 @@ def test_action_record_round_trip() -> None:
 
 def test_start_gives_the_deal_before_any_action() -> None:
     deal = start(read(RECORDS / "f16_e1.json"))
-    assert deal.actions == [] and deal.pot == 40 and deal.to_act == 0
+    assert deal.actions == () and deal.pot == 40 and deal.to_act == 0
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,7 @@ def test_khrap_records_round_trip(name: str) -> None:
 def test_K4_round_two_record_shows_the_round_and_the_cutter() -> None:
     deal = replay(read(RECORDS / "khrap_made_round2.json"))
     assert isinstance(deal, KhrapDeal)
-    assert (deal.round, deal.declarer, deal.whisters, deal.cutters) == (2, 1, [2], [3])
+    assert (deal.round, deal.declarer, deal.whisters, deal.cutters) == (2, 1, (2,), (3,))
     assert deal.p0 == 80 and deal.tricks_played[0][0].seat == 3 and deal.pot_has_penalty  # F11
 
 
@@ -59,7 +59,7 @@ def test_khrap_record_may_stop_mid_deal() -> None:
     record = read(RECORDS / "khrap_made_round1.json")
     record["actions"] = record["actions"][:13]  # one card into the second trick
     deal = replay(record)
-    assert not deal.finished and deal.to_act == 1 and deal.tricks_won == [1, 0, 0, 0]
+    assert not deal.finished and deal.to_act == 1 and deal.tricks_won == (1, 0, 0, 0)
     assert outcome(deal)["pot"] == 40
 
 

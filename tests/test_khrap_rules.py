@@ -79,12 +79,12 @@ def test_K1_a_fixed_deck_must_hold_5n_plus_1_cards(size: int, most: int) -> None
 
 def test_K1_buying_is_zero_to_five_cards() -> None:
     deal, _ = run(khrap_deal(stock="AH KH QH JH TH"), "0 khrap; 1 whist; 2 pass; 3 pass")
-    assert deal.phase is Phase.BUYING and deal.queue == [0, 1]
+    assert deal.phase is Phase.BUYING and deal.queue == (0, 1)
     options = [a.cards for a in deal.legal_actions(0) if a.do is Do.DISCARD]
     assert len(options) == 2**5 and max(len(c or ()) for c in options) == 5
     hand = deal.hands[0]
     deal, _ = run(deal, "0 discard " + " ".join(map(str, hand)))
-    assert deal.hands[0] == cards("AH KH QH JH TH") and deal.discards == list(hand)
+    assert deal.hands[0] == cards("AH KH QH JH TH") and deal.discards == tuple(hand)
 
 
 def test_K1_a_cutter_drops_five_and_takes_the_turnup_and_five_or_six_then_discards_one() -> None:
@@ -102,8 +102,8 @@ def test_K1_a_cutter_drops_five_and_takes_the_turnup_and_five_or_six_then_discar
     assert deal.hands[3] == cards("9C AD KD QD JD TD") and deal.stock_size == 0
     deal, _ = run(deal, "3 cut_discard TD")
     # F11: the last cutter leads; five tricks between four players.
-    assert deal.phase is Phase.PLAY and deal.leader == 3 and deal.cutters == [2, 3]
-    assert deal.queue == [3, 0, 1, 2]
+    assert deal.phase is Phase.PLAY and deal.leader == 3 and deal.cutters == (2, 3)
+    assert deal.queue == (3, 0, 1, 2)
 
 
 def test_K1_a_cut_needs_six_cards_or_the_turnup_and_five() -> None:
@@ -114,7 +114,7 @@ def test_K1_a_cut_needs_six_cards_or_the_turnup_and_five() -> None:
     assert deal.stock_size == 1
     assert max(len(a.cards or ()) for a in deal.legal_actions(0) if a.do is Do.DISCARD) == 1
     deal, _ = run(deal, "0 discard; 1 discard")
-    assert deal.phase is Phase.PLAY and deal.cutters == []
+    assert deal.phase is Phase.PLAY and deal.cutters == ()
     # 4 players: after buying 5 + 1 the stock holds 5: only a cut with the turn-up.
     deal, _ = run(khrap_deal(), "0 khrap; 1 whist; 2 pass; 3 pass")
     deal, _ = run(deal, "0 discard " + " ".join(map(str, deal.hands[0])))
@@ -130,7 +130,7 @@ def test_K1_five_tricks_are_played() -> None:
     deal, _ = play_tricks(deal, plan[:4])
     assert not deal.finished and [len(hand) for hand in deal.hands] == [1, 1, 1, 5]
     deal, _ = play_tricks(deal, plan[4:])
-    assert deal.finished and deal.tricks_won == [2, 2, 1, 0] and len(deal.tricks_played) == 5
+    assert deal.finished and deal.tricks_won == (2, 2, 1, 0) and len(deal.tricks_played) == 5
 
 
 # ---- K2 calls --------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_K2_the_calls_are_khrap_dark_khrap_and_pass_then_whist() -> None:
     caught = refused(deal, Action(0, Do.WHIST))
     assert (caught.rule, caught.reason) == ("F5", "whist is illegal before a khrap")
     deal, _ = run(deal, "0 pass; 1 khrap")
-    assert (deal.declarer, deal.phase, deal.queue) == (1, Phase.WHIST, [2, 3, 0])
+    assert (deal.declarer, deal.phase, deal.queue) == (1, Phase.WHIST, (2, 3, 0))
     assert [a.do for a in deal.legal_actions(2) if a.do is not Do.LOOK] == [Do.WHIST, Do.PASS]
     caught = refused(deal, Action(2, Do.KHRAP))
     assert (caught.rule, caught.reason) == ("F5", "only one khrap per deal")
@@ -171,13 +171,13 @@ def test_K3_two_trump_rounds_then_the_redeal() -> None:
     deal = khrap_deal(turnup="7H", stock="9C")
     deal, events = run(deal, ALL_PASS)
     assert AllPassed(1, Card.parse("7H"), Card.parse("9C")) in events
-    assert (deal.round, deal.trump, deal.pot, deal.queue) == (2, Suit.CLUBS, 80, [0, 1, 2, 3])
+    assert (deal.round, deal.trump, deal.pot, deal.queue) == (2, Suit.CLUBS, 80, (0, 1, 2, 3))
     assert [m.reason for m in chip_moves(events)] == [Reason.ALL_PASS_ANTE] * 4  # F8
     deal, events = run(deal, ALL_PASS)
     assert AllPassed(2, Card.parse("9C"), None) in events
     assert deal.finished and deal.needs_redeal and deal.pot == 120
-    assert deal.delta == [-30] * 4 and deal.next_dealer == deal.dealer
-    assert deal.dead_turnups == list(cards("7H 9C")) and deal.turnup is None
+    assert deal.delta == (-30,) * 4 and deal.next_dealer == deal.dealer
+    assert deal.dead_turnups == cards("7H 9C") and deal.turnup is None
 
 
 def test_K3_a_khrap_in_round_two_plays_the_new_trump() -> None:
@@ -199,8 +199,8 @@ def test_K4_khrap_made_in_round_one_takes_the_whole_pot() -> None:
     assert deal.p0 == 40
     deal, events = play_tricks(deal, plan)
     assert chip_moves(events) == [ChipsMoved(0, 40, Reason.POT_TAKEN)]  # whisters: nothing
-    assert deal.tricks_won == [3, 1, 1, 0]
-    assert deal.delta == [30, -10, -10, -10] and deal.pot == 0 and not deal.pot_has_penalty
+    assert deal.tricks_won == (3, 1, 1, 0)
+    assert deal.delta == (30, -10, -10, -10) and deal.pot == 0 and not deal.pot_has_penalty
     assert deal.next_dealer == 0  # F2
 
 
@@ -210,38 +210,38 @@ def test_K4_khrap_made_in_round_two_takes_half_the_pot() -> None:
     deal, _ = run(deal, ALL_PASS + "; 0 khrap; 1 whist; 2 whist; 3 pass; " + BUY_NOTHING)
     assert deal.round == 2 and deal.p0 == 80
     deal, events = play_tricks(deal, plan)
-    assert deal.tricks_won == [3, 2, 0, 0]
+    assert deal.tricks_won == (3, 2, 0, 0)
     assert chip_moves(events) == [
         ChipsMoved(0, 40, Reason.POT_TAKEN),
         ChipsMoved(2, -80, Reason.PENALTY),  # F14: a whister with none pays the pot
     ]
-    assert deal.delta == [20, -20, -100, -20] and deal.pot == 120 and deal.pot_has_penalty
+    assert deal.delta == (20, -20, -100, -20) and deal.pot == 120 and deal.pot_has_penalty
 
 
 def test_K4_whisters_who_made_their_trick_get_nothing_one_with_none_pays_the_pot() -> None:
     deal, plan = three_handed([0, 0, 1, 0, 0])
     deal, _ = run(deal, "0 khrap; 1 whist; 2 whist; 3 pass; " + BUY_NOTHING)
     deal, events = play_tricks(deal, plan)
-    assert deal.tricks_won == [4, 1, 0, 0]
+    assert deal.tricks_won == (4, 1, 0, 0)
     assert chip_moves(events) == [
         ChipsMoved(0, 40, Reason.POT_TAKEN),
         ChipsMoved(2, -40, Reason.PENALTY),
     ]
-    assert deal.delta == [30, -10, -50, -10] and deal.pot == 40 and deal.pot_has_penalty
+    assert deal.delta == (30, -10, -50, -10) and deal.pot == 40 and deal.pot_has_penalty
 
 
 def test_K4_uncontested_khrap_takes_the_pot_in_round_one() -> None:
     deal, events = run(khrap_deal(), "0 khrap; 1 pass; 2 pass; 3 pass")
     assert deal.finished and not deal.tricks_played
     assert chip_moves(events) == [ChipsMoved(0, 40, Reason.POT_TAKEN)]
-    assert deal.delta == [30, -10, -10, -10] and deal.pot == 0
+    assert deal.delta == (30, -10, -10, -10) and deal.pot == 0
 
 
 def test_K4_uncontested_khrap_in_round_two_takes_half_the_pot_rounded_down() -> None:
     deal = khrap_deal(pot=1, stock="8H")  # 1 + 40 antes, + 40 after the all-pass round
     deal, events = run(deal, ALL_PASS + "; 0 pass; 1 khrap; 2 pass; 3 pass; 0 pass")
     assert deal.finished and chip_moves(events)[-1] == ChipsMoved(1, 40, Reason.POT_TAKEN)
-    assert deal.pot == 41 and deal.delta == [-20, 20, -20, -20] and not deal.pot_has_penalty
+    assert deal.pot == 41 and deal.delta == (-20, 20, -20, -20) and not deal.pot_has_penalty
 
 
 def test_K4_uncontested_in_round_two_with_cut_when_uncontested_and_no_cutter() -> None:
@@ -262,14 +262,14 @@ def test_K5_failed_khrap_a_fifth_of_the_pot_per_trick_and_two_tricks_is_one_shor
     deal, _ = run(deal, "0 khrap; 1 whist; 2 whist; 3 pass; " + BUY_NOTHING)
     assert deal.p0 == 50
     deal, events = play_tricks(deal, plan)
-    assert deal.tricks_won == [2, 2, 1, 0]
+    assert deal.tricks_won == (2, 2, 1, 0)
     assert chip_moves(events) == [
         ChipsMoved(0, 20, Reason.TRICKS),  # K5: q = 50 // 5 = 10 (F13 collects)
         ChipsMoved(1, 20, Reason.TRICKS),
         ChipsMoved(2, 10, Reason.TRICKS),
         ChipsMoved(0, -50, Reason.PENALTY),  # F14 graded: one short = ×1
     ]
-    assert deal.delta == [-40, 10, 0, -10] and deal.pot == 50 and deal.pot_has_penalty
+    assert deal.delta == (-40, 10, 0, -10) and deal.pot == 50 and deal.pot_has_penalty
 
 
 @pytest.mark.parametrize(
@@ -290,7 +290,7 @@ def test_K5_odd_pot_leaves_the_remainder_in_the_pot() -> None:
     deal, plan = three_handed([0, 0, 1, 1, 2], pot=2)
     deal, _ = run(deal, "0 khrap; 1 whist; 2 whist; 3 pass; " + BUY_NOTHING)
     deal, _ = play_tricks(deal, plan)
-    assert deal.p0 == 42 and deal.delta == [16 - 42 - 10, 6, -2, -10]
+    assert deal.p0 == 42 and deal.delta == (16 - 42 - 10, 6, -2, -10)
     assert deal.pot == 42 - 5 * 8 + 42
 
 
@@ -298,7 +298,7 @@ def test_K5_whister_with_no_trick_pays_the_pot_when_the_khrap_fails() -> None:
     deal, plan = three_handed([0, 0, 1, 1, 1])
     deal, events = run(deal, "0 khrap; 1 whist; 2 whist; 3 pass; " + BUY_NOTHING)
     deal, events = play_tricks(deal, plan)
-    assert deal.tricks_won == [2, 3, 0, 0]
+    assert deal.tricks_won == (2, 3, 0, 0)
     assert chip_moves(events)[-2:] == [
         ChipsMoved(0, -40, Reason.PENALTY),
         ChipsMoved(2, -40, Reason.PENALTY),
@@ -315,7 +315,7 @@ def test_K5_flat_penalties_and_a_failed_declarer_who_does_not_collect() -> None:
         ChipsMoved(2, 10, Reason.TRICKS),
         ChipsMoved(0, -100, Reason.PENALTY),  # F14 flat: ×2
     ]
-    assert deal.delta == [-110, 10, 0, -10] and deal.pot == 120
+    assert deal.delta == (-110, 10, 0, -10) and deal.pot == 120
 
 
 @pytest.mark.parametrize(
@@ -361,7 +361,7 @@ def test_K5_made_dark_khrap_takes_the_pot_like_any_khrap() -> None:
 def test_K6_by_default_passing_after_a_khrap_is_allowed() -> None:
     assert not FrapRules().must_whist
     deal, _ = run(khrap_deal(), "0 khrap; 1 pass; 2 whist; 3 pass")
-    assert deal.whisters == [2] and deal.phase is Phase.BUYING
+    assert deal.whisters == (2,) and deal.phase is Phase.BUYING
 
 
 def test_K6_must_whist_option_every_other_player_whists() -> None:
@@ -371,9 +371,9 @@ def test_K6_must_whist_option_every_other_player_whists() -> None:
     caught = refused(deal, Action(2, Do.PASS))
     assert (caught.rule, caught.reason) == ("K6", "after a khrap every other player must whist")
     deal, _ = run(deal, "2 whist; 3 whist; 0 whist")
-    assert deal.whisters == [2, 3, 0] and deal.queue == [0, 1, 2, 3]
+    assert deal.whisters == (2, 3, 0) and deal.queue == (0, 1, 2, 3)
     deal, _ = run(deal, "0 discard; 1 discard; 2 discard; 3 discard")
-    assert deal.phase is Phase.PLAY and deal.cutters == []  # nobody passed: nobody cuts in
+    assert deal.phase is Phase.PLAY and deal.cutters == ()  # nobody passed: nobody cuts in
     assert deal.to_record()["rules"] == {"preset": "classic", "must_whist": True}
 
 

@@ -37,7 +37,7 @@ def max_actions(n: int) -> int:
 def check_stop(deal: NapoleonDeal) -> None:
     """N4: play ended on the first trick after which the outcome was certain, never later."""
     if not deal.tricks_played:
-        assert deal.declarer is None and deal.delta == [-deal.ante] * deal.n  # N2: all passed
+        assert deal.declarer is None and deal.delta == (-deal.ante,) * deal.n  # N2: all passed
         return
     needs, declarer = deal.declarer_needs, deal._declarer
     taken = 0

@@ -66,7 +66,7 @@ def test_napoleon_records_round_trip(name: str) -> None:
 def test_N8_bid3_made_moves_the_chips_between_the_players() -> None:
     data = record("napoleon_n8_bid3_made")
     deal = start(data)
-    assert deal.pot == 80 and deal.delta == [-10] * 4  # N1: the contributions come first
+    assert deal.pot == 80 and deal.delta == (-10,) * 4  # N1: the contributions come first
     moves: list[ChipsMoved] = []
     for entry in data["actions"]:
         deal, events = deal.apply(Action.from_record(entry))
@@ -88,7 +88,7 @@ def test_N8_napoleon_made_shows_here_and_the_trump() -> None:
     deal = replay(record("napoleon_n8_napoleon_made"))
     assert isinstance(deal, NapoleonDeal)
     assert (deal.declarer, deal.level, deal.contract) == (0, NAPOLEON, Do.NAPOLEON)
-    assert deal.bids == [Do.HERE, Do.PASS, Do.PASS, Do.PASS] and deal.p0 == 100
+    assert deal.bids == (Do.HERE, Do.PASS, Do.PASS, Do.PASS) and deal.p0 == 100
     assert deal.trump.value == "S" and deal.trump_named
 
 

@@ -51,7 +51,7 @@ def test_N1_two_to_six_players_36_cards_five_each_no_turnup(n: int) -> None:
     assert deal.stock == deal.deck[5 * n :] and deal.turnup is None
     assert NapoleonDeal.deck_size_for({}, n) == 36
     # N1: every player pays c into the treasure at the start of the deal
-    assert deal.delta == [-7] * n and deal.pot == 30 + 7 * n
+    assert deal.delta == (-7,) * n and deal.pot == 30 + 7 * n
 
 
 @pytest.mark.parametrize("n", [1, 7])
@@ -78,7 +78,7 @@ def test_N1_dealt_one_at_a_time_from_the_dealers_left() -> None:
 
 def test_N1_the_treasure_carries_and_a_zero_contribution_moves_nothing() -> None:
     deal = napoleon_deal(contribution=0, treasure=60, stake=10)
-    assert deal.pot == 60 and deal.delta == [0, 0, 0, 0] and deal.stake == 10
+    assert deal.pot == 60 and deal.delta == (0, 0, 0, 0) and deal.stake == 10
 
 
 def test_N1_the_stake_defaults_to_the_contribution() -> None:
@@ -154,13 +154,13 @@ def test_N2_napoleon_ranks_above_five_and_later_speakers_only_pass_one_by_one() 
 def test_N2_the_last_speaker_after_all_passes_declares_at_once() -> None:
     deal, _ = run(napoleon_deal(), "0 pass; 1 pass; 2 pass; 3 bid 1")
     assert (deal.declarer, deal.level, deal.phase) == (3, 1, Phase.EXCHANGE)
-    assert deal.queue == [3]
+    assert deal.queue == (3,)
 
 
 def test_N2_everyone_passes_without_a_bid_the_deal_is_over() -> None:
     deal, events = run(napoleon_deal(dealer=1, treasure=60), "1 pass; 2 pass; 3 pass; 0 pass")
     assert deal.finished and deal.declarer is None and not deal.tricks_played
-    assert deal.pot == 100 and deal.delta == [-10] * 4  # the contributions stay
+    assert deal.pot == 100 and deal.delta == (-10,) * 4  # the contributions stay
     assert chip_moves(events) == [] and deal.next_dealer == 2
 
 
@@ -177,7 +177,7 @@ def test_N3_the_declarer_exchanges_one_card_or_keeps() -> None:
     kept, _ = run(deal, "1 discard")
     assert kept.hands[1] == deal.hands[1] and kept.stock_size == deal.stock_size
     swapped, _ = run(deal, "1 discard 6D")
-    assert swapped.hands[1] == cards("AS KS QS JS AH") and swapped.discards == [Card.parse("6D")]
+    assert swapped.hands[1] == cards("AS KS QS JS AH") and swapped.discards == (Card.parse("6D"),)
     assert swapped.stock_size == deal.stock_size - 1 and swapped.phase is Phase.PLAY
 
 
@@ -197,7 +197,7 @@ def test_N4_everyone_plays_passers_included_follow_suit_else_trump_else_any() ->
     hands = {1: "AD KS QS JS TS", 2: "6D 7D 6S 8H 9H", 3: "6H 7H 8C 9C AH", 0: "7S 8S 6C 7C TC"}
     deal = seat1_declares("bid 3", hands=hands)
     deal, _ = run(deal, "1 play KS")  # spades trump
-    assert deal.queue == [2, 3, 0]  # every seat, clockwise from the declarer
+    assert deal.queue == (2, 3, 0)  # every seat, clockwise from the declarer
     deal, _ = run(deal, "2 play 6S; 3 play 8C; 0 play 7S")  # seat 3 has no spade: anything
     assert deal.tricks_won[1] == 1 and deal.to_act == 1  # the winner leads next
     deal, _ = run(deal, "1 play AD")
@@ -207,7 +207,7 @@ def test_N4_everyone_plays_passers_included_follow_suit_else_trump_else_any() ->
     deal, _ = run(deal, "3 play 9C")
     assert plays(deal, 0) == ["8S"]  # void in diamonds: must trump
     deal, _ = run(deal, "0 play 8S")
-    assert deal.tricks_won == [1, 1, 0, 0] and deal.to_act == 0
+    assert deal.tricks_won == (1, 1, 0, 0) and deal.to_act == 0
 
 
 @pytest.mark.parametrize(("word", "tricks_played"), [("bid 1", 1), ("bid 2", 2), ("bid 5", 5)])
@@ -227,16 +227,16 @@ def test_N4_play_stops_when_the_tricks_left_cannot_make_the_bid() -> None:
     deal = seat1_declares("bid 4", hands=hands)
     deal, _ = run(deal, "1 play AS; 2 play 6S; 3 play 7D; 0 play 7S")
     deal, _ = run(deal, "1 play 6C; 2 play 8C; 3 play TC; 0 play AC")
-    assert not deal.finished and deal.tricks_won == [1, 1, 0, 0]
+    assert not deal.finished and deal.tricks_won == (1, 1, 0, 0)
     deal, _ = run(deal, "0 play KC; 1 play 7C; 2 play 9C; 3 play QC")
-    assert deal.finished and len(deal.tricks_played) == 3 and deal.tricks_won == [2, 1, 0, 0]
+    assert deal.finished and len(deal.tricks_played) == 3 and deal.tricks_won == (2, 1, 0, 0)
 
 
 def test_N4_napoleon_stops_at_the_first_trick_lost() -> None:
     hands = {1: "AS KS QS JS 6C", 0: "7C 8C 9C TC JC", 2: "6D 7D 8D 9D TD", 3: "6H 7H 8H 9H TH"}
     deal = seat1_declares("napoleon", hands=hands)
     deal, _ = run(deal, "1 play 6C; 2 play 6D; 3 play 6H; 0 play 7C")
-    assert deal.finished and deal.tricks_won == [1, 0, 0, 0]
+    assert deal.finished and deal.tricks_won == (1, 0, 0, 0)
 
 
 # ---- N5–N7 money -------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_N5_numbered_bid_made_each_other_player_pays_b_u() -> None:
         for other in (2, 3, 0)
         for move in (ChipsMoved(other, -6, Reason.STAKE, 1), ChipsMoved(1, 6, Reason.STAKE, other))
     ]
-    assert deal.delta == [-11, 13, -11, -11] and deal.pot == 31  # the treasure untouched
+    assert deal.delta == (-11, 13, -11, -11) and deal.pot == 31  # the treasure untouched
 
 
 def test_N5_numbered_bid_failed_pays_each_and_the_treasure() -> None:
@@ -259,9 +259,9 @@ def test_N5_numbered_bid_failed_pays_each_and_the_treasure() -> None:
     deal = seat1_declares("bid 4", hands=hands, contribution=5, stake=3, treasure=11)
     deal, events = run(deal, "1 play 6C; 2 play 6D; 3 play 6H; 0 play 9C")
     deal, events = run(deal, "0 play TC; 1 play 7C; 2 play 7D; 3 play 7H")
-    assert deal.finished and deal.tricks_won == [2, 0, 0, 0]  # 0 + 3 left < 4
+    assert deal.finished and deal.tricks_won == (2, 0, 0, 0)  # 0 + 3 left < 4
     assert chip_moves(events)[-1] == ChipsMoved(1, -12, Reason.PENALTY)  # b·u into the treasure
-    assert deal.delta == [7, -53, 7, 7] and deal.pot == 11 + 20 + 12
+    assert deal.delta == (7, -53, 7, 7) and deal.pot == 11 + 20 + 12
 
 
 def test_N6_napoleon_made_takes_the_treasure_after_the_contributions() -> None:
@@ -270,7 +270,7 @@ def test_N6_napoleon_made_takes_the_treasure_after_the_contributions() -> None:
             for rank, low in zip("AKQJT", "6789T", strict=True)]  # fmt: skip
     deal, events = play_tricks(deal, plan)
     assert chip_moves(events)[-1] == ChipsMoved(1, 31, Reason.POT_TAKEN)
-    assert deal.delta == [-15, -5 + 30 + 31, -15, -15] and deal.pot == 0
+    assert deal.delta == (-15, -5 + 30 + 31, -15, -15) and deal.pot == 0
 
 
 @pytest.mark.parametrize(
@@ -289,7 +289,7 @@ def test_N7_napoleon_failed(option: str, delta: list[int], pot: int) -> None:
         "napoleon", hands=hands, contribution=5, stake=2, treasure=11, rules=rules
     )
     deal, _ = run(deal, "1 play 6C; 2 play 6D; 3 play 6H; 0 play 7C")
-    assert deal.finished and deal.delta == delta and deal.pot == pot
+    assert deal.finished and list(deal.delta) == delta and deal.pot == pot
 
 
 def test_N5_a_zero_stake_moves_no_chips_between_players() -> None:

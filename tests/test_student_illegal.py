@@ -133,7 +133,7 @@ CASES: list[tuple[Callable[[], StudentDeal], Action, str, str]] = [
 
 def test_SK6_the_exchange_is_limited_by_the_stock() -> None:
     deal = exchange_small_stock()
-    assert deal.queue == [0] and deal.stock_size == 3
+    assert deal.queue == (0,) and deal.stock_size == 3
     assert max(len(a.cards or ()) for a in deal.legal_actions(0)) == 3
     caught = refused(deal, Action(0, Do.DISCARD, cards=deal.hands[0]))
     assert (caught.rule, caught.reason) == ("SK6", "the stock holds only 3 cards")

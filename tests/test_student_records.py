@@ -46,12 +46,12 @@ def test_student_record_through_the_cli(name: str) -> None:
 def test_SK13_bank_example_exactly() -> None:
     record = read(RECORDS / "student_sk13_bank.json")
     deal = start(record)
-    assert deal.pot == 40 and deal.delta == [0, 0, 0, 0]  # SK12: a full bank is not topped up
+    assert deal.pot == 40 and deal.delta == (0, 0, 0, 0)  # SK12: a full bank is not topped up
     moves = []
     for entry in record["actions"]:
         deal, events = deal.apply(Action.from_record(entry))
         moves += [event for event in events if isinstance(event, ChipsMoved)]
-    assert deal.p0 == 40 and deal.tricks_won == [1, 3, 0, 0]
+    assert deal.p0 == 40 and deal.tricks_won == (1, 3, 0, 0)
     assert moves == [
         ChipsMoved(0, 10, Reason.TRICKS),  # declarer +10 (SK13: he keeps his trick money)
         ChipsMoved(1, 30, Reason.TRICKS),  # helper +30
@@ -64,8 +64,8 @@ def test_calls_record_shows_every_role() -> None:
     deal = replay(read(RECORDS / "student_calls_joker.json"))
     assert isinstance(deal, StudentDeal)
     assert deal.rules == StudentRules(joker_lead="named_suit")
-    assert (deal.declarer, deal.helpers, deal.takers) == (2, [0], [1])
-    assert deal.bids == [Do.KHRAP, Do.BERU_PYAT, Do.VESELYU, Do.PASS]
+    assert (deal.declarer, deal.helpers, deal.takers) == (2, (0,), (1,))
+    assert deal.bids == (Do.KHRAP, Do.BERU_PYAT, Do.VESELYU, Do.PASS)
     first = deal.tricks_played[0]
     assert first[0].card == JOKER and first[0].joker and first[0].seat == 1
     assert deal.actions[8] == Action(1, Do.PLAY, card=JOKER, joker=True, suit=Suit.CLUBS)

@@ -38,7 +38,7 @@ def heads_up(hand0: str, hand1: str, *, rules: StudentRules | None = None) -> St
     seat 0 leads."""
     deal = student_deal(hands={0: hand0, 1: hand1}, turnup="6H", rules=rules)
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 pass; 3 pass; 0 discard; 1 discard")
-    assert deal.phase is Phase.PLAY and deal.queue == [0, 1]
+    assert deal.phase is Phase.PLAY and deal.queue == (0, 1)
     return deal
 
 
@@ -198,7 +198,7 @@ def test_SK4_khrap_or_pass_and_pomogu_only_after_a_khrap() -> None:
 
 def test_SK4_only_later_players_answer_and_earlier_passers_are_out() -> None:
     deal, _ = run(student_deal(), "0 pass; 1 khrap; 2 pomogu")
-    assert deal.queue == [3]  # seat 0 passed before the khrap: not asked again
+    assert deal.queue == (3,)  # seat 0 passed before the khrap: not asked again
     deal, _ = run(deal, "3 pass")
     assert deal.phase is Phase.EXCHANGE and deal.participants == [1, 2]
     roles = [seat.role for seat in table_view(deal).seats]
@@ -209,7 +209,7 @@ def test_SK4_nobody_helps_the_declarer_takes_the_bank_without_play() -> None:
     deal, events = run(student_deal(), "0 pass; 1 khrap; 2 pass; 3 pass")
     assert deal.finished and not deal.tricks_played
     assert chip_moves(events) == [ChipsMoved(1, 40, Reason.POT_TAKEN)]
-    assert deal.delta == [-10, 30, -10, -10] and deal.pot == 0
+    assert deal.delta == (-10, 30, -10, -10) and deal.pot == 0
 
 
 def test_SK4_a_passer_leaves_the_deal_and_the_bank() -> None:
@@ -217,7 +217,7 @@ def test_SK4_a_passer_leaves_the_deal_and_the_bank() -> None:
     deal = student_deal(hands=hands, pot=40)
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 pass; 3 pass; 0 discard; 1 discard")
     deal, events = play_tricks(deal, plan)
-    assert {m.seat for m in chip_moves(events)} == {0, 1} and deal.delta == [20, 20, 0, 0]
+    assert {m.seat for m in chip_moves(events)} == {0, 1} and deal.delta == (20, 20, 0, 0)
 
 
 # ---- SK5 all pass ------------------------------------------------------------------------------
@@ -227,8 +227,8 @@ def test_SK5_all_pass_turns_a_new_trump_over_the_old_without_an_ante() -> None:
     deal = student_deal(turnup="6H", stock="6C 6D")
     deal, events = run(deal, "0 pass; 1 pass; 2 pass; 3 pass")
     assert events[-1] == AllPassed(1, Card.parse("6H"), Card.parse("6C"))
-    assert (deal.round, deal.trump, deal.pot, deal.queue) == (2, Suit.CLUBS, 40, [0, 1, 2, 3])
-    assert chip_moves(events) == [] and deal.dead_turnups == list(cards("6H"))
+    assert (deal.round, deal.trump, deal.pot, deal.queue) == (2, Suit.CLUBS, 40, (0, 1, 2, 3))
+    assert chip_moves(events) == [] and deal.dead_turnups == cards("6H")
     deal, events = run(deal, "0 pass; 1 pass; 2 pass; 3 pass")
     assert events[-1] == AllPassed(2, Card.parse("6C"), Card.parse("6D"))
     assert (deal.round, deal.trump, deal.pot) == (3, Suit.DIAMONDS, 40)
@@ -243,14 +243,14 @@ def test_SK5_after_the_third_all_pass_round_everyone_antes_and_the_cards_are_red
     deal, events = run(deal, "0 pass; 1 pass; 2 pass; 3 pass")
     assert AllPassed(3, Card.parse("6D"), None) in events
     assert chip_moves(events) == [ChipsMoved(s, -10, Reason.ALL_PASS_ANTE) for s in range(4)]
-    assert deal.finished and deal.needs_redeal and deal.pot == 80 and deal.delta == [-20] * 4
-    assert deal.dead_turnups == list(cards("6H 6C 6D")) and deal.turnup is None
+    assert deal.finished and deal.needs_redeal and deal.pot == 80 and deal.delta == (-20,) * 4
+    assert deal.dead_turnups == cards("6H 6C 6D") and deal.turnup is None
     # The redeal: a new record, "redeal": true, no ante (the bank is not empty either).
     again = StudentDeal.new(
         StudentRules(), NAMES[:4], deal.next_dealer, 10, deal.pot,
         shuffled(make_deck(36), random.Random(3)), redeal=True,
     )[0]  # fmt: skip
-    assert again.pot == 80 and again.delta == [0] * 4 and again.to_record()["redeal"] is True
+    assert again.pot == 80 and again.delta == (0,) * 4 and again.to_record()["redeal"] is True
 
 
 # ---- SK6 exchange ------------------------------------------------------------------------------
@@ -262,8 +262,8 @@ def test_SK6_exchange_declarer_first_then_clockwise_helpers_included_takers_excl
     deal, _ = run(deal, f"1 call_discard {deal.hands[1][0]}; 2 pomogu; 3 veselyu")
     deal, _ = run(deal, f"3 call_discard {deal.hands[3][-1]}")
     # SK10: seat 3 declares, seat 0 helps; seat 1 took five and exchanges no more (SK7).
-    assert (deal.declarer, deal.helpers, deal.takers) == (3, [2, 0], [1])
-    assert deal.phase is Phase.EXCHANGE and deal.queue == [3, 0, 2]
+    assert (deal.declarer, deal.helpers, deal.takers) == (3, (2, 0), (1,))
+    assert deal.phase is Phase.EXCHANGE and deal.queue == (3, 0, 2)
 
 
 def test_SK6_any_number_of_cards_from_the_stock() -> None:
@@ -284,13 +284,13 @@ def test_SK7_beru_pyat_drops_all_takes_five_discards_one_and_exchanges_no_more()
     deal = student_deal(hands={1: "AS KS QS JS"}, stock="AC KC QC JC TC")
     deal, events = run(deal, "0 khrap; 1 beru_pyat")
     assert Exchanged(1, 4, 5) in events and deal.phase is Phase.CALL_DISCARD
-    assert deal.hands[1] == cards("AC KC QC JC TC") and deal.discards == list(cards("AS KS QS JS"))
+    assert deal.hands[1] == cards("AC KC QC JC TC") and deal.discards == cards("AS KS QS JS")
     assert [a.card for a in deal.legal_actions(1)] == list(cards("AC KC QC JC TC"))
     deal, _ = run(deal, "1 call_discard TC")
     assert deal.hands[1] == cards("AC KC QC JC") and deal.phase is Phase.BIDDING
-    assert deal.queue == [2, 3] and table_view(deal).seats[1].role == "taker"
+    assert deal.queue == (2, 3) and table_view(deal).seats[1].role == "taker"
     deal, _ = run(deal, "2 pass; 3 pass")
-    assert deal.phase is Phase.EXCHANGE and deal.queue == [0]
+    assert deal.phase is Phase.EXCHANGE and deal.queue == (0,)
 
 
 def test_SK7_beru_pyat_only_after_a_khrap() -> None:
@@ -319,9 +319,9 @@ def test_SK8_veselyu_keeps_the_trump_ace_drops_three_draws_four_discards_one() -
     assert [a.do for a in deal.legal_actions(0)] == [Do.KHRAP, Do.VESELYU, Do.PASS]
     deal, events = run(deal, "0 veselyu")
     assert deal.declarer == 0 and Exchanged(0, 3, 4) in events  # no khrap yet: he declares
-    assert deal.hands[0] == cards("AH AS KS QS JS") and deal.discards == list(cards("8C 9C TC"))
+    assert deal.hands[0] == cards("AH AS KS QS JS") and deal.discards == cards("8C 9C TC")
     deal, _ = run(deal, "0 call_discard JS")
-    assert deal.hands[0] == cards("AH AS KS QS") and deal.queue == [1, 2, 3]
+    assert deal.hands[0] == cards("AH AS KS QS") and deal.queue == (1, 2, 3)
     assert [a.do for a in deal.legal_actions(1)] == [Do.POMOGU, Do.BERU_PYAT, Do.PASS]
     assert table_view(deal).contract is Do.VESELYU
 
@@ -334,11 +334,11 @@ def test_SK8_veselyu_needs_the_trump_ace() -> None:
 def test_SK8_veselyu_overrides_khrap_and_the_former_declarer_helps() -> None:
     deal = student_deal(hands={2: "AH 8C 9C TC"}, stock="AS KS QS JS")
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 veselyu; 2 call_discard JS; 3 pass")
-    assert (deal.declarer, deal.helpers) == (2, [1, 0])
+    assert (deal.declarer, deal.helpers) == (2, (1, 0))
     assert [table_view(deal).seats[s].role for s in range(4)] == [
         "helper", "helper", "declarer", "out",
     ]  # fmt: skip
-    assert deal.queue == [2, 0, 1]  # SK6: the new declarer exchanges first
+    assert deal.queue == (2, 0, 1)  # SK6: the new declarer exchanges first
 
 
 # ---- SK9 zavorachivayu -------------------------------------------------------------------------
@@ -353,10 +353,10 @@ def test_SK9_zavorachivayu_the_dealer_takes_the_turned_ace_drops_four_draws_four
     deal, events = run(deal, "3 zavorachivayu")
     assert TurnupTaken(3, Card.parse("AH")) in events and Exchanged(3, 4, 4) in events
     assert deal.hands[3] == cards("AH AS KS QS JS") and deal.turnup is None
-    assert deal.trump is Suit.HEARTS and deal.discards == list(cards("7C 8C 9C TC"))
+    assert deal.trump is Suit.HEARTS and deal.discards == cards("7C 8C 9C TC")
     deal, _ = run(deal, "3 call_discard JS")
     # SK10: the dealer declares, the khrap declarer helps; exchange from the declarer.
-    assert (deal.declarer, deal.helpers, deal.queue) == (3, [1, 0], [3, 0, 1])
+    assert (deal.declarer, deal.helpers, deal.queue) == (3, (1, 0), (3, 0, 1))
 
 
 def test_SK9_only_the_dealer_and_only_on_a_turned_ace() -> None:
@@ -389,7 +389,7 @@ def test_SK10_and_SK12_the_caller_short_pays_twice_the_former_declarer_once() ->
         pot=40,
     )
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 veselyu; 2 call_discard 9S; 3 pass")
-    assert deal.hands[2] == cards("AH AS TS 7C") and deal.queue == [2, 0, 1]
+    assert deal.hands[2] == cards("AH AS TS 7C") and deal.queue == (2, 0, 1)
     deal, _ = run(deal, "2 discard AH; 0 discard; 1 discard")
     assert deal.hands[2] == cards("AS TS 7C 7D") and deal.leader == 2
     deal, events = play_tricks(
@@ -401,14 +401,14 @@ def test_SK10_and_SK12_the_caller_short_pays_twice_the_former_declarer_once() ->
             {1: "KC", 2: "TS", 0: "9C"},
         ],
     )
-    assert deal.tricks_won == [0, 3, 1, 0]
+    assert deal.tricks_won == (0, 3, 1, 0)
     assert chip_moves(events) == [
         ChipsMoved(1, 30, Reason.TRICKS),
         ChipsMoved(2, 10, Reason.TRICKS),  # SK13: the failed declarer keeps his trick money
         ChipsMoved(2, -80, Reason.PENALTY),  # SK10: the caller promised two
         ChipsMoved(0, -40, Reason.PENALTY),  # SK10: the former declarer, now a helper, one
     ]
-    assert deal.delta == [-40, 30, -70, 0] and deal.pot == 120 and deal.pot_has_penalty
+    assert deal.delta == (-40, 30, -70, 0) and deal.pot == 120 and deal.pot_has_penalty
 
 
 # ---- SK11 lead ---------------------------------------------------------------------------------
@@ -420,16 +420,16 @@ def test_SK11_the_taker_nearest_the_declarers_left_leads() -> None:
     deal, _ = run(deal, f"1 call_discard {deal.hands[1][0]}; 2 beru_pyat")
     deal, _ = run(deal, f"2 call_discard {deal.hands[2][0]}; 3 veselyu")
     deal, _ = run(deal, f"3 call_discard {deal.hands[3][-1]}")
-    assert (deal.declarer, deal.takers, deal.queue) == (3, [1, 2], [3, 0])
+    assert (deal.declarer, deal.takers, deal.queue) == (3, (1, 2), (3, 0))
     deal, _ = run(deal, "3 discard; 0 discard")
     # Declarer 3: seat 0 is at his left but helps; seat 1 is the nearest taker.
-    assert deal.phase is Phase.PLAY and deal.leader == 1 and deal.queue == [1, 2, 3, 0]
+    assert deal.phase is Phase.PLAY and deal.leader == 1 and deal.queue == (1, 2, 3, 0)
 
 
 def test_SK11_without_a_taker_the_declarer_leads() -> None:
     deal, _ = run(student_deal(), "0 pass; 1 khrap; 2 pomogu")
     deal, _ = run(deal, "3 pomogu; 1 discard; 2 discard; 3 discard")
-    assert deal.leader == 1 and deal.queue == [1, 2, 3]
+    assert deal.leader == 1 and deal.queue == (1, 2, 3)
 
 
 # ---- SK12 the bank -----------------------------------------------------------------------------
@@ -467,16 +467,16 @@ def test_SK12_a_helper_with_no_trick_pays_the_bank() -> None:
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 pomogu; 3 pass; 0 discard; 1 discard; 2 discard")
     deal, events = play_tricks(deal, plan)
     assert chip_moves(events)[-1] == ChipsMoved(2, -40, Reason.PENALTY)
-    assert deal.delta == [30, 10, -40, 0] and deal.pot == 40
+    assert deal.delta == (30, 10, -40, 0) and deal.pot == 40
 
 
 def test_SK12_a_bank_is_not_topped_up_an_empty_one_is_formed_by_antes() -> None:
     full = student_deal(pot=40)
-    assert full.pot == 40 and full.delta == [0, 0, 0, 0]
+    assert full.pot == 40 and full.delta == (0, 0, 0, 0)
     empty = student_deal(pot=0)
-    assert empty.pot == 40 and empty.delta == [-10] * 4
+    assert empty.pot == 40 and empty.delta == (-10,) * 4
 
 
 def test_SK12_the_declarer_taking_the_bank_empties_it_for_antes() -> None:
     deal, _ = run(student_deal(pot=70), "0 khrap; 1 pass; 2 pass; 3 pass")
-    assert deal.pot == 0 and deal.delta == [70, 0, 0, 0]
+    assert deal.pot == 0 and deal.delta == (70, 0, 0, 0)

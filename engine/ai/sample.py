@@ -7,7 +7,7 @@ import random
 from collections.abc import Collection
 
 from ..cards import Card, Suit
-from ..deal import TrickDeal
+from ..deal import TrickDeal, with_item
 from ..knowledge import Knowledge
 
 
@@ -55,8 +55,8 @@ def sample_world(
         pool = rest
         while len(hand) < need[seat]:  # the shown voids cannot all hold (rare): any card
             hand.append(pool.pop())
-        world.hands[seat] = tuple(hand)
+        world.hands = with_item(world.hands, seat, tuple(hand))
     for index in knowledge.hidden_discards:
-        world.discards[index] = pool.pop()
+        world.discards = with_item(world.discards, index, pool.pop())
     world.deck = world.deck[: world.next_card] + tuple(pool)
     return world

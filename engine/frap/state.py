@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Do
 from ..cards import Card
-from ..deal import TrickDeal, shared_action
+from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
 from ..events import AllPassed, BidMade, CutDecided, Event, Exchanged, Looked, Reason
-from ..tricks import Play, clockwise, in_order, legal_plays, why_illegal
+from ..tricks import clockwise, in_order, legal_plays, why_illegal
 from .rules import FrapRules
 from .settle import settle_play
 
@@ -64,11 +64,11 @@ class FrapDeal(TrickDeal):
 
     rules: FrapRules = field(default_factory=FrapRules)
     phase: Phase = Phase.BIDDING
-    looked: list[bool] = field(default_factory=list)
+    looked: tuple[bool, ...] = ()
     dark: bool = False
     taken_turnup: Card | None = None  # the turn-up the dark declarer took (F14 ×3 case)
-    whisters: list[int] = field(default_factory=list)
-    cutters: list[int] = field(default_factory=list)
+    whisters: tuple[int, ...] = ()
+    cutters: tuple[int, ...] = ()
 
     # ---- creation -------------------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ class FrapDeal(TrickDeal):
         deal = cls(
             players=tuple(players), dealer=dealer, ante=ante, start_pot=pot,
             pot_had_penalty=pot_has_penalty, redeal=redeal, deck=tuple(deck), rules=rules,
-            looked=[False] * len(players),
+            looked=(False,) * len(players),
         )  # fmt: skip
         events: list[Event] = []
         carries = rules.ante == "penalty_carries" and pot_has_penalty
@@ -145,7 +145,7 @@ class FrapDeal(TrickDeal):
         """F7: a hand nobody has looked at stays face down, even to its owner."""
         return not self.looked[seat]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _offer(self, seat: int) -> list[Action]:
         """Every action `seat` may take now, including opening the hand (F7)."""
         if self.finished or not 0 <= seat < self.n:
             return []
@@ -168,10 +168,12 @@ class FrapDeal(TrickDeal):
         return answers
 
     def _offer_dark_discard(self, seat: int) -> list[Action]:
-        return [shared_action(seat, Do.DARK_DISCARD, card) for card in self.hands[seat]]  # F7
+        row = card_actions(seat, Do.DARK_DISCARD)  # F7
+        return [row[card.index] for card in self.hands[seat]]
 
     def _offer_cut_discard(self, seat: int) -> list[Action]:
-        return [shared_action(seat, Do.CUT_DISCARD, card) for card in self.hands[seat]]  # F10
+        row = card_actions(seat, Do.CUT_DISCARD)  # F10
+        return [row[card.index] for card in self.hands[seat]]
 
     def _offer_buying(self, seat: int) -> list[Action]:
         return self._exchange_options(seat, self.HAND_SIZE)  # F9
@@ -186,8 +188,8 @@ class FrapDeal(TrickDeal):
 
     def _offer_plays(self, seat: int) -> list[Action]:
         led = self.trick[0].card.suit if self.trick else None  # F12: follow, else trump
-        plays = legal_plays(self.hands[seat], led, self.trump)
-        return [shared_action(seat, Do.PLAY, card) for card in plays]
+        row = card_actions(seat, Do.PLAY)
+        return [row[card.index] for card in legal_plays(self.hands[seat], led, self.trump)]
 
     # ---- applying -------------------------------------------------------------------------------
 
@@ -196,17 +198,21 @@ class FrapDeal(TrickDeal):
 
     def _apply_in_place(self, action: Action) -> list[Event]:
         self._check_turn(action)
+        return self._step(action)
+
+    def _step(self, action: Action) -> list[Event]:
         events: list[Event] = []
         seat = action.seat
         if action.do is Do.LOOK:
-            self.looked[seat] = True
+            self.looked = with_item(self.looked, seat, True)
             events.append(Looked(seat))
-            self.actions.append(action)
+            self.actions += (action,)
             return events
         if action.do is not self.DARK_BID and not self.looked[seat]:
-            self.looked[seat] = True  # HAND_FORMAT: any other action counts as having looked
+            # HAND_FORMAT: any other action counts as having looked
+            self.looked = with_item(self.looked, seat, True)
         _HANDLERS[self.phase](self, action, events)
-        self.actions.append(action)
+        self.actions += (action,)
         return events
 
     def _check_turn(self, action: Action) -> None:
@@ -258,10 +264,10 @@ class FrapDeal(TrickDeal):
         seat = action.seat
         if action.do is self.DARK_BID and self.looked[seat]:
             raise IllegalAction("F7", f"dark {self.BID.value} needs a hand not yet looked at")
-        self.bids[seat] = action.do
+        self.bids = with_item(self.bids, seat, action.do)
         events.append(BidMade(seat, action.do))
         if action.do is Do.PASS:
-            self.queue.pop(0)
+            self.queue = self.queue[1:]
             if not self.queue:
                 self._all_passed(events)
             return
@@ -270,15 +276,14 @@ class FrapDeal(TrickDeal):
         self.dark = action.do is self.DARK_BID
         self.phase = Phase.WHIST
         self.queue = clockwise(seat, self.n)[1:]
-        for other in self.queue:
-            self.bids[other] = None
+        self.bids = tuple(bid if other == seat else None for other, bid in enumerate(self.bids))
 
     def _all_passed(self, events: list[Event]) -> None:
         """F8: everyone pays the ante, the turn-up dies, a new one is turned (or the redeal)."""
         self._everyone_pays(Reason.ALL_PASS_ANTE, events)
         dead = self.turnup
         assert dead is not None
-        self.dead_turnups.append(dead)
+        self.dead_turnups += (dead,)
         self.turnup = None
         # F8 (K3: two rounds in Khrap): after the last round, the redeal. An empty stock (no new
         # turn-up to turn) ends the deal the same way; with the decks of F1 the stock always holds
@@ -293,16 +298,16 @@ class FrapDeal(TrickDeal):
         self._turn_up_next()
         assert self.turnup is not None
         events.append(AllPassed(self.round - 1, dead, self.turnup))
-        self.bids = [None] * self.n
+        self.bids = (None,) * self.n
         self.queue = clockwise(self.left_of_dealer, self.n)
 
     # F6: whist or pass after the frap.
     def _whist(self, action: Action, events: list[Event]) -> None:
-        self.bids[action.seat] = action.do
+        self.bids = with_item(self.bids, action.seat, action.do)
         events.append(BidMade(action.seat, action.do))
         if action.do is Do.WHIST:
-            self.whisters.append(action.seat)
-        self.queue.pop(0)
+            self.whisters += (action.seat,)
+        self.queue = self.queue[1:]
         if self.queue:
             return
         if not self.whisters and not self.rules.cut_when_uncontested:
@@ -311,7 +316,7 @@ class FrapDeal(TrickDeal):
             self._take_turnup(self._declarer, events)  # F7
             self.taken_turnup = self.hands[self._declarer][-1]
             self.phase = Phase.DARK_DISCARD
-            self.queue = [self._declarer]
+            self.queue = (self._declarer,)
         else:
             self._start_buying()
 
@@ -327,7 +332,7 @@ class FrapDeal(TrickDeal):
 
     def _buy(self, action: Action, events: list[Event]) -> None:
         self._exchange(action, "F9", events)
-        self.queue.pop(0)
+        self.queue = self.queue[1:]
         if not self.queue:
             self._start_cutting(events)
 
@@ -335,7 +340,7 @@ class FrapDeal(TrickDeal):
     def _start_cutting(self, events: list[Event]) -> None:
         self.phase = Phase.CUTTING
         passers = [s for s in range(self.n) if s != self.declarer and s not in self.whisters]
-        self.queue = in_order(passers, self.left_of_dealer, self.n) if self.rules.cutting_in else []
+        self.queue = in_order(passers, self.left_of_dealer, self.n) if self.rules.cutting_in else ()
         self._next_cutter(events)
 
     def _cut_possible(self, *, turnup: bool) -> bool:
@@ -350,7 +355,7 @@ class FrapDeal(TrickDeal):
         while self.queue and not (
             self._cut_possible(turnup=True) or self._cut_possible(turnup=False)
         ):
-            self.queue.pop(0)
+            self.queue = self.queue[1:]
         if not self.queue:
             self._start_play(events)
 
@@ -358,8 +363,8 @@ class FrapDeal(TrickDeal):
         seat = action.seat
         if action.do is Do.NO_CUT:
             events.append(CutDecided(seat, cut=False))
-            self.bids[seat] = Do.NO_CUT
-            self.queue.pop(0)
+            self.bids = with_item(self.bids, seat, Do.NO_CUT)
+            self.queue = self.queue[1:]
             self._next_cutter(events)
             return
         if action.turnup is None:
@@ -369,19 +374,19 @@ class FrapDeal(TrickDeal):
         if not self._cut_possible(turnup=action.turnup):
             raise IllegalAction("F10", f"the stock holds only {self.stock_size} cards")
         events.append(CutDecided(seat, cut=True, turnup=action.turnup))
-        self.bids[seat] = Do.CUT
-        self.cutters.append(seat)
+        self.bids = with_item(self.bids, seat, Do.CUT)
+        self.cutters += (seat,)
         self._drop_hand(seat)
         if action.turnup:
             self._take_turnup(seat, events)
         drawn = self.HAND_SIZE + 1 - len(self.hands[seat])
-        self.hands[seat] += self._draw(drawn)
+        self._set_hand(seat, self.hands[seat] + self._draw(drawn))
         events.append(Exchanged(seat, self.HAND_SIZE, drawn))
         self.phase = Phase.CUT_DISCARD
 
     def _cut_discard(self, action: Action, events: list[Event]) -> None:
         self._discard_one(action, "F10", events)
-        self.queue.pop(0)
+        self.queue = self.queue[1:]
         self._next_cutter(events)
 
     # F11, F12: play.
@@ -405,7 +410,7 @@ class FrapDeal(TrickDeal):
         led = self.trick[0].card.suit if self.trick else None
         if card not in legal_plays(hand, led, self.trump):
             raise IllegalAction("F12", why_illegal(card, hand, led, self.trump) or "")
-        self._lay(Play(seat, card), self.HAND_SIZE, events)
+        self._lay(seat, card, self.HAND_SIZE, events)
 
     # F13–F15: money.
     def _settle(self, events: list[Event]) -> None:

@@ -17,10 +17,10 @@ from typing import Any, ClassVar, Self
 
 from ..actions import Action, Do
 from ..cards import Card
-from ..deal import TrickDeal, _is_int, shared_action
+from ..deal import TrickDeal, _is_int, card_actions, with_item
 from ..errors import IllegalAction
 from ..events import BidMade, Event, Reason
-from ..tricks import Play, clockwise, legal_plays, why_illegal
+from ..tricks import clockwise, legal_plays, why_illegal
 from .rules import NapoleonRules
 from .settle import ALL_TRICKS, NAPOLEON, settle
 
@@ -70,7 +70,7 @@ class NapoleonDeal(TrickDeal):
     stake: int = 0  # u (N5)
     level: int = 0  # the highest bid so far: 0 none, 1–5 tricks, NAPOLEON (N2)
     holder: int | None = None  # who holds it
-    levels: list[int] = field(default_factory=list)  # each seat's latest bid (0: none or pass)
+    levels: tuple[int, ...] = ()  # each seat's latest bid (0: none or pass)
 
     # ---- creation -------------------------------------------------------------------------------
 
@@ -96,7 +96,7 @@ class NapoleonDeal(TrickDeal):
         )  # fmt: skip
         events: list[Event] = []
         deal._start(HAND_SIZE, ante=True, events=events, turn_up=False, reason=Reason.CONTRIBUTION)
-        deal.levels = [0] * deal.n
+        deal.levels = (0,) * deal.n
         deal.queue = clockwise(dealer, deal.n)  # N2: the dealer speaks first
         return deal, events
 
@@ -167,7 +167,7 @@ class NapoleonDeal(TrickDeal):
             return None
         return "declarer" if seat == self.declarer else "opponent"
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _offer(self, seat: int) -> list[Action]:
         """Every action `seat` may take now."""
         if self.finished or seat != self.queue[0]:
             return []
@@ -180,7 +180,8 @@ class NapoleonDeal(TrickDeal):
             case Phase.PLAY:
                 led = self.trick[0].card.suit if self.trick else None
                 hand = self.hands[seat]
-                return [shared_action(seat, Do.PLAY, c) for c in legal_plays(hand, led, self.trump)]
+                row = card_actions(seat, Do.PLAY)
+                return [row[c.index] for c in legal_plays(hand, led, self.trump)]
         return []
 
     def _why_not(self, action: Action) -> str | None:
@@ -214,9 +215,12 @@ class NapoleonDeal(TrickDeal):
     def _apply_in_place(self, action: Action) -> list[Event]:
         finished_rule = "N4" if self.tricks_played else "N2"
         self._check_seat_and_turn(action, _PHASE_ACTIONS[self.phase], finished_rule)
+        return self._step(action)
+
+    def _step(self, action: Action) -> list[Event]:
         events: list[Event] = []
         _HANDLERS[self.phase](self, action, events)
-        self.actions.append(action)
+        self.actions += (action,)
         return events
 
     def _bid(self, action: Action, events: list[Event]) -> None:
@@ -226,8 +230,8 @@ class NapoleonDeal(TrickDeal):
             raise IllegalAction("N2", why)
         seat, do = action.seat, action.do
         if do is Do.PASS:
-            self.levels[seat] = 0
-            self.queue.pop(0)  # out of the bidding
+            self.levels = with_item(self.levels, seat, 0)
+            self.queue = self.queue[1:]  # out of the bidding
         else:
             if do is Do.BID:
                 assert action.tricks is not None
@@ -235,12 +239,12 @@ class NapoleonDeal(TrickDeal):
             elif do is Do.NAPOLEON:
                 self.level = NAPOLEON
             self.holder = seat  # "here" keeps the level and takes the bid over
-            self.levels[seat] = self.level
-            self.queue.append(self.queue.pop(0))
-        self.bids[seat] = do
+            self.levels = with_item(self.levels, seat, self.level)
+            self.queue = (*self.queue[1:], seat)  # to the back of the bidding
+        self.bids = with_item(self.bids, seat, do)
         events.append(BidMade(seat, do, self.level if do is not Do.PASS else None))
         if self.holder is not None and len(self.queue) == 1:
-            assert self.queue == [self.holder]  # the holder never speaks while holding
+            assert self.queue == (self.holder,)  # the holder never speaks while holding
             self.declarer = self.holder
             self.phase = Phase.EXCHANGE  # N3: the declarer decides before the first lead
         elif not self.queue:
@@ -267,7 +271,7 @@ class NapoleonDeal(TrickDeal):
             raise IllegalAction("N4", why_illegal(card, hand, led, self.trump) or "")
         if not self.tricks_played and not self.trick:
             self.trump = card.suit  # N4: the suit of the first card led is trump
-        self._lay(Play(seat, card), HAND_SIZE, events)
+        self._lay(seat, card, HAND_SIZE, events)
 
     def _play_stops(self) -> bool:
         """N4: the declarer has taken his bid, or the tricks left cannot make it up."""

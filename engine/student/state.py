@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Do
 from ..cards import Card, Rank, Suit
-from ..deal import TrickDeal, shared_action
+from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
 from ..events import AllPassed, BidMade, ChipsMoved, Event, Exchanged, Reason
-from ..tricks import Play, clockwise, in_order, legal_plays, why_illegal
+from ..tricks import clockwise, in_order, legal_plays, why_illegal
 from .rules import StudentRules
 
 HAND_SIZE = 4  # SK1
@@ -73,8 +73,8 @@ class StudentDeal(TrickDeal):
 
     rules: StudentRules = field(default_factory=StudentRules)
     phase: Phase = Phase.BIDDING
-    helpers: list[int] = field(default_factory=list)  # pomogu, and a declarer taken over (SK10)
-    takers: list[int] = field(default_factory=list)  # beru pyat' callers (SK7)
+    helpers: tuple[int, ...] = ()  # pomogu, and a declarer taken over (SK10)
+    takers: tuple[int, ...] = ()  # beru pyat' callers (SK7)
     led_suit: Suit | None = None  # the suit a led joker named (SK2 option)
 
     # ---- creation -------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ class StudentDeal(TrickDeal):
             return "taker"
         return "out" if self.bids[seat] is Do.PASS and self.declarer is not None else None
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _offer(self, seat: int) -> list[Action]:
         """Every action `seat` may take now."""
         if self.finished or not 0 <= seat < self.n or seat != self.queue[0]:
             return []
@@ -153,7 +153,8 @@ class StudentDeal(TrickDeal):
             case Phase.BIDDING:
                 return [shared_action(seat, do) for do in self._calls(seat)]
             case Phase.CALL_DISCARD:
-                return [shared_action(seat, Do.CALL_DISCARD, card) for card in hand]
+                row = card_actions(seat, Do.CALL_DISCARD)
+                return [row[card.index] for card in hand]
             case Phase.EXCHANGE:
                 return self._exchange_options(seat, HAND_SIZE)
             case Phase.PLAY:
@@ -206,7 +207,8 @@ class StudentDeal(TrickDeal):
         rest = [card for card in hand if card != JOKER]
         led, _ = self._led()
         plays = legal_plays(rest, led, self.trump)
-        actions = [shared_action(seat, Do.PLAY, card) for card in plays]
+        row = card_actions(seat, Do.PLAY)
+        actions = [row[card.index] for card in plays]
         if JOKER in hand:
             if not self.trick and self.rules.joker_lead == "named_suit":
                 actions += [shared_action(seat, Do.PLAY, JOKER, joker=True, suit=s) for s in Suit]
@@ -227,6 +229,9 @@ class StudentDeal(TrickDeal):
 
     def _apply_in_place(self, action: Action) -> list[Event]:
         self._check_seat_and_turn(action, _PHASE_ACTIONS[self.phase], "SK12")
+        return self._step(action)
+
+    def _step(self, action: Action) -> list[Event]:
         events: list[Event] = []
         if self.phase is Phase.BIDDING:
             self._bid(action, events)
@@ -236,12 +241,12 @@ class StudentDeal(TrickDeal):
             self._next_bidder(events)
         elif self.phase is Phase.EXCHANGE:
             self._exchange(action, "SK6", events)
-            self.queue.pop(0)
+            self.queue = self.queue[1:]
             if not self.queue:
                 self._start_play()
         else:
             self._play(action, events)
-        self.actions.append(action)
+        self.actions += (action,)
         return events
 
     def _bid(self, action: Action, events: list[Event]) -> None:
@@ -249,12 +254,12 @@ class StudentDeal(TrickDeal):
         why = self._why_not(seat, do)
         if why is not None:
             raise IllegalAction(*why)
-        self.bids[seat] = do
+        self.bids = with_item(self.bids, seat, do)
         events.append(BidMade(seat, do))
         if do is Do.KHRAP:
             self.declarer = seat
         elif do is Do.POMOGU:
-            self.helpers.append(seat)
+            self.helpers += (seat,)
         elif do in _DRAWS:
             self._call(seat, do, events)
             return
@@ -263,11 +268,11 @@ class StudentDeal(TrickDeal):
     def _call(self, seat: int, do: Do, events: list[Event]) -> None:
         """SK7–SK10: draw, then discard one; veselyu and zavorachivayu take the declaration."""
         if do is Do.BERU_PYAT:
-            self.takers.append(seat)
+            self.takers += (seat,)
             self._drop_hand(seat)
         else:
             if self.declarer is not None:
-                self.helpers.append(self.declarer)  # SK10: the former declarer helps
+                self.helpers += (self.declarer,)  # SK10: the former declarer helps
             self.declarer = seat
             if do is Do.VESELYU:
                 self._drop_hand(seat, keep=[Card(Rank.ACE, self.trump)])
@@ -275,12 +280,12 @@ class StudentDeal(TrickDeal):
                 self._drop_hand(seat)
                 self._take_turnup(seat, events)
         drawn = _DRAWS[do]
-        self.hands[seat] += self._draw(drawn)
+        self._set_hand(seat, self.hands[seat] + self._draw(drawn))
         events.append(Exchanged(seat, HAND_SIZE - (do is Do.VESELYU), drawn))
         self.phase = Phase.CALL_DISCARD
 
     def _next_bidder(self, events: list[Event]) -> None:
-        self.queue.pop(0)
+        self.queue = self.queue[1:]
         if self.queue:
             return
         if self.declarer is None:
@@ -297,7 +302,7 @@ class StudentDeal(TrickDeal):
         after the third all-pass round everyone antes once more and the same dealer redeals."""
         dead = self.turnup
         assert dead is not None  # all passed, so nobody took it (zavorachivayu declares)
-        self.dead_turnups.append(dead)
+        self.dead_turnups += (dead,)
         self.turnup = None
         # With 36 cards the stock always holds a new turn-up; the second test is only a guard.
         if self.round == self.MAX_ROUNDS or not self.stock_size:
@@ -309,7 +314,7 @@ class StudentDeal(TrickDeal):
         self.round += 1
         self._turn_up_next()
         events.append(AllPassed(self.round - 1, dead, self.turnup))
-        self.bids = [None] * self.n
+        self.bids = (None,) * self.n
         self.queue = clockwise(self.left_of_dealer, self.n)
 
     def _start_play(self) -> None:
@@ -326,7 +331,7 @@ class StudentDeal(TrickDeal):
         assert card is not None
         if not self.trick:
             self.led_suit = action.suit
-        self._lay(Play(seat, card, joker=bool(action.joker)), HAND_SIZE, events)
+        self._lay(seat, card, HAND_SIZE, events, joker=bool(action.joker))
         if not self.trick:
             self.led_suit = None
 

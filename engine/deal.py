@@ -23,10 +23,10 @@ from .events import (
     ChipsMoved,
     DealSettled,
     Event,
-    Exchanged,
     Reason,
     TrickWon,
     TurnupTaken,
+    exchanged,
 )
 from .tricks import Play, clockwise, deal_round_robin, in_order, trick_winner
 
@@ -341,7 +341,7 @@ class TrickDeal:
         at = hand.index(card)
         self._set_hand(seat, hand[:at] + hand[at + 1 :])
         self.discards += (card,)
-        events.append(Exchanged(seat, 1, 0))
+        events.append(exchanged(seat, 1, 0))
 
     def _set_hand(self, seat: int, hand: tuple[Card, ...]) -> None:
         self.hands = with_item(self.hands, seat, hand)
@@ -378,7 +378,7 @@ class TrickDeal:
         kept = tuple(card for card in hand if card not in cards)
         self.discards += cards
         self._set_hand(seat, kept + self._draw(len(cards)))
-        events.append(Exchanged(seat, len(cards), len(cards)))
+        events.append(exchanged(seat, len(cards), len(cards)))
 
     def _lay(self, seat: int, card: Card, tricks_in_deal: int, events: list[Event],
              joker: bool = False) -> None:  # fmt: skip
@@ -540,4 +540,6 @@ def _full_deck(size: int) -> frozenset[int]:
 
 def with_item(values: tuple[T, ...], at: int, value: T) -> tuple[T, ...]:
     """`values` with the one at `at` replaced."""
-    return (*values[:at], value, *values[at + 1 :])
+    changed = list(values)
+    changed[at] = value
+    return tuple(changed)

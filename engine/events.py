@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from .actions import Do
 from .cards import Card
@@ -126,3 +127,11 @@ Event = (
     | TrickWon
     | DealSettled
 )
+
+
+# Events that recur with the same values are shared, being immutable: finding one again costs
+# less than building a frozen dataclass, and the engine says one of these at most steps.
+bid_made = cache(BidMade)
+cut_decided = cache(CutDecided)
+exchanged = cache(Exchanged)
+looked = cache(Looked)

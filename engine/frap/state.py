@@ -17,7 +17,7 @@ from ..actions import Action, Do
 from ..cards import Card
 from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
-from ..events import AllPassed, BidMade, CutDecided, Event, Exchanged, Looked, Reason
+from ..events import AllPassed, Event, Reason, bid_made, cut_decided, exchanged, looked
 from ..tricks import clockwise, in_order, legal_plays, why_illegal
 from .rules import FrapRules
 from .settle import settle_play
@@ -205,7 +205,7 @@ class FrapDeal(TrickDeal):
         seat = action.seat
         if action.do is Do.LOOK:
             self.looked = with_item(self.looked, seat, True)
-            events.append(Looked(seat))
+            events.append(looked(seat))
             self.actions += (action,)
             return events
         if action.do is not self.DARK_BID and not self.looked[seat]:
@@ -265,7 +265,7 @@ class FrapDeal(TrickDeal):
         if action.do is self.DARK_BID and self.looked[seat]:
             raise IllegalAction("F7", f"dark {self.BID.value} needs a hand not yet looked at")
         self.bids = with_item(self.bids, seat, action.do)
-        events.append(BidMade(seat, action.do))
+        events.append(bid_made(seat, action.do))
         if action.do is Do.PASS:
             self.queue = self.queue[1:]
             if not self.queue:
@@ -304,7 +304,7 @@ class FrapDeal(TrickDeal):
     # F6: whist or pass after the frap.
     def _whist(self, action: Action, events: list[Event]) -> None:
         self.bids = with_item(self.bids, action.seat, action.do)
-        events.append(BidMade(action.seat, action.do))
+        events.append(bid_made(action.seat, action.do))
         if action.do is Do.WHIST:
             self.whisters += (action.seat,)
         self.queue = self.queue[1:]
@@ -362,7 +362,7 @@ class FrapDeal(TrickDeal):
     def _cut(self, action: Action, events: list[Event]) -> None:
         seat = action.seat
         if action.do is Do.NO_CUT:
-            events.append(CutDecided(seat, cut=False))
+            events.append(cut_decided(seat, cut=False))
             self.bids = with_item(self.bids, seat, Do.NO_CUT)
             self.queue = self.queue[1:]
             self._next_cutter(events)
@@ -373,7 +373,7 @@ class FrapDeal(TrickDeal):
             raise IllegalAction("F10", "the turn-up is no longer on the table")
         if not self._cut_possible(turnup=action.turnup):
             raise IllegalAction("F10", f"the stock holds only {self.stock_size} cards")
-        events.append(CutDecided(seat, cut=True, turnup=action.turnup))
+        events.append(cut_decided(seat, cut=True, turnup=action.turnup))
         self.bids = with_item(self.bids, seat, Do.CUT)
         self.cutters += (seat,)
         self._drop_hand(seat)
@@ -381,7 +381,7 @@ class FrapDeal(TrickDeal):
             self._take_turnup(seat, events)
         drawn = self.HAND_SIZE + 1 - len(self.hands[seat])
         self._set_hand(seat, self.hands[seat] + self._draw(drawn))
-        events.append(Exchanged(seat, self.HAND_SIZE, drawn))
+        events.append(exchanged(seat, self.HAND_SIZE, drawn))
         self.phase = Phase.CUT_DISCARD
 
     def _cut_discard(self, action: Action, events: list[Event]) -> None:

@@ -19,7 +19,7 @@ from ..actions import Action, Do
 from ..cards import Card
 from ..deal import TrickDeal, _is_int, card_actions, with_item
 from ..errors import IllegalAction
-from ..events import BidMade, Event, Reason
+from ..events import Event, Reason, bid_made
 from ..tricks import clockwise, legal_plays, why_illegal
 from .rules import NapoleonRules
 from .settle import ALL_TRICKS, NAPOLEON, settle
@@ -242,7 +242,7 @@ class NapoleonDeal(TrickDeal):
             self.levels = with_item(self.levels, seat, self.level)
             self.queue = (*self.queue[1:], seat)  # to the back of the bidding
         self.bids = with_item(self.bids, seat, do)
-        events.append(BidMade(seat, do, self.level if do is not Do.PASS else None))
+        events.append(bid_made(seat, do, self.level if do is not Do.PASS else None))
         if self.holder is not None and len(self.queue) == 1:
             assert self.queue == (self.holder,)  # the holder never speaks while holding
             self.declarer = self.holder

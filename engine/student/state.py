@@ -17,7 +17,7 @@ from ..actions import Action, Do
 from ..cards import Card, Rank, Suit
 from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
-from ..events import AllPassed, BidMade, ChipsMoved, Event, Exchanged, Reason
+from ..events import AllPassed, ChipsMoved, Event, Reason, bid_made, exchanged
 from ..tricks import clockwise, in_order, legal_plays, why_illegal
 from .rules import StudentRules
 
@@ -255,7 +255,7 @@ class StudentDeal(TrickDeal):
         if why is not None:
             raise IllegalAction(*why)
         self.bids = with_item(self.bids, seat, do)
-        events.append(BidMade(seat, do))
+        events.append(bid_made(seat, do))
         if do is Do.KHRAP:
             self.declarer = seat
         elif do is Do.POMOGU:
@@ -281,7 +281,7 @@ class StudentDeal(TrickDeal):
                 self._take_turnup(seat, events)
         drawn = _DRAWS[do]
         self._set_hand(seat, self.hands[seat] + self._draw(drawn))
-        events.append(Exchanged(seat, HAND_SIZE - (do is Do.VESELYU), drawn))
+        events.append(exchanged(seat, HAND_SIZE - (do is Do.VESELYU), drawn))
         self.phase = Phase.CALL_DISCARD
 
     def _next_bidder(self, events: list[Event]) -> None:

@@ -380,10 +380,12 @@ class TrickDeal:
         self._set_hand(seat, kept + self._draw(len(cards)))
         events.append(exchanged(seat, len(cards), len(cards)))
 
-    def _lay(self, seat: int, card: Card, tricks_in_deal: int, events: list[Event],
-             joker: bool = False) -> None:  # fmt: skip
-        """Put a card on the trick; when everyone has played, the trick is won and the next led,
-        or after the last trick (N4: or once the outcome is certain) the deal is settled (F12)."""
+    def _lay(
+        self, seat: int, card: Card, tricks_in_deal: int, events: list[Event], joker: bool = False
+    ) -> None:
+        """Put a card on the trick (`joker`: the SK2 joker); when everyone has played, the trick is
+        won and the next led, or after the last trick (N4: or once the outcome is certain) the
+        deal is settled (F12)."""
         hand = self.hands[seat]
         at = hand.index(card)
         self._set_hand(seat, hand[:at] + hand[at + 1 :])
@@ -422,7 +424,7 @@ class TrickDeal:
         self.queue = ()
         events.append(
             DealSettled(
-                tuple(self.delta), tuple(self.tricks_won), self.pot, self.pot_has_penalty,
+                self.delta, self.tricks_won, self.pot, self.pot_has_penalty,
                 self.needs_redeal,
             )
         )  # fmt: skip

@@ -9,6 +9,7 @@ from engine.actions import Action, Do
 from engine.ai import seat_knowledge
 from engine.ai.sample import sample_world, shown_voids
 from engine.cards import Suit
+from engine.tricks import legal_plays
 from tests.engine_helpers import accounted, cards, new_deal, run
 
 OPENING = "0 frap; 1 whist; 2 pass; 3 pass"
@@ -22,6 +23,18 @@ def test_the_world_holds_no_other_hand() -> None:
     # The hidden places hold the unseen cards in sorted order, whoever really has them.
     assert mine.world.hands[1] == mine.unseen[:4] == cards("7S 8S 9S TS")
     assert set(mine.unseen) == set(deal.deck) - set(deal.hands[0]) - {deal.turnup}
+
+
+def test_an_imagined_deal_works_out_its_own_legal_actions() -> None:
+    """A state keeps its legal actions once worked out; the world a seat imagines is a copy that
+    must not inherit them, or it would offer another seat's real cards (issue 17: no peeking)."""
+    deal = new_deal(hands={0: "AH QH AD 8C", 1: "KC 9C 9S 8S"}, turnup="7H")
+    deal, _ = run(deal, f"{OPENING}; 0 discard; 1 discard; 2 no_cut; 3 no_cut; 0 play AD")
+    assert deal.legal_actions(1)  # worked out on the real deal first, as the bot's views do
+    world = sample_world(seat_knowledge(deal, 0), random.Random(5))
+    assert world.hands[1] != deal.hands[1]
+    offered = [action.card for action in world.legal_actions(1)]
+    assert offered == legal_plays(world.hands[1], Suit.DIAMONDS, Suit.HEARTS)  # F12
 
 
 def test_f7_an_unopened_hand_is_hidden_from_its_owner_too() -> None:

@@ -167,6 +167,7 @@ def test_a_plain_word_is_read_as_that_action_never_as_another() -> None:
     deal = bidding()
     passed, _ = deal.apply(Action(0, "pass"))  # type: ignore[arg-type]
     assert passed.declarer is None and passed.actions == (Action(0, Do.PASS),)
+    assert type(passed.actions[0].do) is Do  # an Action is a tuple: "pass" == Do.PASS alone
     before = copy.deepcopy(deal)
     with pytest.raises(IllegalAction, match="F5: no such action 'bet'"):
         deal.apply(Action(0, "bet"))  # type: ignore[arg-type]

@@ -168,12 +168,12 @@ class PreferansUI(GameUI):
         if deal.streak:
             lines.append(self.text(lang, "table.streak", n=deal.streak))
         lines += _story_lines(lang, [e for _, events in steps for e in events], names)
-        tricks = [
-            self.text(lang, "account.tricks", name=names[seat], n=n)
-            for seat, n in enumerate(deal.outcome.tricks or ())
-            if n is not None
-        ]
-        if tricks:
+        if deal.tricks_played:  # (P6: a contract both defenders passed is not played)
+            tricks = (
+                self.text(lang, "account.tricks", name=names[seat], n=n)
+                for seat, n in enumerate(deal.won)
+                if seat != deal.sitting_out
+            )
             lines.append(" · ".join(tricks))
         lines.append("")
         line = Line(deal.outcome, deal.dealer, deal.streak, deal.entries)

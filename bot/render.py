@@ -498,8 +498,9 @@ def pots(lang: str, chat: ChatRow) -> str:
 
 def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | None:
     """A finished deal as readable text for /history N (bids, buying, every trick, the money),
-    titled with `number` (the chat's number for it; else the table's); None if its record
-    cannot be replayed."""
+    titled with `number` (the chat's number for it; else the table's): the game's own account
+    if it tells its deals itself (`GameUI.deal_account`), else the shared one; None if its
+    record cannot be replayed."""
     number = deal.deal_no if number is None else number
     own = _own_ui(deal)
     told = own.deal_account(lang, deal.record, number) if own is not None else None

@@ -15,7 +15,7 @@ import pytest
 from bot import callbacks
 from bot.format import signed
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match
+from bot.games.preferans_match import Match, Step
 from bot.render import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
@@ -38,6 +38,17 @@ def _states(seed: int, players: int) -> Iterator[tuple[Match, PrefDeal]]:
         assert deal is not None
         yield match, deal
         match = match.apply(random_move(rng, deal), rng).match
+
+
+def _steps(seed: int, names: tuple[str, ...], price: int) -> Iterator[Step]:
+    """A pulya to 10 of random legal moves, step by step to its close."""
+    rng = random.Random(seed)
+    match = Match.start(names, PrefRules(target=10), price, rng)
+    while not match.finished:
+        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
+        step = match.apply(random_move(rng, match.deal), rng)
+        yield step
+        match = step.match
 
 
 def _valid(content: Rendered) -> str:
@@ -143,12 +154,8 @@ def test_a_forged_code_is_refused(code: str) -> None:
 def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
     lang: str, seed: int
 ) -> None:
-    rng = random.Random(300 + seed)
     names = MARKUP[: 3 + seed % 2]
-    match = Match.start(names, PrefRules(target=10), 5, rng)
-    while not match.finished:
-        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
-        step = match.apply(random_move(rng, match.deal), rng)
+    for step in _steps(300 + seed, names, 5):
         match = step.match
         if step.line is None:
             continue
@@ -235,13 +242,9 @@ def _russian_form(n: int) -> str:
 def test_p1_p5_a_deals_account_names_the_dealer_counts_tricks_in_words_and_hides_the_discard(
     lang: str, seed: int
 ) -> None:
-    rng = random.Random(500 + seed)
     names = MARKUP[: 3 + seed % 2]
-    match = Match.start(names, PrefRules(target=10), 1, rng)
-    while match.sheet.deals < 8:
-        assert match.deal is not None
-        step = match.apply(random_move(rng, match.deal), rng)
-        match, deal = step.match, step.finished_deal
+    for step in _steps(500 + seed, names, 1):
+        deal = step.finished_deal
         if deal is None:
             continue
         text = _valid(Rendered(pref.UI.deal_account(lang, to_record(deal), 999) or ""))

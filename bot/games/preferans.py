@@ -35,7 +35,6 @@ from engine.preferans.play import winner
 from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
-from locales import t
 
 from .. import callbacks, render  # (render's names read at call time: it imports the registry)
 from ..format import name as shown_name
@@ -162,7 +161,7 @@ class PreferansUI(GameUI):
         if not deal.finished or deal.outcome is None or deal.entries is None:
             return None
         names = [shown_name(player) for player in deal.players]
-        lines = [t(lang, "account.title", game=self.title(lang), deal_no=number)]
+        lines = [self.text(lang, "account.title", game=self.title(lang), deal_no=number)]
         dealer = "account.dealer_out" if deal.sitting_out is not None else "account.dealer"
         lines.append(self.text(lang, dealer, name=names[deal.dealer]))  # P1
         if deal.streak:
@@ -309,7 +308,7 @@ def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None
         return ui.text(lang, "account.turned", card=event.card.label)
     if isinstance(event, TrickWon):
         cards = " ".join(card.label for card in event.cards)
-        return t(lang, "trick.log", k=event.number, cards=cards, name=names[event.seat])
+        return ui.text(lang, "trick.log", k=event.number, cards=cards, name=names[event.seat])
     return None
 
 

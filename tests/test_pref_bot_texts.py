@@ -1,7 +1,8 @@
 """Preferans as the bot shows it (bot/games/preferans.py): buttons are exactly the legal actions
 and fit Telegram's callback_data; every message is valid HTML within the limits in both
 languages; the talon, open hands, raspasy's turned cards and the last trick are on the table
-(P5, P7, P8, P9, P10); a deal's result lines and the settlement give the sheet's figures."""
+(P5, P7, P8, P9, P10); a deal's result lines and the settlement give the sheet's figures;
+/history's account of a deal names the dealer, counts tricks in words and hides the discard."""
 
 from __future__ import annotations
 

@@ -498,15 +498,24 @@ def pots(lang: str, chat: ChatRow) -> str:
 
 def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | None:
     """A finished deal as readable text for /history N (bids, buying, every trick, the money),
-    titled with `number` (the chat's number for it; else the table's); None if its record
-    cannot be replayed."""
-    return account.deal_account(lang, deal.record, deal.deal_no if number is None else number)
+    titled with `number` (the chat's number for it; else the table's): the game's own account
+    if it tells its deals itself (`GameUI.deal_account`), else the shared one; None if its
+    record cannot be replayed."""
+    number = deal.deal_no if number is None else number
+    own = _own_ui(deal)
+    told = own.deal_account(lang, deal.record, number) if own is not None else None
+    return told if told is not None else account.deal_account(lang, deal.record, number)
+
+
+def _own_ui(deal: DealRow) -> games.GameUI | None:
+    """The UI of the game a deal's record names (None: a game the bot does not know)."""
+    return games.REGISTRY.get(str(deal.record.get("game", "frap")))
 
 
 def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
     """One finished deal for /history: the chat's number for it, its date, the contract and each
     player's change."""
-    own = games.REGISTRY.get(str(deal.record.get("game", "frap")))
+    own = _own_ui(deal)
     told = own.history_line(lang, deal.record, number, date) if own is not None else None
     if told is not None:
         return told

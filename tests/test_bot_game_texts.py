@@ -92,6 +92,9 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
             record = deal_record.to_record(step.finished_deal)
             row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
             yield render.history_line(lang, row, 1, "01.12 20:00")
+            told = render.deal_account(lang, row)
+            assert told is not None
+            yield told
         match = step.match
     yield pref.result_message(lang, None, match.stop()).text
     yield pref.sheet_photo(lang, match)[1]

@@ -7,6 +7,7 @@ buttons on their private messages; what the script chooses is a plan per deal.""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -18,9 +19,13 @@ from bot import callbacks
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
+from engine.cards import Card
+from engine.events import TrickWon
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.events import Called
 from engine.preferans.outcome import level
+from engine.preferans.record import story
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -30,7 +35,7 @@ from tests.bot_harness import (
     push_callback,
     running_bot,
 )
-from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage, utf16_len
 
 # What the players choose, deal by deal (P6 half-whist, P7 light, P9 misère, P10 raspasy); after
 # these, "fast": the first to speak declares an 8 both defenders pass, so the pulya fills.
@@ -137,6 +142,11 @@ async def _play(
     raise AssertionError("the pulya did not end")
 
 
+def _named(cards: tuple[Card, ...], lines: list[str], bids: set[str]) -> list[Card]:
+    """The cards some line names (a bid said reads like a card, «8♠»: not counted)."""
+    return [c for c in cards if c.label not in bids and any(c.label in x.split() for x in lines)]
+
+
 def _group(tg: FakeTelegram) -> list[StoredMessage]:
     return bot_messages(tg, tg.chat(GROUP_ID))
 
@@ -200,9 +210,6 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
         assert "Alice 8♠: Alice: pool +6" in _group(tg)[-1].text  # the "fast" plan's deals
-        await users[0].send(tg.chat(GROUP_ID), f"/history {PLAN.index('raspasy') + 1}")
-        await bot.idle()
-        assert any("· raspasy: " in m.text for m in _group(tg)[-2:])
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -210,6 +217,99 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
             line.outcome.declarer == 0 for line in match.sheet.lines if line.outcome.contract
         )
         assert f"Preferans: {match.sheet.deals}" in stats and f"{declared}" in stats, stats
+    assert tg.errors == []
+
+
+async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_its_record(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """/history N of the plan's deals (P6 half-whist, P7 light, P9 misère, P10 raspasy): every
+    word, the talon only where the table saw it (P5), never the discard, all ten tricks with
+    their takers as the engine replays the stored record, what the sheet got; then the JSON."""
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        table_id = _live(bot).row.table_id
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == len(PLAN))
+        sheet = _match(bot).sheet
+        rows = await bot.service.storage.table_deals(table_id)
+        for number, (plan, row, line) in enumerate(
+            zip(PLAN, rows[: len(PLAN)], sheet.lines, strict=True), start=1
+        ):
+            await users[0].send(tg.chat(GROUP_ID), f"/history {number}")
+            await bot.idle()
+            told, sent = _group(tg)[-2:]
+            assert utf16_len(told.text) <= 4096
+            assert sent.document is not None and sent.document.file_name == f"deal-{number}.json"
+            assert json.loads(sent.document.content) == row.record
+            deal, steps = story(row.record)
+            events = [event for _, events in steps for event in events]
+            names = deal.players
+            lines = told.text.split("\n")
+            assert lines[:3] == [
+                f"📜 Preferans · deal #{number}",
+                lines[1],
+                f"Dealer: {names[deal.dealer]}",
+            ] and lines[1].startswith("🗓 Played ")
+            said = [
+                f"{names[e.seat]} — {pref.UI.said_label('en', e.word)}"
+                for e in events
+                if isinstance(e, Called)
+            ]
+            words = (PrefDo.BID, PrefDo.PASS, PrefDo.MISERE, PrefDo.HERE)  # P4's, in order
+            bidding = next(i for i, a in enumerate(deal.actions) if a.do not in words)
+            assert lines[3] == "Auction: " + " · ".join(said[:bidding])
+            tricks = [
+                f"{e.number}. {' '.join(c.label for c in e.cards)} → {names[e.seat]}"
+                for e in events
+                if isinstance(e, TrickWon)
+            ]
+            assert [x for x in lines if x[:1].isdigit()] == tricks  # in order, each with its taker
+            assert len(tricks) == (0 if plan == "half_whist" else 10)
+            if tricks:
+                took = (f"{names[s]} — {n} trick{'s' * (n != 1)}" for s, n in enumerate(deal.won))
+                assert lines[lines.index(tricks[-1]) + 1] == " · ".join(took)
+            untold = [x for x in lines if x not in tricks]  # what is said besides the cards played
+            bids = {pref.UI.bid_label("en", a.bid) for a in deal.actions if a.bid}
+            if deal.raspasy:  # P10: three passes, the talon's two cards turned for all
+                assert lines[4:6] == [
+                    "Everyone passed: raspasy",
+                    f"Talon card turned: {deal.talon[0].label}",
+                ]
+                assert (
+                    lines[lines.index(tricks[0]) + 1] == f"Talon card turned: {deal.talon[1].label}"
+                )
+                continue
+            assert deal.declarer is not None and deal.bid is not None
+            declarer, bid = names[deal.declarer], pref.UI.bid_label("en", deal.bid)
+            assert lines[4] == f"{declarer} wins the auction: {bid}"
+            assert lines[6] == f"{declarer} discards two cards face down"
+            defenders = ", ".join(names[s] for s in deal.defenders)
+            if deal.bid == "misere":  # P5: taken unseen; P9: the defenders' hands opened
+                assert lines[5] == f"{declarer} takes the talon without showing it"
+                assert f"Hands laid open: {defenders}" in lines
+                assert not _named(deal.talon, untold, bids)
+            else:
+                assert deal.contract is not None
+                talon = " ".join(c.label for c in pref._sorted(deal.talon))
+                assert lines[5] == f"{declarer} shows the talon and takes it: {talon}"
+                assert (
+                    lines[7]
+                    == f"{declarer} names the contract: {pref.UI.bid_label('en', deal.contract)}"
+                )
+                assert lines[8] == "Whisting: " + " · ".join(said[bidding:])
+                untold.remove(lines[5])
+            # P5: the discard is never named
+            assert not _named(deal.discards, untold, bids)
+            if plan == "light":  # P7: the lone whister's choice, both defenders' hands open
+                assert deal.whister is not None
+                assert lines[9:11] == [
+                    f"{names[deal.whister]} plays light (open)",
+                    f"Hands laid open: {defenders}",
+                ]
+            if plan == "half_whist":
+                assert "half-whist" in lines[8]
+            result = pref.result_lines("en", line, names, number)  # what the group was shown
+            assert told.html.endswith("\n\n" + "\n".join(result))
     assert tg.errors == []
 
 

@@ -1,23 +1,27 @@
 """Preferans as the bot shows it (bot/games/preferans.py): buttons are exactly the legal actions
 and fit Telegram's callback_data; every message is valid HTML within the limits in both
 languages; the talon, open hands, raspasy's turned cards and the last trick are on the table
-(P5, P7, P8, P9, P10); a deal's result lines and the settlement give the sheet's figures."""
+(P5, P7, P8, P9, P10); a deal's result lines and the settlement give the sheet's figures;
+/history's account of a deal names the dealer, counts tricks in words and hides the discard."""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
+from html import escape
 
 import pytest
 
 from bot import callbacks
 from bot.format import signed
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match
+from bot.games.preferans_match import Match, Step
 from bot.render import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
+from engine.preferans.record import to_record
 from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES
 from tests.fakebot import parse_html, utf16_len
@@ -35,6 +39,17 @@ def _states(seed: int, players: int) -> Iterator[tuple[Match, PrefDeal]]:
         assert deal is not None
         yield match, deal
         match = match.apply(random_move(rng, deal), rng).match
+
+
+def _steps(seed: int, names: tuple[str, ...], price: int) -> Iterator[Step]:
+    """A pulya to 10 of random legal moves, step by step to its close."""
+    rng = random.Random(seed)
+    match = Match.start(names, PrefRules(target=10), price, rng)
+    while not match.finished:
+        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
+        step = match.apply(random_move(rng, match.deal), rng)
+        yield step
+        match = step.match
 
 
 def _valid(content: Rendered) -> str:
@@ -140,12 +155,8 @@ def test_a_forged_code_is_refused(code: str) -> None:
 def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
     lang: str, seed: int
 ) -> None:
-    rng = random.Random(300 + seed)
     names = MARKUP[: 3 + seed % 2]
-    match = Match.start(names, PrefRules(target=10), 5, rng)
-    while not match.finished:
-        assert match.deal is not None and match.sheet.deals < 200  # seeded: it closes sooner
-        step = match.apply(random_move(rng, match.deal), rng)
+    for step in _steps(300 + seed, names, 5):
         match = step.match
         if step.line is None:
             continue
@@ -218,3 +229,37 @@ def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settl
     assert _valid(stopped).startswith(
         parse_html(pref.UI.text(lang, "result.stopped", price=4)).text
     )
+
+
+def _russian_form(n: int) -> str:
+    """CLDR's Russian plural of «взятка» for `n`, written out here to check the catalog's."""
+    if n % 10 == 1 and n % 100 != 11:
+        return "взятка"
+    return "взятки" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "взяток"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("seed", range(3))
+def test_p1_p5_a_deals_account_names_the_dealer_counts_tricks_in_words_and_hides_the_discard(
+    lang: str, seed: int
+) -> None:
+    names = MARKUP[: 3 + seed % 2]
+    for step in _steps(500 + seed, names, 1):
+        deal = step.finished_deal
+        if deal is None:
+            continue
+        text = _valid(Rendered(pref.UI.deal_account(lang, to_record(deal), 999) or ""))
+        lines = text.split("\n")
+        dealer = "account.dealer_out" if deal.n == 4 else "account.dealer"  # P1
+        assert (
+            lines[1] == parse_html(pref.UI.text(lang, dealer, name=escape(names[deal.dealer]))).text
+        )
+        counted = re.findall(r"— (\d+) (взятк[аи]|взяток|tricks?)\b", text)
+        assert sum(int(n) for n, _ in counted) == (10 if deal.tricks_played else 0)
+        for n, word in counted:
+            assert word == (_russian_form(int(n)) if lang == "ru" else "trick" + "s" * (n != "1"))
+        bids = {pref.UI.bid_label(lang, a.bid) for a in deal.actions if a.bid}  # «8♠» is a bid too
+        hidden = [
+            c.label for c in deal.discards if c not in deal.talon and c.label not in bids
+        ]  # P5
+        assert not [c for c in hidden if c in text.split()]

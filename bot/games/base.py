@@ -206,6 +206,12 @@ class GameUI:
         not read (a Preferans deal: what it wrote on the sheet); None: the shared line."""
         return None
 
+    def deal_account(self, lang: str, record: dict[str, Any], number: int) -> str | None:
+        """/history N's account of a finished deal, titled with the chat's `number` for it, for
+        a game whose records the shared replay does not read (a Preferans deal: its auction,
+        talon, whisting, every trick and what it wrote); None: the shared account."""
+        return None
+
     def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
         """For /stats, a finished deal's declaring seat (None: nobody declared) and whether he
         made his contract, for a game whose records the shared replay does not read; None:

@@ -13,10 +13,23 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
+from engine.events import TrickWon
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.bidding import trump_of
 from engine.preferans.deal import PrefDeal
+from engine.preferans.events import (
+    AuctionWon,
+    Called,
+    ContractNamed,
+    Discarded,
+    HandsOpened,
+    PlayChosen,
+    PrefEvent,
+    RaspasyStarted,
+    TalonTaken,
+    TalonTurned,
+)
 from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line
@@ -136,6 +149,36 @@ class PreferansUI(GameUI):
         changes = "; ".join(items) or "—"
         return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
 
+    def deal_account(self, lang: str, record: dict[str, Any], number: int) -> str | None:
+        """A deal of a pulya told in full: the dealer, every word of the auction, the talon where
+        the table saw it (P5; never the discard), the contract, the whisting words (P6), light
+        or open hands (P7, P9), raspasy's turned cards (P10), every trick and its taker, then
+        what each player wrote; None if the record does not replay to a finished deal."""
+        try:
+            deal, steps = deal_record.story(record)
+        except ValueError:
+            return None
+        if not deal.finished or deal.outcome is None or deal.entries is None:
+            return None
+        names = [shown_name(player) for player in deal.players]
+        lines = [self.text(lang, "account.title", game=self.title(lang), deal_no=number)]
+        dealer = "account.dealer_out" if deal.sitting_out is not None else "account.dealer"
+        lines.append(self.text(lang, dealer, name=names[deal.dealer]))  # P1
+        if deal.streak:
+            lines.append(self.text(lang, "table.streak", n=deal.streak))
+        lines += _story_lines(lang, [e for _, events in steps for e in events], names)
+        if deal.tricks_played:  # (P6: a contract both defenders passed is not played)
+            tricks = (
+                self.text(lang, "account.tricks", name=names[seat], n=n)
+                for seat, n in enumerate(deal.won)
+                if seat != deal.sitting_out
+            )
+            lines.append(" · ".join(tricks))
+        lines.append("")
+        line = Line(deal.outcome, deal.dealer, deal.streak, deal.entries)
+        lines += result_lines(lang, line, deal.players, number)
+        return "\n".join(lines)
+
     def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
         """The declarer of a trick game or misère and whether he made it; nobody in raspasy."""
         deal = _finished(record)
@@ -217,6 +260,56 @@ def _finished(record: dict[str, Any]) -> PrefDeal | None:
     except ValueError:
         return None
     return deal if deal.finished else None
+
+
+def _story_lines(lang: str, events: Sequence[PrefEvent], names: Sequence[str]) -> list[str]:
+    """The deal's events as lines: the auction's and the whisting's words each on one line, the
+    rest one line an event (a card played is told by its trick)."""
+    ui = UI
+    lines: list[str] = []
+    words: list[str] = []  # the words said since the last other event
+    said = "account.auction"  # P4; after it, the whisting (P6)
+    for event in events:
+        if isinstance(event, Called):
+            word = ui.said_label(lang, event.word)
+            words.append(ui.text(lang, "account.said", name=names[event.seat], word=word))
+            continue
+        if words:  # the auction ends as it is won; the whisting as play starts or the deal ends
+            lines.append(ui.text(lang, said, words=" · ".join(words)))
+            words, said = [], "account.whisting"
+        line = _event_line(lang, event, names)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None:
+    ui = UI
+    if isinstance(event, AuctionWon):
+        bid = ui.bid_label(lang, event.bid)
+        return ui.text(lang, "account.won", name=names[event.seat], bid=bid)
+    if isinstance(event, RaspasyStarted):
+        return ui.text(lang, "account.raspasy")
+    if isinstance(event, TalonTaken):  # P5: misère's talon is taken unseen
+        if event.shown is None:
+            return ui.text(lang, "account.talon_unseen", name=names[event.seat])
+        return ui.text(lang, "account.talon", name=names[event.seat], cards=_cards(event.shown))
+    if isinstance(event, Discarded):  # P5: face down, never named
+        return ui.text(lang, "account.discarded", name=names[event.seat])
+    if isinstance(event, ContractNamed):
+        bid = ui.bid_label(lang, event.contract)
+        return ui.text(lang, "account.contract", name=names[event.seat], bid=bid)
+    if isinstance(event, PlayChosen):
+        how = ui.text(lang, "word.light" if event.light else "word.dark")
+        return ui.text(lang, "account.chosen", name=names[event.seat], how=how)
+    if isinstance(event, HandsOpened):
+        return ui.text(lang, "account.opened", names=", ".join(names[s] for s in event.seats))
+    if isinstance(event, TalonTurned):  # P10
+        return ui.text(lang, "account.turned", card=event.card.label)
+    if isinstance(event, TrickWon):
+        cards = " ".join(card.label for card in event.cards)
+        return ui.text(lang, "trick.log", k=event.number, cards=cards, name=names[event.seat])
+    return None
 
 
 # ---- callback codes -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from ..errors import IllegalAction
 from ..record import ReplayError
 from .actions import PrefAction
 from .deal import PrefDeal
+from .events import PrefEvent
 from .outcome import Entries, PrefRules
 
 
@@ -58,20 +59,28 @@ def start(record: dict[str, Any]) -> PrefDeal:
 
 def replay(record: dict[str, Any]) -> PrefDeal:
     """The deal after every action of the record; ReplayError names the action and the rule."""
+    return story(record)[0]
+
+
+def story(record: dict[str, Any]) -> tuple[PrefDeal, list[tuple[PrefAction, list[PrefEvent]]]]:
+    """The deal after every action and, step by step, each action with what happened (for a
+    deal told in full); raises ReplayError like `replay`."""
     deal = start(record)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise ReplayError(None, "actions must be a list")
+    steps: list[tuple[PrefAction, list[PrefEvent]]] = []
     for index, entry in enumerate(actions):
         try:
             action = PrefAction.from_record(entry)
         except ValueError as exc:
             raise ReplayError(index, str(exc)) from exc
         try:
-            deal, _ = deal.apply(action)
+            deal, events = deal.apply(action)
         except IllegalAction as exc:
             raise ReplayError(index, f"{action.do.value} by seat {action.seat}: {exc}") from exc
-    return deal
+        steps.append((action, events))
+    return deal, steps
 
 
 def summary(record: dict[str, Any]) -> dict[str, Any]:

@@ -39,9 +39,11 @@ def rig_deck(
     stock: str | Sequence[str] = (),
     *,
     size: int | None = None,
+    hand_size: int = 4,
 ) -> tuple[Card, ...]:
-    """A top-first deck that deals `hands[seat]` to each named seat (F4: one card at a time from
-    the dealer's left), then turns `turnup`, then has `stock` on top of the stock.
+    """A top-first deck that deals `hands[seat]` (`hand_size` cards each: 4 in Frap, 5 in Khrap
+    and Napoleon) to each named seat (F4: one card at a time from the dealer's left), then turns
+    `turnup`, then has `stock` on top of the stock.
 
     Seats not named get the lowest unused cards; the rest of the deck follows `stock`.
     """
@@ -50,12 +52,12 @@ def rig_deck(
     top = list(cards(stock))
     used = [card for hand in wanted.values() for card in hand] + [*cards(turnup), *top]
     assert len(used) == len(set(used)), f"a card is wanted twice: {Counter(used).most_common(1)}"
-    assert all(len(hand) == 4 for hand in wanted.values()), "a hand is 4 cards"
+    assert all(len(hand) == hand_size for hand in wanted.values()), f"a hand is {hand_size} cards"
     spare = [card for card in make_deck(size) if card not in used]
     for seat in range(n):
         if seat not in wanted:
-            wanted[seat], spare = spare[:4], spare[4:]
-    dealt = [wanted[(dealer + 1 + i) % n][i // n] for i in range(4 * n)]
+            wanted[seat], spare = spare[:hand_size], spare[hand_size:]
+    dealt = [wanted[(dealer + 1 + i) % n][i // n] for i in range(hand_size * n)]
     deck = (*dealt, *cards(turnup), *top, *spare)
     assert sorted(deck, key=str) == sorted(make_deck(size), key=str)
     return deck
@@ -208,13 +210,18 @@ def random_deal(rng: random.Random, n: int, rules: FrapRules) -> tuple[FrapDeal,
     )
 
 
-def random_action(deal: FrapDeal, rng: random.Random) -> Action:
-    """A random legal action of the seat to act (opening the hand only half the time)."""
+def random_action(deal: TrickDeal, rng: random.Random, *, calls: float = 0.5) -> Action:
+    """A random legal action of the seat to act, in any game of the family. Opening the hand
+    (F7) is taken only half the time; where a pass is legal it is said with probability
+    1 − `calls`, else another word."""
     seat = deal.to_act
     assert seat is not None
     legal = deal.legal_actions(seat)
     if len(legal) > 1 and legal[0].do is Do.LOOK and rng.random() < 0.5:
         legal = legal[1:]
+    words = [a for a in legal if a.do is not Do.PASS]
+    if words and len(words) < len(legal):
+        legal = words if rng.random() < calls else [a for a in legal if a.do is Do.PASS]
     return rng.choice(legal)
 
 

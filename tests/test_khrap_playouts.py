@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from engine.deal import TrickDeal
 from engine.frap import FrapRules, Phase
 from tests.family_helpers import (
-    Checker,
     check_listed_exactly,
-    check_replays,
+    drawn_playout,
+    frap_tables,
     phases_seen,
     play_out,
     random_khrap,
@@ -76,38 +76,10 @@ def test_apply_accepts_exactly_the_listed_khrap_actions() -> None:
     assert check_listed_exactly(deals, rng, calls=0.5) > 10_000
 
 
-@st.composite
-def khrap_setup(draw: st.DrawFn) -> tuple[FrapRules, int]:
-    n = draw(st.integers(2, 10))
-    sizes = [None] + [size for size in (32, 36, 52) if size >= 5 * n + 1]
-    rules = FrapRules(
-        penalties=draw(st.sampled_from(["graded", "flat"])),
-        failed_declarer_collects=draw(st.booleans()),
-        ante=draw(st.sampled_from(["penalty_carries", "every_deal"])),
-        cut_when_uncontested=draw(st.booleans()),
-        cutting_in=draw(st.booleans()),
-        lead=draw(st.sampled_from(["last_cutter", "first_cutter"])),
-        deck_size=draw(st.sampled_from(sizes)),
-        must_whist=draw(st.booleans()),
-    )
-    return rules, n
-
-
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setup=khrap_setup(), seed=st.integers(0, 2**32 - 1), data=st.data())
+@given(setup=frap_tables(10, 5, must_whist=True), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_hypothesis_khrap_playouts(
     setup: tuple[FrapRules, int], seed: int, data: st.DataObject
 ) -> None:
     rules, n = setup
-    deal, events = random_khrap(random.Random(seed), n, rules)
-    checker = Checker(deal, events, max_actions(n))
-    while not deal.finished:
-        seat = deal.to_act
-        assert seat is not None
-        action = data.draw(st.sampled_from(deal.legal_actions(seat)))
-        deal, events = deal.apply(action)
-        checker.steps += 1
-        checker.see(deal, events)
-        if checker.steps % 9 == 0:
-            check_replays(deal)
-    check_replays(deal)
+    drawn_playout(random_khrap(random.Random(seed), n, rules), max_actions(n), data, replay_every=9)

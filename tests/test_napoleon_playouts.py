@@ -16,9 +16,8 @@ from engine.actions import Do
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules, Phase
 from engine.tricks import trick_winner
 from tests.family_helpers import (
-    Checker,
     check_listed_exactly,
-    check_replays,
+    drawn_playout,
     phases_seen,
     play_out,
     random_action,
@@ -120,16 +119,5 @@ def test_bidding_offers_here_only_to_the_dealer_over_another_bid() -> None:
 )
 def test_hypothesis_napoleon_playouts(n: int, failed: str, seed: int, data: st.DataObject) -> None:
     rules = NapoleonRules.from_dict({"napoleon_failed": failed})
-    deal, events = random_napoleon(random.Random(seed), n, rules)
-    checker = Checker(deal, events, max_actions(n))
-    while not deal.finished:
-        seat = deal.to_act
-        assert seat is not None
-        action = data.draw(st.sampled_from(deal.legal_actions(seat)))
-        deal, events = deal.apply(action)
-        checker.steps += 1
-        checker.see(deal, events)
-        if checker.steps % 5 == 0:
-            check_replays(deal)
-    check_replays(deal)
-    check_stop(deal)
+    start = random_napoleon(random.Random(seed), n, rules)
+    check_stop(drawn_playout(start, max_actions(n), data, replay_every=5))

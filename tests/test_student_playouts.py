@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from engine.actions import Do
 from engine.student import JOKER, Phase, StudentDeal, StudentRules
 from tests.family_helpers import (
-    Checker,
     check_listed_exactly,
-    check_replays,
+    drawn_playout,
     phases_seen,
     play_out,
     random_action,
@@ -105,15 +104,5 @@ def test_hypothesis_student_playouts(
     n: int, joker_lead: str, seed: int, data: st.DataObject
 ) -> None:
     rules = StudentRules.from_dict({"joker_lead": joker_lead})
-    deal, events = random_student(random.Random(seed), n, rules)
-    checker = Checker(deal, events, max_actions(n))
-    while not deal.finished:
-        seat = deal.to_act
-        assert seat is not None
-        action = data.draw(st.sampled_from(deal.legal_actions(seat)))
-        deal, events = deal.apply(action)
-        checker.steps += 1
-        checker.see(deal, events)
-        if checker.steps % 5 == 0:
-            check_replays(deal)
-    check_replays(deal)
+    start = random_student(random.Random(seed), n, rules)
+    drawn_playout(start, max_actions(n), data, replay_every=5)

@@ -210,10 +210,8 @@ class TrickDeal:
         offers = self._offers.get(seat)
         if offers is None:
             offers = self._offers[seat] = self._offer(seat)
-        try:
-            return offers[offers.index(action)]
-        except ValueError:
-            return None
+        # `in` first: a failed `index` would spell the action out in its error message.
+        return offers[offers.index(action)] if action in offers else None
 
     def _apply_in_place(self, action: Action) -> list[Event]:
         """Check `action` against the rules (IllegalAction names the rule), then take it."""

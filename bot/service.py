@@ -142,6 +142,11 @@ class GameService:
             game: ui.tables(self) for game, ui in games.REGISTRY.items() if ui.match
         }
 
+    def busy(self) -> bool:
+        """Whether some chat's action is being handled now (its lock is held): a press, a
+        timer's move or a table closing."""
+        return any(lock.locked() for lock in self._locks.values())
+
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """Hold the lock that serialises one chat's actions (a group that became a supergroup:
         the supergroup's, even when the move happened while waiting for it)."""

@@ -34,15 +34,16 @@ class RunningBot:
 
     async def idle(self) -> None:
         """Wait until the bot has handled everything and every message shows its latest state.
-        Updates are handled concurrently, so a handler waiting on SQLite makes no API call for a
-        while: the fake server's quiet is not enough, no update may still be in hand."""
+        Updates are handled concurrently and timers fire on their own, so a handler waiting on
+        SQLite makes no API call for a while: the fake server's quiet is not enough, no update
+        may still be in hand and no chat's lock held."""
         processor = self.app.update_processor
         deadline = asyncio.get_running_loop().time() + 10
         while True:
             await self.tg.wait_idle(timeout=10)
             await self.service.presenter.flush()
             await self.tg.wait_idle(timeout=10)
-            if processor.current_concurrent_updates == 0:
+            if processor.current_concurrent_updates == 0 and not self.service.busy():
                 return
             if asyncio.get_running_loop().time() > deadline:
                 raise AssertionError("idle: an update is still being handled after 10 s")

@@ -143,10 +143,14 @@ class TrickDeal:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now (worked out once per state and seat)."""
+        return self._offered_to(seat).copy()
+
+    def _offered_to(self, seat: int) -> list[Action]:
+        """`legal_actions` as worked out for this state (never to be changed by the caller)."""
         offers = self._offers.get(seat)
         if offers is None:
             offers = self._offers[seat] = self._offer(seat)
-        return offers.copy()
+        return offers
 
     def _offer(self, seat: int) -> list[Action]:
         """Every action `seat` may take now: each game's rules (F5–F12, K, SK, N)."""
@@ -207,9 +211,7 @@ class TrickDeal:
         seat = action.seat
         if type(seat) is not int:
             return None  # not a seat: the checks say why
-        offers = self._offers.get(seat)
-        if offers is None:
-            offers = self._offers[seat] = self._offer(seat)
+        offers = self._offered_to(seat)
         # `in` first: a failed `index` would spell the action out in its error message.
         return offers[offers.index(action)] if action in offers else None
 

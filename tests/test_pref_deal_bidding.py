@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from engine.cards import make_deck, shuffled
 from engine.errors import IllegalAction
+from engine.preferans.actions import PrefDo
 from engine.preferans.bidding import LADDER
-from engine.preferans.deal import Phase
-from tests.engine_helpers import cards
-from tests.pref_deal_helpers import HANDS, TALON, act, fresh, new, run, words
+from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.outcome import PrefRules
+from engine.preferans.record import replay
+from engine.record import ReplayError, read
+from tests.engine_helpers import RECORDS, cards
+from tests.pref_deal_helpers import HANDS, NAMES, TALON, act, fresh, new, run, words
 
 
 def test_P3_packets_of_two_from_the_first_hand_then_the_talon() -> None:
@@ -123,6 +130,76 @@ def test_P4_here_not_used_at_the_first_chance_passes_to_the_other() -> None:
     deal = run(deal, ["1: here", "0: bid 6H"])
     assert "here" in words(deal)
     assert (deal.auction.holder, deal.auction.top_bid) == (0, "6H")
+
+
+def test_P4_the_junior_keeps_the_right_he_was_passed_at_every_later_turn() -> None:
+    deal = run(fresh(), ["0: bid 6S", "1: bid 6C", "2: pass", "0: bid 6D", "1: bid 6H"])
+    assert "here" not in words(deal)  # seat 0 let his first chance go: never again
+    deal = run(deal, ["0: bid 6NT"])
+    assert "here" in words(deal)  # seat 1 raised once and still holds the right
+
+
+def test_P18_the_senior_who_used_here_keeps_it_after_raising_later() -> None:
+    deal = run(fresh(), ["0: bid 6S", "1: bid 6C", "2: pass", "0: here", "1: bid 6D", "0: bid 6H"])
+    assert "here" not in words(deal)  # seat 1 never had the right
+    deal = run(deal, ["1: bid 6NT"])
+    assert "here" in words(deal)
+
+
+@pytest.mark.parametrize(
+    ("record", "at"),
+    [("pref_illegal_p4_here_let_go", 6), ("pref_illegal_p4_here_never_his", 7)],
+)
+def test_P4_here_where_the_right_is_not_the_seats_is_refused(record: str, at: int) -> None:
+    # Two deals the engine once played: the senior raised at his first chance and was offered
+    # "here" later (three players); the junior was offered it after the senior had used it (four).
+    data = read(RECORDS / f"{record}.json")
+    assert data["actions"][at]["do"] == "here" and len(data["actions"]) == at + 1
+    with pytest.raises(ReplayError, match=rf"action {at}: here by seat \d: P4"):
+        replay(data)
+    data["actions"] = data["actions"][:at]
+    deal = replay(data)
+    assert "here" not in words(deal)
+
+
+def _here_offers(rng: random.Random, here_first: float) -> tuple[PrefDeal, list[tuple[int, str]]]:
+    """A random auction: each seat to speak with "here" among its calls and what it said."""
+    deal, _ = PrefDeal.new(
+        PrefRules(), NAMES[: rng.choice((3, 4))], rng.randrange(3), shuffled(make_deck(32), rng)
+    )
+    offers = []
+    while deal.phase is Phase.BIDDING:
+        legal = deal.legal_actions()
+        here = [a for a in legal if a.do is PrefDo.HERE]
+        raises = [a for a in legal if a.do is not PrefDo.PASS]
+        pick = here[0] if here and rng.random() < here_first else rng.choice(raises or legal)
+        if rng.random() < 0.15:
+            pick = legal[0]  # a pass now and then, so that two bidders remain
+        if here:
+            offers.append((pick.seat, pick.do.value))
+        deal, _ = deal.apply(pick)
+    return deal, offers
+
+
+@pytest.mark.parametrize("here_first", [0.0, 0.5, 1.0])
+def test_P4_here_is_offered_to_one_of_the_last_two_and_a_senior_who_raised_never_again(
+    here_first: float,
+) -> None:
+    rng = random.Random(27)
+    seen = 0
+    for _ in range(1500):
+        _, offers = _here_offers(rng, here_first)
+        if not offers:
+            continue
+        seen += 1
+        senior, first_word = offers[0]
+        later = [seat for seat, _ in offers[1:]]
+        if first_word == "here":
+            assert set(later) <= {senior}  # using it keeps it: the other never gets it
+        else:
+            assert senior not in later  # raised at his first chance: never offered again
+            assert len(set(later)) <= 1
+    assert seen > 300
 
 
 def test_P18_here_belongs_to_the_earlier_hand_of_the_last_two_only() -> None:

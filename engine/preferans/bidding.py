@@ -51,6 +51,7 @@ class Auction:
     holder: int | None = None
     misere_seat: int | None = None
     here_right: int | None = None  # P18: who may say "here" now (set when two remain)
+    here_settled: bool = False  # P4: the senior's first chance has come (used or let go)
     turn: int | None = None
     done: bool = False
 
@@ -115,6 +116,7 @@ class Auction:
                 raise IllegalAction("P4", "'here' needs two bidders left, the right to it, "
                                     "and a trick bid to take")  # fmt: skip
             self.holder = seat  # P4: the same bid, now his; the right stays with him (P18)
+            self.here_settled = True
         elif word == "misere":
             if self.misere_seat == seat or seat in self.words:
                 raise IllegalAction("P4", "misère only as a player's first call")
@@ -137,9 +139,11 @@ class Auction:
         self._next()
 
     def _raise(self, seat: int, place: int) -> None:
-        if self._here_possible(seat):
-            # P18: raising where "here" was possible passes the right to the other bidder.
+        if not self.here_settled and self._here_possible(seat):
+            # P4/P18: the senior raising at his first chance passes the right to the other bidder
+            # for the rest of the auction; after that first chance nobody's raise moves it.
             self.here_right = self.holder
+            self.here_settled = True
         self.top = place
         self.holder = seat
 

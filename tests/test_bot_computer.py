@@ -80,20 +80,19 @@ def _lobby_id(lobby: StoredMessage) -> str:
 
 async def _play_deal(bot: RunningBot, live: Live, users: list[FakeUser], rng: random.Random) -> int:
     """People press random legal buttons, computer players move by themselves, until the deal
-    ends (an F8 redeal goes on); how many moves the computer players made."""
+    ends (an F8 redeal goes on); how many moves the computer players made in the deal that
+    finished (read off its actions: a computer often moves while the harness waits for quiet)."""
     by_id = {user.id: user for user in users}
-    computer_moves = 0
     for _ in range(600):
         await bot.idle()
         deal = live.deal
         assert deal is not None
         if deal.finished:
-            return computer_moves
+            return sum(computer.is_computer(live.deal_seats[a.seat]) for a in deal.actions)
         assert deal.to_act is not None
         mover = live.deal_seats[deal.to_act]
         if computer.is_computer(mover):
             await bot.tg.wait_for(lambda deal=deal: live.deal is not deal, timeout=30)
-            computer_moves += 1
             continue
         person = by_id[mover]
         moves = await bot.tg.wait_for(lambda p=person: moves_now(control_message(bot.tg, p)))

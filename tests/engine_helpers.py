@@ -239,3 +239,17 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
     )
+
+
+def printed(name: str) -> str:
+    """What `python -m engine replay` prints for record `name`, as written beside it in
+    `tests/records/<name>.replay.txt` (below its `#` lines saying why)."""
+    lines = (RECORDS / f"{name}.replay.txt").read_text(encoding="utf-8").splitlines()
+    (line,) = [line for line in lines if not line.startswith("#")]
+    return line
+
+
+def replayed(*prefixes: str) -> list[str]:
+    """The records with a `.replay.txt` beside them whose names begin with one of `prefixes`."""
+    names = (path.name.removesuffix(".replay.txt") for path in RECORDS.glob("*.replay.txt"))
+    return sorted(name for name in names if name.startswith(prefixes))

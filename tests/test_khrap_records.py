@@ -1,6 +1,6 @@
 """Khrap hand records (HAND_FORMAT, engine/RECORDS.md): made in round 1 (K4), made in round 2 with
-a cutter who takes nothing (K3, K4, F14), failed one short (K5); replayed in-process and by the
-CLI, exactly."""
+a cutter who takes nothing (K3, K4, F14), failed one short (K5): what they show beyond the replay
+that tests/test_records.py checks exactly."""
 
 from __future__ import annotations
 
@@ -11,37 +11,10 @@ import pytest
 
 from engine.frap import FrapRules, KhrapDeal
 from engine.record import ReplayError, dumps, outcome, read, replay
-from tests.engine_helpers import RECORDS, cli
-
-# Each line is exactly what `python -m engine replay` prints (a = 10, 4 players).
-EXPECTED = {
-    # K4: P0 = 40, the khrap made in round 1 takes it all; the whisters made theirs: nothing.
-    "khrap_made_round1": '{"finished": true, "pot": 0, "delta": {"K": 30, "W1": -10, "W2": -10, '
-    '"P4": -10}, "tricks": {"K": 3, "W1": 1, "W2": 1, "P4": 0}}',
-    # K3, K4: round 1 all pass (pot 80); made in round 2: half, 40; the cutter with none pays 80.
-    "khrap_made_round2": '{"finished": true, "pot": 120, "delta": {"P1": -20, "K": 20, "W": -20, '
-    '"C": -100}, "tricks": {"P1": 0, "K": 3, "W": 2, "C": 0}}',
-    # K5: q = 40 // 5 = 8; the khrap two tricks of three is one short: ×1.
-    "khrap_failed": '{"finished": true, "pot": 40, "delta": {"K": -34, "W1": 6, "W2": -2, '
-    '"P4": -10}, "tricks": {"K": 2, "W1": 2, "W2": 1, "P4": 0}}',
-}
+from tests.engine_helpers import RECORDS, cli, replayed
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_khrap_record_replays_exactly(name: str) -> None:
-    deal = replay(read(RECORDS / f"{name}.json"))
-    assert isinstance(deal, KhrapDeal) and deal.finished
-    assert outcome(deal) == json.loads(EXPECTED[name])
-
-
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_khrap_record_through_the_cli(name: str) -> None:
-    done = cli("replay", str(RECORDS / f"{name}.json"))
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == EXPECTED[name] + "\n"
-
-
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", replayed("khrap_"))
 def test_khrap_records_round_trip(name: str) -> None:
     record = read(RECORDS / f"{name}.json")
     assert replay(record).to_record() == record

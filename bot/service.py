@@ -786,6 +786,9 @@ class GameService:
             new, events = deal.apply(action)
         except IllegalAction as exc:
             raise Refusal("err.illegal", rule=exc.rule) from exc
+        while (forced := new.forced_move()) is not None:  # issue 22: stored with this step
+            new, more = new.apply(forced)
+            events += more
         chat = await self.storage.chat(live.row.chat_id)
         if by_player:
             self._back(live, live.deal_seats[action.seat])

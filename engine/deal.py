@@ -156,6 +156,15 @@ class TrickDeal:
         """Every action `seat` may take now: each game's rules (F5–F12, K, SK, N)."""
         raise NotImplementedError
 
+    def forced_move(self) -> Action | None:
+        """The move nobody chooses, which the host makes at once (issue 22): the one legal card
+        of the seat due at the last trick (every hand down to its last card); None otherwise."""
+        seat = self.to_act
+        if seat is None or len(self.hands[seat]) != 1:
+            return None
+        plays = [a for a in self._offered_to(seat) if a.do is Do.PLAY]
+        return plays[0] if len(plays) == 1 else None
+
     def role(self, seat: int) -> str | None:
         """What the seat is in this deal, for the table: "declarer", "whister", … or None."""
         raise NotImplementedError

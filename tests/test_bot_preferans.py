@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from bot import callbacks
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.events import TrickWon
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase, PrefDeal
@@ -310,6 +311,42 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
                 assert "half-whist" in lines[8]
             result = pref.result_lines("en", line, names, number)  # what the group was shown
             assert told.html.endswith("\n\n" + "\n".join(result))
+    assert tg.errors == []
+
+
+async def test_issue_22_a_players_card_buttons_come_with_the_table_in_his_own_message(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """The plan's deals (P7 light, P9 misère, P10 raspasy): whenever a player's control message
+    offers cards, it shows cards beyond his hand (the trick, the last trick, the turned talon
+    card, an open hand) in at least two thirds of them, and only cards the table has seen."""
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=1)
+        asked = beyond = 0
+        while _match(bot).sheet.deals < len(PLAN):
+            live = _live(bot)
+            match = pulya(live)
+            deal = match.deal
+            assert deal is not None and deal.controller is not None
+            if deal.phase is Phase.PLAY:
+                uid = live.deal_seats[deal.controller]
+                message = _control(tg, next(u for u in users if u.id == uid))
+                assert any(d and d[:2] == "a:" for _, d in message.buttons)
+                labels = set(re.findall(r"(?:10|[7-9JQKA])[♠♣♦♥]", message.text))
+                if deal.contract:  # a contract '9♥' reads like a card
+                    labels.discard(pref.UI.bid_label("en", deal.contract))
+                named = {c for c in ALL_CARDS if c.label in labels}
+                played = {p.card for trick in (*deal.tricks_played, deal.trick) for p in trick}
+                opened = {c for seat in deal.opened for c in deal.hands[seat]}
+                table = played | opened | set(deal.turned)
+                own = set(deal.hands[deal.controller])
+                if deal.controller == deal.declarer:
+                    own |= set(deal.discards) | set(deal.talon)
+                assert named <= own | table, named - own - table
+                asked += 1
+                beyond += bool(named - set(deal.hands[deal.controller]))
+            await _press(bot, users, _choose(deal, PLAN[match.sheet.deals]))
+        assert asked >= 40 and beyond >= 2 / 3 * asked, (beyond, asked)
     assert tg.errors == []
 
 

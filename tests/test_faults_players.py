@@ -314,7 +314,10 @@ async def test_concurrent_double_presses_apply_once(tg: FakeTelegram, tmp_path: 
             await mover.press(message, data=offered[code])
             await mover.press(message, data=offered[code])
             await bot.idle()
-            assert live.step == step + 1
+            # issue 22: the press before the last trick plays that trick too (one card each)
+            deal = live.deal
+            forced = len(deal.tricks_played[-1]) if deal is not None and deal.finished else 0
+            assert live.step == step + 1 + forced
         # the Next-deal button pressed by two players at once: one new deal
         result = bot_messages(tg, group)[-1]
         await users[1].press(result, data=_data(result, "n:"))

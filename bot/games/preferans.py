@@ -457,35 +457,83 @@ def hand_message(
     chat_title: str,
     selection: Sequence[Card] = (),
 ) -> render.Rendered:
-    """A player's control message: his hand (and his discard, if declarer), and when he decides,
-    the question and exactly the legal actions as buttons; in light play the whister's message
+    """A player's control message: his hand (and his discard, if declarer; the talon he took,
+    P5), and when he decides, what the table shows that he decides on (`_situation`), the
+    question and exactly the legal actions as buttons; in light play the whister's message
     shows the passer's hand and gets the buttons for it in its turn (P7)."""
     ui = UI
     table = view.table
+    names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
     lines.append(ui.text(lang, "hand.cards", cards=_marked(view.hand, selection)))
     if view.discards:
         lines.append(ui.text(lang, "hand.discards", cards=_cards(view.discards)))
-    if table.talon and not table.raspasy and table.phase.value in ("discard", "contract"):
-        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+    if table.phase.value in ("discard", "contract"):
+        if view.taken:  # P5, P9: the declarer sees which cards came from the talon
+            lines.append(ui.text(lang, "hand.from_talon", cards=_cards(view.taken)))
+        elif table.talon and not table.raspasy:
+            lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
     rows: list[list[InlineKeyboardButton]] = []
     if view.legal:
-        names = [shown_name(seat.name) for seat in table.seats]
-        phase = table.phase.value
+        lines += _situation(lang, view, names)
         if table.to_act != view.seat and table.to_act is not None:
-            other = table.seats[table.to_act]
-            lines.append(
-                ui.text(
-                    lang, "table.open", name=names[other.seat], cards=_cards(other.open_hand or ())
-                )
-            )
-            lines += ["", ui.text(lang, "ask.play_for", name=names[other.seat])]
+            lines += ["", ui.text(lang, "ask.play_for", name=names[table.to_act])]
+        elif table.phase.value == "whisting":
+            assert table.declarer is not None and table.contract is not None
+            bid = ui.bid_label(lang, table.contract)
+            lines += ["", ui.text(lang, "ask.whisting", name=names[table.declarer], bid=bid)]
         else:
-            lines += ["", ui.text(lang, f"ask.{phase}", n=len(selection))]
+            lines += ["", ui.text(lang, f"ask.{table.phase.value}", n=len(selection))]
         rows = _keyboard(lang, view, table_id, deal_no, step, selection)
     elif not table.finished:
         lines += ["", ui.text(lang, "hand.wait")]
     return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
+    """What the table shows that the player due decides on, for his own message (issue 22):
+    the bid to beat (P4); the other defender's word (P6); the contract and the trump, raspasy's
+    turned talon (P10), the open hands (P7, P9), the trick with who laid each card and the last
+    trick with its taker (P8); whose cards he plays in light play (P7). All from the seat's view."""
+    ui = UI
+    table = view.table
+    phase = table.phase.value
+    if phase == "bidding":
+        if table.top_bid is None or table.holder is None:
+            return [ui.text(lang, "hand.no_bid")]
+        bid = ui.bid_label(lang, table.top_bid)
+        return [ui.text(lang, "table.top_bid", name=names[table.holder], bid=bid)]
+    if phase == "whisting":  # the contract is in the question
+        return [
+            _seat_line(lang, table, seat.seat, names)
+            for seat in table.seats
+            if seat.seat != view.seat and seat.role in ("whister", "passer", "half_whister")
+        ]
+    lines = []
+    if table.raspasy:
+        lines.append(ui.text(lang, "table.raspasy"))
+        if table.talon:
+            lines.append(ui.text(lang, "table.turned", cards=_cards(table.talon)))
+    elif table.declarer is not None and table.contract is not None:
+        bid = ui.bid_label(lang, table.contract)
+        contract = ui.text(lang, "table.contract", name=names[table.declarer], bid=bid)
+        if phase == "play":
+            trump = table.trump
+            suit = ui.text(lang, "hand.trump", suit=trump.symbol) if trump else None
+            contract += " · " + (suit or ui.text(lang, "hand.no_trump"))
+        lines.append(contract)
+    for seat in table.seats:
+        if seat.open_hand is None or seat.seat == view.seat:
+            continue
+        playing_for = seat.seat == table.to_act != view.seat  # P7: the passer's, by the whister
+        key = "hand.playing_for" if playing_for else "table.open"
+        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(seat.open_hand)))
+    if table.trick:
+        lines.append(ui.text(lang, "table.trick", cards=_laid(table.trick, names)))
+    if table.last_trick:
+        taker = names[_taker(table)]
+        lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
+    return lines
 
 
 def _keyboard(
@@ -635,3 +683,8 @@ def _marked(cards: Sequence[Card], selection: Sequence[Card]) -> str:
 
 def _plays(plays: Sequence[Play]) -> str:
     return " ".join(play.card.label for play in plays)
+
+
+def _laid(plays: Sequence[Play], names: Sequence[str]) -> str:
+    """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
+    return ", ".join(f"{names[play.seat]} {_plays((play,))}" for play in plays)

@@ -167,12 +167,19 @@ class PulyaService:
         await self._apply(live, action, deadline)
 
     async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> None:
-        """One action: the step stored (a finished deal with the pulya's settlement when it is
-        the last, P14, P16), then the next deal dealt, then the messages updated."""
+        """One action and the forced cards after it (`forced_move`): the step stored (a finished
+        deal with the pulya's settlement when it is the last, P14, P16), then the next deal
+        dealt, then the messages updated."""
         try:
             step = pulya(live).apply(action, self.host.rng)
         except IllegalAction as exc:
             raise Refusal("err.illegal", rule=exc.rule) from exc
+        # issue 22: the last trick's one-card moves are made at once, with no press and no ping
+        while step.match.deal is not None and step.finished_deal is None:
+            forced = step.match.deal.forced_move()
+            if forced is None:
+                break
+            step = step.match.apply(forced, self.host.rng)
         chat = await self.storage.chat(live.row.chat_id)
         live.selection.clear()
         live.row = replace(live.row, deadline=deadline)

@@ -1,6 +1,6 @@
 """What each seat may see of a Preferans deal: hidden hands stay hidden; the defenders' hands are
 open only where P7 (light play) and P9 (misère, after the first lead) open them; the talon only
-when P5 shows it or raspasy turns it (P10)."""
+when P5 shows it or raspasy turns it (P10), and to the declarer who took it (a misère's too)."""
 
 from __future__ import annotations
 
@@ -56,13 +56,15 @@ class PrefTableView:
 
 @dataclass(frozen=True, slots=True)
 class PrefSeatView:
-    """What one seat sees: the table, its own hand, its own discard, and the actions it decides."""
+    """What one seat sees: the table, its own hand, its own discard, the talon it took (the
+    declarer: P5, P9's misère too, whose talon the table never sees), and the actions it decides."""
 
     table: PrefTableView
     seat: int
     hand: tuple[Card, ...]
     discards: tuple[Card, ...]
     legal: tuple[PrefAction, ...]
+    taken: tuple[Card, ...] = ()
 
 
 def table_view(deal: PrefDeal) -> PrefTableView:
@@ -115,5 +117,7 @@ def seat_view(deal: PrefDeal, seat: int) -> PrefSeatView:
     """One seat's private view: its hand, its discard if declarer, and the actions it decides
     (in light play the whister's list holds the passer's plays, under the passer's seat)."""
     legal = tuple(deal.legal_actions()) if deal.controller == seat else ()
-    discards = deal.discards if seat == deal.declarer else ()
-    return PrefSeatView(table_view(deal), seat, deal.hands[seat], discards, legal)
+    declarer = seat == deal.declarer
+    discards = deal.discards if declarer else ()
+    taken = deal.talon if declarer else ()  # P5: he took it into his hand
+    return PrefSeatView(table_view(deal), seat, deal.hands[seat], discards, legal, taken)

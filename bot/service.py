@@ -588,11 +588,15 @@ class GameService:
 
     async def repost(self, chat_id: int) -> None:
         """/pulya: the score of the chat's match (a Preferans sheet) posted again at the bottom
-        of the group."""
-        live = self._table(chat_id, None)
-        if live.match is None:
-            raise Refusal("err.no_match")
-        await self._own[live.row.game].repost(live)
+        of the group; with no match in play, the final score of the last one closed here."""
+        chat_id = self.storage.moves.get(chat_id, chat_id)
+        live = next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
+        if live is not None and live.match is not None:
+            await self._own[live.row.game].repost(live)
+            return
+        closed = await self.storage.last_closed_table(chat_id, list(self._own))
+        if closed is None or not await self._own[closed.game].repost_closed(closed):
+            raise Refusal("err.no_table" if live is None else "err.no_match")
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:
         chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group

@@ -492,6 +492,16 @@ class Storage:
         )
         return _table(row) if row else None
 
+    async def last_closed_table(self, chat_id: int, games: Sequence[str]) -> TableRow | None:
+        """The chat's latest closed table of one of `games` (the last match played: /pulya)."""
+        marks = ", ".join("?" * len(games))
+        row = await self._one(
+            f"SELECT * FROM tables WHERE chat_id = ? AND status = 'closed' AND game IN ({marks}) "
+            "ORDER BY table_id DESC LIMIT 1",
+            (chat_id, *games),
+        )
+        return _table(row) if row else None
+
     async def open_tables(self) -> list[TableRow]:
         """Every table not closed (to resume after a restart)."""
         return [

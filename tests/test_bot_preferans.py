@@ -117,8 +117,10 @@ async def _play(
     *,
     until: Callable[[], bool],
     seen: Counter[str] | None = None,
+    plans: tuple[str, ...] = PLAN,
 ) -> None:
-    """Play by the plan until `until()`; count what the group was shown (`seen`)."""
+    """Play by the plan (`plans`, then "fast") until `until()`; count what the group was shown
+    (`seen`)."""
     seen = Counter() if seen is None else seen
     for _ in range(3000):
         if until():
@@ -127,7 +129,7 @@ async def _play(
         match = pulya(live)
         deal = match.deal
         assert deal is not None
-        plan = PLAN[match.sheet.deals] if match.sheet.deals < len(PLAN) else "fast"
+        plan = plans[match.sheet.deals] if match.sheet.deals < len(plans) else "fast"
         if deal.controller != deal.turn:  # P7: the whister plays the passer's open cards
             seen["light_buttons"] += 1
             assert deal.turn is not None
@@ -169,13 +171,15 @@ async def _settled(bot: RunningBot, table_id: int, price: int) -> Match:
     return match
 
 
-async def _open(bot: RunningBot, tg: FakeTelegram, n: int, price: int) -> list[FakeUser]:
-    group, users = make_players(tg, n, lang="en")
+async def _open(
+    bot: RunningBot, tg: FakeTelegram, n: int, price: int, lang: str = "en"
+) -> list[FakeUser]:
+    group, users = make_players(tg, n, lang=lang)
     # Scripted presses play a deal in a second; people take minutes, far below 20 a minute.
     tg.group_limit = 10_000
     await bot.service.storage.chat(GROUP_ID, "Friends")
     await bot.service.storage.set_chat(
-        GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}
+        GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}, lang=lang
     )
     await open_table(bot, group, users, "/newgame preferans")
     return users
@@ -209,7 +213,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         # /history tells each deal by what it wrote; /stats counts the contracts declared
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "Alice 8♠: Alice: pool +6" in _group(tg)[-1].text  # the "fast" plan's deals
+        assert "Alice 8♠: Alice: pool +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -310,6 +314,45 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
                 assert "half-whist" in lines[8]
             result = pref.result_lines("en", line, names, number)  # what the group was shown
             assert told.html.endswith("\n\n" + "\n".join(result))
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_p15_an_overflow_is_said_in_words_and_history_tells_it_as_the_result_and_sheet_did(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    """Four "fast" deals to 10: each player's 8 makes +6, so the fourth fills its declarer's
+    pulya and 2 points go to another's (P15). The result says so in words and points to the
+    sheet; /history and /history N tell the same entries (the pulya replayed, not the deal
+    alone), and the sheet holds them."""
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=1, lang=lang)
+        overflowed = lambda: any(line.overflow for line in _match(bot).sheet.lines)  # noqa: E731
+        await _play(bot, users, until=overflowed, plans=())
+        await bot.idle()
+        match = _match(bot)
+        line, number = match.sheet.lines[-1], match.sheet.deals
+        [move] = line.overflow
+        assert move.to is not None and (move.points, move.whists) == (2, 20)
+        helper, helped = match.names[move.seat], match.names[move.to]
+        told = pref.result_lines(lang, line, match.names, number)
+        said = {
+            "en": f"{helper}'s pulya is full: 2 points go to {helped}'s pulya, "
+            f"and {helper} writes 20 whists on {helped}.",
+            "ru": f"Пуля игрока {helper} закрыта: 2 очка уходят в пулю игрока {helped}, "
+            f"и {helper} пишет на игрока {helped} вистов: 20.",
+        }[lang]
+        assert told[-1] == said
+        [result] = [m for m in _group(tg) if m.html.startswith(told[0])]
+        assert result.html == "\n".join([*told, pref.UI.text(lang, "result.sheet")])
+        assert match.sheet.whists[move.seat][move.to] == 20  # what the sheet holds
+        await users[1].send(tg.chat(GROUP_ID), f"/history {number}")
+        await bot.idle()
+        account = _group(tg)[-2]
+        assert account.html.endswith("\n\n" + "\n".join(told))
+        await users[1].send(tg.chat(GROUP_ID), "/history")
+        await bot.idle()
+        assert "; ".join(told[1:]) in _group(tg)[-1].html
     assert tg.errors == []
 
 

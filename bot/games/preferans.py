@@ -7,6 +7,7 @@ Pure presentation: engine views in, HTML and keyboards out; a table's pulya is p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,9 +31,9 @@ from engine.preferans.events import (
     TalonTaken,
     TalonTurned,
 )
-from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
+from engine.preferans.outcome import CONTRACTS, MISERE, Entry, Outcome, PrefRules, level
 from engine.preferans.play import winner
-from engine.preferans.pulya import Line
+from engine.preferans.pulya import Line, Pulya
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
@@ -40,7 +41,7 @@ from .. import callbacks, render  # (render's names read at call time: it import
 from ..format import name as shown_name
 from ..format import signed
 from .base import GameUI, MatchTables, Option
-from .preferans_match import Match
+from .preferans_match import Match, from_records
 from .pulya_sheet import SheetFigures, render_sheet
 
 if TYPE_CHECKING:
@@ -132,33 +133,49 @@ class PreferansUI(GameUI):
         once, when the pulya closes)."""
         return 1
 
-    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
-        """A deal of a pulya: its contract (or raspasy) and what each player wrote (before P15's
-        overflow, which depends on the sheet); None if the record does not replay."""
-        deal = _finished(record)
-        if deal is None or deal.outcome is None or deal.entries is None:
+    def history_line(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        date: str,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
+        """A deal of a pulya: its contract (or raspasy) and what each player wrote and why, as
+        the sheet got it (P15's overflow from the pulya's `earlier` deals); None if the record
+        does not replay."""
+        written = _written(record, earlier)
+        if written is None:
             return None
-        outcome = deal.outcome
+        deal, line = written
+        outcome = line.outcome
         if outcome.contract is None or outcome.declarer is None:
             what = self.text(lang, "history.raspasy")
         else:
             bid = self.bid_label(lang, outcome.contract)
             what = f"{shown_name(deal.players[outcome.declarer])} {bid}"
-        line = Line(outcome, deal.dealer, deal.streak, deal.entries)
         items = result_lines(lang, line, deal.players, number)[1:]
         changes = "; ".join(items) or "—"
         return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
 
-    def deal_account(self, lang: str, record: dict[str, Any], number: int) -> str | None:
+    def deal_account(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
         """A deal of a pulya told in full: the dealer, every word of the auction, the talon where
         the table saw it (P5; never the discard), the contract, the whisting words (P6), light
         or open hands (P7, P9), raspasy's turned cards (P10), every trick and its taker, then
-        what each player wrote; None if the record does not replay to a finished deal."""
+        what each player wrote and why, as the result did (P15 from the `earlier` deals); None
+        if the record does not replay to a finished deal."""
         try:
             deal, steps = deal_record.story(record)
         except ValueError:
             return None
-        if not deal.finished or deal.outcome is None or deal.entries is None:
+        written = _written(record, earlier)
+        if written is None:
             return None
         names = [shown_name(player) for player in deal.players]
         lines = [self.text(lang, "account.title", game=self.title(lang), deal_no=number)]
@@ -175,8 +192,7 @@ class PreferansUI(GameUI):
             )
             lines.append(" · ".join(tricks))
         lines.append("")
-        line = Line(deal.outcome, deal.dealer, deal.streak, deal.entries)
-        lines += result_lines(lang, line, deal.players, number)
+        lines += result_lines(lang, written[1], deal.players, number)
         return "\n".join(lines)
 
     def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
@@ -260,6 +276,22 @@ def _finished(record: dict[str, Any]) -> PrefDeal | None:
     except ValueError:
         return None
     return deal if deal.finished else None
+
+
+def _written(
+    record: dict[str, Any], earlier: Sequence[dict[str, Any]]
+) -> tuple[PrefDeal, Line] | None:
+    """A finished deal and the line it wrote on its pulya's sheet, the pulya replayed from its
+    `earlier` deals in order (P15's overflow depends on the sheet); where they do not make one
+    pulya with it, the deal scored alone (no overflow). None if it does not replay finished."""
+    deal = _finished(record)
+    if deal is None or deal.outcome is None:
+        return None
+    try:
+        return deal, from_records([*earlier, record], DEFAULT_WHIST_PRICE).sheet.lines[-1]
+    except ValueError:
+        alone = replace(Pulya.new(len(deal.players), deal.dealer, deal.rules), streak=deal.streak)
+        return deal, alone.add(deal.outcome).lines[-1]
 
 
 def _story_lines(lang: str, events: Sequence[PrefEvent], names: Sequence[str]) -> list[str]:
@@ -535,8 +567,9 @@ def _keyboard(
 
 
 def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> list[str]:
-    """A deal's lines: what was played and how it ended, then what each player wrote (after
-    P15's overflow): 'Alice 7♥ made: pulya +4', 'Bob: whists 4 on Alice'."""
+    """A deal's lines: what was played and how it ended, then what each player wrote and why,
+    as the engine scored it ('Alice: pulya +4 (7♥ made)'), then each of P15's overflow moves
+    in words."""
     ui = UI
     shown = [shown_name(name) for name in names]
     outcome = line.outcome
@@ -553,19 +586,45 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
         else:
             head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
     out = [head]
-    entries = line.entries
     for seat, name in enumerate(shown):
-        items = []
-        if entries.pulya[seat]:
-            items.append(ui.text(lang, "result.pulya", value=signed(entries.pulya[seat])))
-        if entries.gora[seat]:
-            items.append(ui.text(lang, "result.gora", value=signed(entries.gora[seat])))
-        for other, value in enumerate(entries.whists[seat]):
-            if value:
-                items.append(ui.text(lang, "result.whists", value=value, name=shown[other]))
+        items = [
+            _entry_text(lang, entry, outcome, shown) for entry in line.scored if entry.seat == seat
+        ]
         if items:
             out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+    for move in line.overflow:  # P15
+        name = shown[move.seat]
+        if move.to is None:
+            out.append(ui.text(lang, "result.overflow_gora", name=name, n=move.points))
+        else:
+            out.append(
+                ui.text(lang, "result.overflow", name=name, n=move.points,
+                        other=shown[move.to], whists=move.whists)
+            )  # fmt: skip
     return out
+
+
+def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:
+    """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
+    'whists on Alice 8 (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
+    share, 4 a trick)'."""
+    ui = UI
+    if entry.column == "whists":
+        assert entry.on is not None
+        written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
+    else:
+        written = ui.text(lang, f"result.{entry.column}", value=signed(entry.value))
+    reason: str = entry.reason
+    if reason == "contract":
+        assert outcome.contract is not None
+        reason = "down" if entry.count else "made"
+    elif reason == "misere" and entry.count:
+        reason = "misere_tricks"
+    elif reason == "raspasy" and entry.column == "pulya":
+        reason = "raspasy_clean"
+    bid = ui.bid_label(lang, outcome.contract) if outcome.contract else ""
+    why = ui.text(lang, f"why.{reason}", n=entry.count, each=entry.each, bid=bid)
+    return ui.text(lang, "result.item", entry=written, why=why)
 
 
 def settlement_lines(
@@ -584,12 +643,14 @@ def settlement_lines(
 
 def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
-    mid-deal), and once the pulya is over, the settlement in whists and chips."""
+    mid-deal), once the pulya is over the settlement in whists and chips, then where the sheet
+    is."""
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
     if match.finished:
         lines += settlement_lines(
             lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
         )
+    lines.append(UI.text(lang, "result.sheet"))  # the sheet the result was written on
     return render.Rendered("\n".join(lines))
 
 

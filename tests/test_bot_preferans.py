@@ -430,6 +430,17 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         texts = "\n".join(m.text for m in _group(tg))
         assert "settled as it stands" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
+        sheet_line = pref.UI.text("en", "result.sheet")
+        results = [m for m in _group(tg) if m.text.endswith(sheet_line)]  # each points to it
+        assert len(results) == 3  # two deals and the stop's settlement
+        # the table is gone, the sheet is not: /pulya posts the stopped pulya's final sheet
+        [final] = [m for m in _group(tg) if m.photo]
+        await users[1].send(tg.chat(GROUP_ID), "/pulya")
+        await bot.idle()
+        again = _group(tg)[-1]
+        assert again.photo is not None and again.message_id > final.message_id
+        assert again.text == final.text
+        assert again.html == pref.sheet_photo("en", match.stop())[1]  # settled, P14's top-up
     assert tg.errors == []
 
 

@@ -430,8 +430,9 @@ class Handlers:
             if not rows:
                 await self._reply(message, t(lang, "balance.nobody"))
                 return
+        standing = self.service.match_standing(message.chat_id, lang)
         if not rows:
-            await self._reply(message, t(lang, "balance.empty"))
+            await self._reply(message, standing or t(lang, "balance.empty"))
             return
         chat = await self.storage.chat(message.chat_id)
         labels = names.distinct(u for u, _ in await self.storage.balances(message.chat_id))
@@ -439,14 +440,16 @@ class Handlers:
         lines += [f"{render.name(labels[u.user_id])}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
             lines.append(render.pots(lang, chat))
+            lines += [] if standing is None else ["", standing]
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/top: the ten richest players of this chat."""
         everyone = await self.storage.balances(message.chat_id)
         rows = everyone[:10]
+        standing = self.service.match_standing(message.chat_id, lang)
         if not rows:
-            await self._reply(message, t(lang, "balance.empty"))
+            await self._reply(message, standing or t(lang, "balance.empty"))
             return
         labels = names.distinct(u for u, _ in everyone)
         medals = ["🥇", "🥈", "🥉"]
@@ -454,6 +457,7 @@ class Handlers:
         for i, (user, bal) in enumerate(rows):
             mark = medals[i] if i < len(medals) else f"{i + 1}."
             lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{bal:+d}</b>")
+        lines += [] if standing is None else ["", standing]
         await self._reply(message, "\n".join(lines))
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:

@@ -90,6 +90,10 @@ class MatchTables(Protocol):
     async def repost(self, live: Live) -> None:
         """The match's score posted again at the bottom of the group (Refusal if it has none)."""
 
+    def standing(self, live: Live, lang: str) -> str | None:
+        """Where each player of the match in play stands were it closed now, and that chips move
+        only when it closes (/balance, /top); None once it is over."""
+
     async def repost_closed(self, table: TableRow) -> bool:
         """The final score of a closed table's match posted at the bottom of its group; False
         if it has none (no deal of it was finished)."""

@@ -641,6 +641,14 @@ def settlement_lines(
     ]
 
 
+def standing_text(lang: str, match: Match) -> str:
+    """A pulya in play for /balance and /top: chips move when it closes; each player's
+    settlement in whists and chips were it closed now (P16, with P14's top-up)."""
+    price = match.whist_price
+    rows = settlement_lines(lang, match.names, match.balances(), price, stopped=True)[1:]
+    return "\n".join([UI.text(lang, "standing", price=price), *rows])
+
+
 def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
     mid-deal), once the pulya is over the settlement in whists and chips, then where the sheet

@@ -314,6 +314,12 @@ class PulyaService:
         """/pulya: the sheet posted again at the bottom of the chat."""
         await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)
 
+    def standing(self, live: Live, lang: str) -> str | None:
+        """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
+        the settlement of the sheet as it stands, were it closed now (P14's top-up)."""
+        match = pulya(live)
+        return None if match.finished else pref.standing_text(lang, match)
+
     async def repost_closed(self, table: TableRow) -> bool:
         """/pulya after a pulya closed or stopped: its final sheet, settled (P16; P14's top-up
         for a stopped one, whose sheet never reached the target), rebuilt from its finished

@@ -11,8 +11,9 @@ seats go clockwise from the top; each name is written outside the sheet beside i
 the settlement in whists after it once there is one; a cell a deal leaves alone gets no new total
 (an empty cell stays blank); a column too long for its cell is wrapped onto more lines, in
 smaller text, never cut; text is upright wherever the layout allows, turned only along the
-square's sides and the triangle's side strips; characters the font lacks (emoji) are left out of the picture, never out
-of the caption, which cuts names to 24 characters (fewer if 1024 would be passed).
+square's sides and the triangle's side strips; characters the font lacks (emoji) are left out
+of the picture, never out of the caption, which cuts names to 24 characters (fewer if 1024
+would be passed).
 """
 
 from __future__ import annotations

@@ -356,6 +356,28 @@ async def test_p15_an_overflow_is_said_in_words_and_history_tells_it_as_the_resu
     assert tg.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_and_where_all_stand(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=5, lang=lang)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2, plans=())
+        match = _match(bot)
+        assert await bot.service.storage.balances(GROUP_ID) == []  # no chip has moved yet
+        whists = match.balances()  # P16 with P14's top-up, were it closed now
+        assert any(whists)
+        stands = pref.settlement_lines(lang, match.names, whists, 5, stopped=True)[1:]
+        for command in ("/balance", "/top"):
+            await users[2].send(tg.chat(GROUP_ID), command)
+            await bot.idle()
+            said = _group(tg)[-1].html
+            assert said.split("\n") == [pref.UI.text(lang, "standing", price=5), *stands]
+        assert ("chips move only when it closes" in said) == (lang == "en")
+        assert ("фишки переходят, только когда она закрыта" in said) == (lang == "ru")
+    assert tg.errors == []
+
+
 async def test_p1_four_players_the_dealer_sits_out_each_deal(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot import callbacks
+from bot.format import signed
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
@@ -221,6 +222,11 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
             line.outcome.declarer == 0 for line in match.sheet.lines if line.outcome.contract
         )
         assert f"Preferans: {match.sheet.deals}" in stats and f"{declared}" in stats, stats
+        # a pulya counts as a whole: its settlement is the pulya's, not a deal's (P16)
+        mine = signed(match.balances()[0] * 2)
+        assert f"Pulyas played: 1; best: {mine}, worst: {mine}" in stats, stats
+        assert "Best pulya: " in stats and "Worst pulya: " in stats
+        assert "Best deal" not in stats and "pot" not in stats
     assert tg.errors == []
 
 

@@ -237,10 +237,11 @@ class GameUI:
         as for `history_line`."""
         return None
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
-        """For /stats, a finished deal's declaring seat (None: nobody declared) and whether he
-        made his contract, for a game whose records the shared replay does not read; None:
-        the shared replay's."""
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+        """For /stats, a finished deal's declaring seat (None: nobody declared), whether he
+        made his contract, and the kind of a contract /stats counts apart (its catalog key
+        `stats.kind.<kind>`, e.g. Preferans' misère), for a game whose records the shared
+        replay does not read; None: the shared replay's."""
         return None
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:

@@ -195,13 +195,15 @@ class PreferansUI(GameUI):
         lines += result_lines(lang, written[1], deal.players, number)
         return "\n".join(lines)
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
-        """The declarer of a trick game or misère and whether he made it; nobody in raspasy."""
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+        """The declarer of a trick game or misère, whether he made it, and "misere" for a
+        misère (P9: /stats counts them apart); nobody in raspasy."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
             return None
         outcome = deal.outcome
-        return outcome.declarer, bool(outcome.declarer is not None and outcome.made)
+        made = bool(outcome.declarer is not None and outcome.made)
+        return outcome.declarer, made, MISERE if outcome.contract == MISERE else None
 
     def move_words(self, lang: str, action: Any) -> str | None:
         """What the bot played for a player: his button's words."""

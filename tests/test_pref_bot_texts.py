@@ -335,3 +335,32 @@ def test_p11_p12_p15_each_entry_is_said_with_its_reason_in_both_languages() -> N
 def _word(lang: str, column: str) -> str:
     """The sheet's column as a result line names it ('pulya', 'mountain'), without a value."""
     return pref.UI.text(lang, f"result.{column}", value="").strip()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p15_history_tells_each_deal_as_the_sheet_wrote_it_from_the_pulyas_earlier_deals(
+    lang: str,
+) -> None:
+    """/history N of every deal of a random pulya, given the deals before it, ends with the
+    lines the sheet's own line gives (overflows included); without them, the deal alone."""
+    rng = random.Random(5)
+    match = Match.start(MARKUP[:3], PrefRules(target=20), 1, rng)
+    records = []
+    while not match.finished:
+        assert match.deal is not None
+        step = match.apply(random_move(rng, match.deal), rng)
+        if step.finished_deal is not None:
+            records.append(to_record(step.finished_deal))
+        match = step.match
+    lines = match.sheet.lines
+    assert any(line.overflow for line in lines)  # (this seed's pulya has P15's moves)
+    for number, (record, line) in enumerate(zip(records, lines, strict=True), start=1):
+        told = pref.UI.deal_account(lang, record, number, records[: number - 1])
+        assert told is not None
+        result = pref.result_lines(lang, line, match.names, number)
+        assert told.endswith("\n\n" + "\n".join(result))
+        history = pref.UI.history_line(lang, record, number, "d", records[: number - 1])
+        assert history is not None and "; ".join(result[1:]) in history
+        if line.overflow:  # told without the pulya: the deal's own entries, no overflow
+            alone = pref.UI.deal_account(lang, record, number)
+            assert alone is not None and result[-1] not in alone

@@ -6,8 +6,10 @@ Pure presentation: engine views in, HTML and keyboards out; a table's pulya is p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from html import escape
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -41,7 +43,7 @@ from .. import callbacks, render  # (render's names read at call time: it import
 from ..format import name as shown_name
 from ..format import signed
 from .base import GameUI, MatchTables, Option
-from .preferans_match import Match, from_records
+from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
 
 if TYPE_CHECKING:
@@ -289,11 +291,37 @@ def _written(
     deal = _finished(record)
     if deal is None or deal.outcome is None:
         return None
+    sheet = _sheet_before(deal, earlier)
+    if sheet is None:
+        sheet = replace(Pulya.new(len(deal.players), deal.dealer, deal.rules), streak=deal.streak)
+    return deal, sheet.add(deal.outcome).lines[-1]
+
+
+def _sheet_before(deal: PrefDeal, earlier: Sequence[dict[str, Any]]) -> Pulya | None:
+    """The pulya's sheet just before `deal`, from its earlier deals' outcomes (each replayed
+    once a process: /history shows ten deals of one pulya); None if they do not lead to it:
+    the same players, each dealer in turn (P3), the raspasy streak it was dealt with (P10)."""
+    if not earlier:
+        return None
     try:
-        return deal, from_records([*earlier, record], DEFAULT_WHIST_PRICE).sheet.lines[-1]
-    except ValueError:
-        alone = replace(Pulya.new(len(deal.players), deal.dealer, deal.rules), streak=deal.streak)
-        return deal, alone.add(deal.outcome).lines[-1]
+        sheet = Pulya.new(len(deal.players), earlier[0]["dealer"], deal.rules)
+        for record in earlier:
+            outcome = _outcome(json.dumps(record, sort_keys=True))
+            if outcome is None or record["dealer"] != sheet.dealer:
+                return None
+            if record["players"] != list(deal.players):
+                return None
+            sheet = sheet.add(outcome)
+    except (KeyError, TypeError, ValueError):  # IllegalAction included
+        return None
+    return sheet if (sheet.dealer, sheet.streak) == (deal.dealer, deal.streak) else None
+
+
+@lru_cache(maxsize=2048)
+def _outcome(record: str) -> Outcome | None:
+    """The outcome of a finished deal's record (as JSON text), None if it does not replay."""
+    deal = _finished(json.loads(record))
+    return None if deal is None else deal.outcome
 
 
 def _story_lines(lang: str, events: Sequence[PrefEvent], names: Sequence[str]) -> list[str]:

@@ -146,10 +146,10 @@ class PreferansUI(GameUI):
         """A deal of a pulya: its contract (or raspasy) and what each player wrote and why, as
         the sheet got it (P15's overflow from the pulya's `earlier` deals); None if the record
         does not replay."""
-        written = _written(record, earlier)
-        if written is None:
+        deal = _finished(record)
+        if deal is None or deal.outcome is None:
             return None
-        deal, line = written
+        line = _written(deal, earlier)
         outcome = line.outcome
         if outcome.contract is None or outcome.declarer is None:
             what = self.text(lang, "history.raspasy")
@@ -176,8 +176,7 @@ class PreferansUI(GameUI):
             deal, steps = deal_record.story(record)
         except ValueError:
             return None
-        written = _written(record, earlier)
-        if written is None:
+        if not deal.finished or deal.outcome is None:
             return None
         names = [shown_name(player) for player in deal.players]
         lines = [self.text(lang, "account.title", game=self.title(lang), deal_no=number)]
@@ -194,7 +193,7 @@ class PreferansUI(GameUI):
             )
             lines.append(" · ".join(tricks))
         lines.append("")
-        lines += result_lines(lang, written[1], deal.players, number)
+        lines += result_lines(lang, _written(deal, earlier), deal.players, number)
         return "\n".join(lines)
 
     def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
@@ -282,19 +281,15 @@ def _finished(record: dict[str, Any]) -> PrefDeal | None:
     return deal if deal.finished else None
 
 
-def _written(
-    record: dict[str, Any], earlier: Sequence[dict[str, Any]]
-) -> tuple[PrefDeal, Line] | None:
-    """A finished deal and the line it wrote on its pulya's sheet, the pulya replayed from its
+def _written(deal: PrefDeal, earlier: Sequence[dict[str, Any]]) -> Line:
+    """The line a finished deal wrote on its pulya's sheet, the pulya replayed from its
     `earlier` deals in order (P15's overflow depends on the sheet); where they do not make one
-    pulya with it, the deal scored alone (no overflow). None if it does not replay finished."""
-    deal = _finished(record)
-    if deal is None or deal.outcome is None:
-        return None
+    pulya with it, the deal scored alone (no overflow)."""
+    assert deal.outcome is not None
     sheet = _sheet_before(deal, earlier)
     if sheet is None:
         sheet = replace(Pulya.new(len(deal.players), deal.dealer, deal.rules), streak=deal.streak)
-    return deal, sheet.add(deal.outcome).lines[-1]
+    return sheet.add(deal.outcome).lines[-1]
 
 
 def _sheet_before(deal: PrefDeal, earlier: Sequence[dict[str, Any]]) -> Pulya | None:

@@ -205,6 +205,9 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         assert any(line.outcome.play == "light" for line in match.sheet.lines)
         assert all(seen[k] for k in ("light_buttons", "misere_open", "turned", "last")), seen
         assert "half-whist" in texts and "raspasy" in texts
+        # each entry with its reason (P6 half-whist, P9 misère, P10 raspasy, P11)
+        for reason in ("(half-whist: ", "(raspasy, ", "misère", " made)"):
+            assert reason in texts, reason
         [sheet] = [m for m in group if m.photo]  # one photo, its media edited after each deal
         assert sheet.edits == match.sheet.deals - 1
         assert len(group) <= 3 * match.sheet.deals  # issue 15: at most 3 new messages a deal

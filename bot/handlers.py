@@ -430,8 +430,9 @@ class Handlers:
             if not rows:
                 await self._reply(message, t(lang, "balance.nobody"))
                 return
+        standing = self.service.match_standing(message.chat_id, lang)
         if not rows:
-            await self._reply(message, t(lang, "balance.empty"))
+            await self._reply(message, standing or t(lang, "balance.empty"))
             return
         chat = await self.storage.chat(message.chat_id)
         labels = names.distinct(u for u, _ in await self.storage.balances(message.chat_id))
@@ -439,14 +440,16 @@ class Handlers:
         lines += [f"{render.name(labels[u.user_id])}: <b>{b:+d}</b>" for u, b in rows[:50]]
         if not query and wanted is None:
             lines.append(render.pots(lang, chat))
+            lines += [] if standing is None else ["", standing]
         await self._reply(message, "\n".join(lines))
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/top: the ten richest players of this chat."""
         everyone = await self.storage.balances(message.chat_id)
         rows = everyone[:10]
+        standing = self.service.match_standing(message.chat_id, lang)
         if not rows:
-            await self._reply(message, t(lang, "balance.empty"))
+            await self._reply(message, standing or t(lang, "balance.empty"))
             return
         labels = names.distinct(u for u, _ in everyone)
         medals = ["🥇", "🥈", "🥉"]
@@ -454,6 +457,7 @@ class Handlers:
         for i, (user, bal) in enumerate(rows):
             mark = medals[i] if i < len(medals) else f"{i + 1}."
             lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{bal:+d}</b>")
+        lines += [] if standing is None else ["", standing]
         await self._reply(message, "\n".join(lines))
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
@@ -500,9 +504,10 @@ class Handlers:
                 return
             ((number, deal),) = found
             date = self._date(deal)
-            told = render.deal_account(lang, deal, number)  # bids, buying, tricks, the money
+            earlier = await self._match_deals(deal, {})
+            told = render.deal_account(lang, deal, number, earlier)  # bids, tricks, the money
             if told is None:  # a record that no longer replays: its line at least
-                text = render.history_line(lang, deal, number, date)
+                text = render.history_line(lang, deal, number, date, earlier)
             else:
                 title, _, rest = told.partition("\n")
                 text = "\n".join((title, t(lang, "history.played", date=date), rest))
@@ -523,12 +528,23 @@ class Handlers:
             await self._reply(message, t(lang, "history.empty"))
             return
         lines = [t(lang, "history.title")]
-        lines += [
-            render.history_line(lang, deal, number, self._date(deal))
-            for number, deal in reversed(deals)  # oldest first, as they were played
-        ]
+        tables: dict[int, list[DealRow]] = {}  # a match's deals, read once for all its lines
+        for number, deal in reversed(deals):  # oldest first, as they were played
+            earlier = await self._match_deals(deal, tables)
+            lines.append(render.history_line(lang, deal, number, self._date(deal), earlier))
         lines.append(t(lang, "history.hint"))
         await self._reply(message, "\n".join(lines))
+
+    async def _match_deals(self, deal: DealRow, tables: dict[int, list[DealRow]]) -> list[DealRow]:
+        """The deals of `deal`'s match played before it, for a game whose table is a match (a
+        Preferans pulya: P15's overflow depends on the sheet); none for a game played deal by
+        deal. `tables` keeps each table's deals once read."""
+        ui = render.own_ui(deal)
+        if ui is None or not ui.match:
+            return []
+        if deal.table_id not in tables:
+            tables[deal.table_id] = await self.storage.table_deals(deal.table_id)
+        return render.match_deals(deal, tables[deal.table_id])
 
     def _date(self, deal: DealRow) -> str:
         """When a deal ended, in the bot's time zone (day.month hours:minutes)."""

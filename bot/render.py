@@ -496,27 +496,39 @@ def pots(lang: str, chat: ChatRow) -> str:
     return "\n".join([t(lang, "pot.title"), *lines])
 
 
-def deal_account(lang: str, deal: DealRow, number: int | None = None) -> str | None:
+def deal_account(
+    lang: str, deal: DealRow, number: int | None = None, earlier: Sequence[DealRow] = ()
+) -> str | None:
     """A finished deal as readable text for /history N (bids, buying, every trick, the money),
     titled with `number` (the chat's number for it; else the table's): the game's own account
-    if it tells its deals itself (`GameUI.deal_account`), else the shared one; None if its
-    record cannot be replayed."""
+    if it tells its deals itself (`GameUI.deal_account`; `earlier`: its match's deals before
+    it, `match_deals`), else the shared one; None if its record cannot be replayed."""
     number = deal.deal_no if number is None else number
-    own = _own_ui(deal)
-    told = own.deal_account(lang, deal.record, number) if own is not None else None
+    own = own_ui(deal)
+    records = [d.record for d in earlier]
+    told = own.deal_account(lang, deal.record, number, records) if own is not None else None
     return told if told is not None else account.deal_account(lang, deal.record, number)
 
 
-def _own_ui(deal: DealRow) -> games.GameUI | None:
+def own_ui(deal: DealRow) -> games.GameUI | None:
     """The UI of the game a deal's record names (None: a game the bot does not know)."""
     return games.REGISTRY.get(str(deal.record.get("game", "frap")))
 
 
-def history_line(lang: str, deal: DealRow, number: int, date: str) -> str:
+def match_deals(deal: DealRow, table: Sequence[DealRow]) -> list[DealRow]:
+    """Of a table's deals (`Storage.table_deals`), the finished ones played before `deal`: what a
+    game whose table is a match reads a deal's entries against (`GameUI.match`)."""
+    return [d for d in table if d.status == "finished" and d.deal_no < deal.deal_no]
+
+
+def history_line(
+    lang: str, deal: DealRow, number: int, date: str, earlier: Sequence[DealRow] = ()
+) -> str:
     """One finished deal for /history: the chat's number for it, its date, the contract and each
-    player's change."""
-    own = _own_ui(deal)
-    told = own.history_line(lang, deal.record, number, date) if own is not None else None
+    player's change (`earlier` as for `deal_account`)."""
+    own = own_ui(deal)
+    records = [d.record for d in earlier]
+    told = own.history_line(lang, deal.record, number, date, records) if own is not None else None
     if told is not None:
         return told
     changes, what = "?", ""

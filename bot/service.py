@@ -588,17 +588,32 @@ class GameService:
 
     async def repost(self, chat_id: int) -> None:
         """/pulya: the score of the chat's match (a Preferans sheet) posted again at the bottom
-        of the group."""
-        live = self._table(chat_id, None)
-        if live.match is None:
-            raise Refusal("err.no_match")
-        await self._own[live.row.game].repost(live)
+        of the group; with no match in play, the final score of the last one closed here."""
+        chat_id = self.storage.moves.get(chat_id, chat_id)  # (a migrated group)
+        live = self._open_table(chat_id)
+        if live is not None and live.match is not None:
+            await self._own[live.row.game].repost(live)
+            return
+        closed = await self.storage.last_closed_table(chat_id, list(self._own))
+        if closed is None or not await self._own[closed.game].repost_closed(closed):
+            raise Refusal("err.no_table" if live is None else "err.no_match")
+
+    def match_standing(self, chat_id: int, lang: str) -> str | None:
+        """For /balance and /top: where the players of the chat's match in play stand (a pulya's
+        settlement were it closed now), None if no match is in play."""
+        live = self._open_table(self.storage.moves.get(chat_id, chat_id))
+        if live is None or live.match is None:
+            return None
+        return self._own[live.row.game].standing(live, lang)
+
+    def _open_table(self, chat_id: int) -> Live | None:
+        return next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
 
     def _table(self, chat_id: int, table_id: int | None) -> Live:
         chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
         live = self._live.get(table_id) if table_id is not None else None
         if live is None and table_id is None:
-            live = next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
+            live = self._open_table(chat_id)
         if live is None or live.row.chat_id != chat_id:
             raise Refusal("err.no_table" if table_id is None else "err.stale")
         return live

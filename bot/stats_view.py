@@ -19,20 +19,22 @@ from .storage import DealRow, Storage
 async def gather(storage: Storage, chat_id: int) -> list[DealFacts]:
     """Every finished deal of the chat as statistics need it (replays run off the event loop)."""
     rows = await storage.deal_sums(chat_id)
-    return await asyncio.to_thread(
-        lambda: [_facts(deal, game, deltas, taken) for deal, game, deltas, taken in rows]
-    )
+    return await asyncio.to_thread(lambda: [_facts(*row) for row in rows])
 
 
-def _facts(deal: DealRow, game: str, deltas: dict[int, int], taken: dict[int, int]) -> DealFacts:
-    """One deal's facts: the ledger's sums, and from its record who declared and if he made it."""
+def _facts(
+    deal: DealRow, game: str, deltas: dict[int, int], taken: dict[int, int], closed: bool
+) -> DealFacts:
+    """One deal's facts: the ledger's sums, from its record who declared and if he made it,
+    and for a game whose table is a match, its match and whether that is over."""
     declarer, made = None, False
-    own = games.ui(game).declared(deal.record) if game in games.REGISTRY else None
+    ui = games.ui(game) if game in games.REGISTRY else None
+    own = ui.declared(deal.record) if ui is not None else None
     if own is not None:
-        seat, made = own
-        return DealFacts(
-            deal.deal_id, game, deltas, taken, None if seat is None else deal.seats[seat], made
-        )
+        seat, made, kind = own
+        who = None if seat is None else deal.seats[seat]
+        match = deal.table_id if ui is not None and ui.match else None
+        return DealFacts(deal.deal_id, game, deltas, taken, who, made, kind, match, closed)
     try:
         view = table_view(replay(deal.record))
     except (ReplayError, KeyError, ValueError):
@@ -55,10 +57,18 @@ def player_text(lang: str, label: str, stats: PlayerStats) -> str:
     )
     lines.append(t(lang, "stats.deals", total=stats.deals.total(), games=per_game))
     lines.append(t(lang, "stats.declared", declared=stats.declared, made=stats.made))
-    lines.append(
-        t(lang, "stats.best_worst", best=signed(stats.best or 0), worst=signed(stats.worst or 0))
-    )
-    lines.append(t(lang, "stats.biggest_pot", amount=stats.biggest_pot))
+    for game, kind in dict.fromkeys((game, kind) for game, kind, _ in stats.kinds):
+        made = stats.kinds[(game, kind, True)]
+        n = made + stats.kinds[(game, kind, False)]
+        lines.append(games.ui(game).text(lang, f"stats.kind.{kind}", n=n, made=made))
+    for game, totals in stats.matches.items():  # a match counts as a whole (a pulya, P16)
+        best, worst = signed(max(totals)), signed(min(totals))
+        text = games.ui(game).text(lang, "stats.matches", n=len(totals), best=best, worst=worst)
+        lines.append(text)
+    if stats.best is not None:  # deals played for their own chips
+        best, worst = signed(stats.best), signed(stats.worst or 0)
+        lines.append(t(lang, "stats.best_worst", best=best, worst=worst))
+        lines.append(t(lang, "stats.biggest_pot", amount=stats.biggest_pot))
     if stats.streak > 0:
         lines.append(t(lang, "stats.streak_won", n=stats.streak))
     elif stats.streak < 0:
@@ -84,4 +94,9 @@ def records_text(lang: str, records: ChatRecords, labels: Mapping[int, str]) -> 
         for key, record, with_sign in rows
         if record is not None
     ]
+    for game, pair in records.matches.items():  # per game of matches, in its own words
+        for key, record in zip(("record_best_match", "record_worst_match"), pair, strict=True):
+            who = name(labels.get(record.user_id, "?"))
+            value = signed(record.value)
+            lines.append(games.ui(game).text(lang, f"stats.{key}", name=who, value=value))
     return "\n".join([t(lang, "stats.records"), *lines]) if lines else ""

@@ -492,6 +492,16 @@ class Storage:
         )
         return _table(row) if row else None
 
+    async def last_closed_table(self, chat_id: int, games: Sequence[str]) -> TableRow | None:
+        """The chat's latest closed table of one of `games` (the last match played: /pulya)."""
+        marks = ", ".join("?" * len(games))
+        row = await self._one(
+            f"SELECT * FROM tables WHERE chat_id = ? AND status = 'closed' AND game IN ({marks}) "
+            "ORDER BY table_id DESC LIMIT 1",
+            (chat_id, *games),
+        )
+        return _table(row) if row else None
+
     async def open_tables(self) -> list[TableRow]:
         """Every table not closed (to resume after a restart)."""
         return [
@@ -728,11 +738,13 @@ class Storage:
 
     async def deal_sums(
         self, chat_id: int
-    ) -> list[tuple[DealRow, str, dict[int, int], dict[int, int]]]:
+    ) -> list[tuple[DealRow, str, dict[int, int], dict[int, int], bool]]:
         """The chat's finished deals, oldest first, for /stats (issue 16): each with its game,
-        every seated player's chips won or lost in it, and what each took from the pot."""
+        every seated player's chips won or lost in it, what each took from the pot, and
+        whether its table is closed (a match's settlement is then booked)."""
         deals = await self._all(
-            "SELECT d.*, t.game FROM deals d JOIN tables t USING (table_id) "
+            "SELECT d.*, t.game, t.status AS table_status FROM deals d "
+            "JOIN tables t USING (table_id) "
             "WHERE d.chat_id = ? AND d.status = 'finished' ORDER BY d.deal_id",
             (chat_id,),
         )
@@ -751,7 +763,7 @@ class Storage:
             booked = by_deal.get(deal.deal_id, {})
             deltas = {uid: booked.get(uid, (0, 0))[0] for uid in deal.seats}
             taken = {uid: booked[uid][1] for uid in deal.seats if uid in booked and booked[uid][1]}
-            out.append((deal, str(row["game"]), deltas, taken))
+            out.append((deal, str(row["game"]), deltas, taken, row["table_status"] == "closed"))
         return out
 
     async def seasons(self, chat_id: int) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot import callbacks
+from bot.format import signed
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
@@ -118,8 +119,10 @@ async def _play(
     *,
     until: Callable[[], bool],
     seen: Counter[str] | None = None,
+    plans: tuple[str, ...] = PLAN,
 ) -> None:
-    """Play by the plan until `until()`; count what the group was shown (`seen`)."""
+    """Play by the plan (`plans`, then "fast") until `until()`; count what the group was shown
+    (`seen`)."""
     seen = Counter() if seen is None else seen
     for _ in range(3000):
         if until():
@@ -128,7 +131,7 @@ async def _play(
         match = pulya(live)
         deal = match.deal
         assert deal is not None
-        plan = PLAN[match.sheet.deals] if match.sheet.deals < len(PLAN) else "fast"
+        plan = plans[match.sheet.deals] if match.sheet.deals < len(plans) else "fast"
         if deal.controller != deal.turn:  # P7: the whister plays the passer's open cards
             seen["light_buttons"] += 1
             assert deal.turn is not None
@@ -170,13 +173,15 @@ async def _settled(bot: RunningBot, table_id: int, price: int) -> Match:
     return match
 
 
-async def _open(bot: RunningBot, tg: FakeTelegram, n: int, price: int) -> list[FakeUser]:
-    group, users = make_players(tg, n, lang="en")
+async def _open(
+    bot: RunningBot, tg: FakeTelegram, n: int, price: int, lang: str = "en"
+) -> list[FakeUser]:
+    group, users = make_players(tg, n, lang=lang)
     # Scripted presses play a deal in a second; people take minutes, far below 20 a minute.
     tg.group_limit = 10_000
     await bot.service.storage.chat(GROUP_ID, "Friends")
     await bot.service.storage.set_chat(
-        GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}
+        GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}, lang=lang
     )
     await open_table(bot, group, users, "/newgame preferans")
     return users
@@ -201,6 +206,9 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         assert any(line.outcome.play == "light" for line in match.sheet.lines)
         assert all(seen[k] for k in ("light_buttons", "misere_open", "turned", "last")), seen
         assert "half-whist" in texts and "raspasy" in texts
+        # each entry with its reason (P6 half-whist, P9 misère, P10 raspasy, P11)
+        for reason in ("(half-whist: ", "(raspasy, ", "misère", " made)"):
+            assert reason in texts, reason
         [sheet] = [m for m in group if m.photo]  # one photo, its media edited after each deal
         assert sheet.edits == match.sheet.deals - 1
         assert len(group) <= 3 * match.sheet.deals  # issue 15: at most 3 new messages a deal
@@ -210,7 +218,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         # /history tells each deal by what it wrote; /stats counts the contracts declared
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "Alice 8♠: Alice: pool +6" in _group(tg)[-1].text  # the "fast" plan's deals
+        assert "Alice 8♠: Alice: pool +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -218,6 +226,11 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
             line.outcome.declarer == 0 for line in match.sheet.lines if line.outcome.contract
         )
         assert f"Preferans: {match.sheet.deals}" in stats and f"{declared}" in stats, stats
+        # a pulya counts as a whole: its settlement is the pulya's, not a deal's (P16)
+        mine = signed(match.balances()[0] * 2)
+        assert f"Pulyas played: 1; best: {mine}, worst: {mine}" in stats, stats
+        assert "Best pulya: " in stats and "Worst pulya: " in stats
+        assert "Best deal" not in stats and "pot" not in stats
     assert tg.errors == []
 
 
@@ -350,6 +363,67 @@ async def test_issue_22_a_players_card_buttons_come_with_the_table_in_his_own_me
     assert tg.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_p15_an_overflow_is_said_in_words_and_history_tells_it_as_the_result_and_sheet_did(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    """Four "fast" deals to 10: each player's 8 makes +6, so the fourth fills its declarer's
+    pulya and 2 points go to another's (P15). The result says so in words and points to the
+    sheet; /history and /history N tell the same entries (the pulya replayed, not the deal
+    alone), and the sheet holds them."""
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=1, lang=lang)
+        overflowed = lambda: any(line.overflow for line in _match(bot).sheet.lines)  # noqa: E731
+        await _play(bot, users, until=overflowed, plans=())
+        await bot.idle()
+        match = _match(bot)
+        line, number = match.sheet.lines[-1], match.sheet.deals
+        [move] = line.overflow
+        assert move.to is not None and (move.points, move.whists) == (2, 20)
+        helper, helped = match.names[move.seat], match.names[move.to]
+        told = pref.result_lines(lang, line, match.names, number)
+        said = {
+            "en": f"{helper}'s pulya is full: 2 points go to {helped}'s pulya, "
+            f"and {helper} writes 20 whists on {helped}.",
+            "ru": f"Пуля игрока {helper} закрыта: 2 очка уходят в пулю игрока {helped}, "
+            f"и {helper} пишет на игрока {helped} вистов: 20.",
+        }[lang]
+        assert told[-1] == said
+        [result] = [m for m in _group(tg) if m.html.startswith(told[0])]
+        assert result.html == "\n".join([*told, pref.UI.text(lang, "result.sheet")])
+        assert match.sheet.whists[move.seat][move.to] == 20  # what the sheet holds
+        await users[1].send(tg.chat(GROUP_ID), f"/history {number}")
+        await bot.idle()
+        account = _group(tg)[-2]
+        assert account.html.endswith("\n\n" + "\n".join(told))
+        await users[1].send(tg.chat(GROUP_ID), "/history")
+        await bot.idle()
+        assert "; ".join(told[1:]) in _group(tg)[-1].html
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_and_where_all_stand(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        users = await _open(bot, tg, 3, price=5, lang=lang)
+        await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2, plans=())
+        match = _match(bot)
+        assert await bot.service.storage.balances(GROUP_ID) == []  # no chip has moved yet
+        whists = match.balances()  # P16 with P14's top-up, were it closed now
+        assert any(whists)
+        stands = pref.settlement_lines(lang, match.names, whists, 5, stopped=True)[1:]
+        for command in ("/balance", "/top"):
+            await users[2].send(tg.chat(GROUP_ID), command)
+            await bot.idle()
+            said = _group(tg)[-1].html
+            assert said.split("\n") == [pref.UI.text(lang, "standing", price=5), *stands]
+        assert ("chips move only when it closes" in said) == (lang == "en")
+        assert ("фишки переходят, только когда она закрыта" in said) == (lang == "ru")
+    assert tg.errors == []
+
+
 async def test_p1_four_players_the_dealer_sits_out_each_deal(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -424,6 +498,17 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         texts = "\n".join(m.text for m in _group(tg))
         assert "settled as it stands" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
+        sheet_line = pref.UI.text("en", "result.sheet")
+        results = [m for m in _group(tg) if m.text.endswith(sheet_line)]  # each points to it
+        assert len(results) == 3  # two deals and the stop's settlement
+        # the table is gone, the sheet is not: /pulya posts the stopped pulya's final sheet
+        [final] = [m for m in _group(tg) if m.photo]
+        await users[1].send(tg.chat(GROUP_ID), "/pulya")
+        await bot.idle()
+        again = _group(tg)[-1]
+        assert again.photo is not None and again.message_id > final.message_id
+        assert again.text == final.text
+        assert again.html == pref.sheet_photo("en", match.stop())[1]  # settled, P14's top-up
     assert tg.errors == []
 
 

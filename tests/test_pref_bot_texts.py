@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from html import escape
 
 import pytest
@@ -20,7 +21,8 @@ from bot.games.preferans_match import Match, Step
 from bot.render import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
-from engine.preferans.outcome import PrefRules
+from engine.preferans.outcome import Outcome, PrefRules
+from engine.preferans.pulya import Pulya
 from engine.preferans.record import to_record
 from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES
@@ -162,13 +164,23 @@ def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
             continue
         lines = pref.result_lines(lang, step.line, names, match.sheet.deals)
         text = _valid(Rendered("\n".join(lines)))
-        entries = step.line.entries
-        for seat in range(len(names)):
-            if entries.pulya[seat]:
-                assert signed(entries.pulya[seat]) in text
-            if entries.gora[seat]:
-                assert signed(entries.gora[seat]) in text
-            assert all(str(v) in text for v in entries.whists[seat] if v)
+        shown = [parse_html(pref.shown_name(name)).text for name in names]
+        said = {  # each player's line: his entries, each with its figures (P9–P13)
+            seat: next(x for x in text.split("\n") if x.startswith(f"{shown[seat]}: "))
+            for seat in {entry.seat for entry in step.line.scored}
+        }
+        for entry in step.line.scored:
+            value = str(entry.value) if entry.column == "whists" else signed(entry.value)
+            figures = [value, str(entry.count), str(entry.each)] if entry.count else [value]
+            assert all(figure in said[entry.seat] for figure in figures), (entry, said)
+            if entry.on is not None:
+                assert shown[entry.on] in said[entry.seat]
+        overflow = [x for x in text.split("\n") if x not in said.values()][1:]
+        assert len(overflow) == len(step.line.overflow)  # P15: one sentence a move
+        for sentence, move in zip(overflow, step.line.overflow, strict=True):
+            who = [shown[move.seat]] + ([] if move.to is None else [shown[move.to]])
+            assert all(name in sentence for name in who) and str(move.points) in sentence
+            assert str(move.whists or "") in sentence
     lines = pref.settlement_lines(lang, names, match.balances(), 5, stopped=False)
     text = _valid(Rendered("\n".join(lines)))
     for whists, chips in zip(match.balances(), match.chips(), strict=True):
@@ -263,3 +275,92 @@ def test_p1_p5_a_deals_account_names_the_dealer_counts_tricks_in_words_and_hides
             c.label for c in deal.discards if c not in deal.talon and c.label not in bids
         ]  # P5
         assert not [c for c in hidden if c in text.split()]
+
+
+def _told(lang: str, sheet: Pulya, outcome: Outcome) -> list[str]:
+    """The result lines of `outcome` written on `sheet`, without the headline."""
+    names = ("Anna", "Boris", "Vera", "Gleb")[: sheet.players]
+    return pref.result_lines(lang, sheet.add(outcome).lines[-1], names, 7)[1:]
+
+
+def test_p11_p12_p15_each_entry_is_said_with_its_reason_in_both_languages() -> None:
+    three = Pulya.new(3, 2)
+    four = Pulya.new(4, 3)
+    failed = Outcome(0, "7S", (None, "whist", "pass", None), "light", (5, 3, 2, None))  # P17c
+    assert _told("en", four, failed) == [
+        "Anna: mountain +8 (7♠ down by 2, 4 a trick)",
+        "Boris: whists 20 on Anna (5 tricks, 4 a trick); "
+        "whists 8 on Anna (consolation: down by 2, 4 a trick)",
+        "Vera: whists 8 on Anna (consolation: down by 2, 4 a trick)",
+        "Gleb: whists 8 on Anna (consolation: down by 2, 4 a trick)",  # the dealer (P1)
+    ]
+    assert _told("ru", four, failed)[0] == "Anna: гора +8 (7♠, недобор 2, по 4 за взятку)"
+    assert (
+        _told("ru", four, failed)[3]
+        == "Gleb: висты на игрока Anna: 8 (за недобор 2, по 4 за взятку)"
+    )
+    short = Outcome(0, "6C", (None, "whist", "whist"), None, (7, 3, 0))  # P12: Vera took none
+    assert _told("en", three, short)[2] == (
+        "Vera: mountain +4 (2 tricks short of the whister's share, 2 a trick)"
+    )
+    assert _told("ru", three, short)[2] == (
+        "Vera: гора +4 (до доли вистующего не хватило 2 взяток, по 2 за взятку)"
+    )
+    raspasy = Outcome(raspasy=(0, 4, 6))  # P10
+    assert _told("en", replace(three, streak=1), raspasy) == [
+        "Anna: " + _word("en", "pulya") + " +2 (raspasy without a trick)",
+        "Boris: " + _word("en", "gora") + " +8 (raspasy, 4 tricks, 2 a trick)",
+        "Vera: " + _word("en", "gora") + " +12 (raspasy, 6 tricks, 2 a trick)",
+    ]
+    assert _told("ru", three, raspasy)[1] == "Boris: гора +4 (распасы, 4 взятки, по 1 за взятку)"
+    full = replace(three, pulya=(8, 5, 7))
+    help_two = Outcome(0, "7D", (None, "pass", "pass"))  # P15: 2 of the 4 go to Vera
+    assert _told("en", full, help_two)[1:] == [
+        "Anna's pulya is full: 2 points go to Vera's pulya, and Anna writes 20 whists on Vera."
+    ]
+    assert _told("ru", full, help_two)[1:] == [
+        "Пуля игрока Anna закрыта: 2 очка уходят в пулю игрока Vera, "
+        "и Anna пишет на игрока Vera вистов: 20."
+    ]
+    closed = replace(three, pulya=(10, 10, 6))
+    off_gora = Outcome(2, "9NT", ("pass", "pass", None))
+    assert _told("en", closed, off_gora)[1:] == [
+        "Vera's pulya is full: 4 points come off Vera's mountain."
+    ]
+    assert _told("ru", closed, off_gora)[1:] == [
+        "Пуля игрока Vera закрыта: 4 очка списываются с горы игрока Vera."
+    ]
+
+
+def _word(lang: str, column: str) -> str:
+    """The sheet's column as a result line names it ('pulya', 'mountain'), without a value."""
+    return pref.UI.text(lang, f"result.{column}", value="").strip()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_p15_history_tells_each_deal_as_the_sheet_wrote_it_from_the_pulyas_earlier_deals(
+    lang: str,
+) -> None:
+    """/history N of every deal of a random pulya, given the deals before it, ends with the
+    lines the sheet's own line gives (overflows included); without them, the deal alone."""
+    rng = random.Random(5)
+    match = Match.start(MARKUP[:3], PrefRules(target=20), 1, rng)
+    records = []
+    while not match.finished:
+        assert match.deal is not None
+        step = match.apply(random_move(rng, match.deal), rng)
+        if step.finished_deal is not None:
+            records.append(to_record(step.finished_deal))
+        match = step.match
+    lines = match.sheet.lines
+    assert any(line.overflow for line in lines)  # (this seed's pulya has P15's moves)
+    for number, (record, line) in enumerate(zip(records, lines, strict=True), start=1):
+        told = pref.UI.deal_account(lang, record, number, records[: number - 1])
+        assert told is not None
+        result = pref.result_lines(lang, line, match.names, number)
+        assert told.endswith("\n\n" + "\n".join(result))
+        history = pref.UI.history_line(lang, record, number, "d", records[: number - 1])
+        assert history is not None and "; ".join(result[1:]) in history
+        if line.overflow:  # told without the pulya: the deal's own entries, no overflow
+            alone = pref.UI.deal_account(lang, record, number)
+            assert alone is not None and result[-1] not in alone

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from engine.errors import IllegalAction
-from engine.preferans.outcome import Entries, Outcome, PrefRules, score_deal
-from engine.preferans.pulya import Pulya, settle
+from engine.preferans.outcome import Entries, Entry, Outcome, Overflow, PrefRules, score_deal
+from engine.preferans.pulya import Line, Pulya, settle
 from engine.preferans.pulya_record import PulyaError, load, to_record
 from engine.preferans.record import to_record as deal_record
 from engine.preferans.scoring import defenders
@@ -141,6 +141,14 @@ def test_P15_nothing_open_takes_the_rest_off_own_gora_which_may_go_negative() ->
     assert sheet.whists == ((0,) * 3,) * 3
 
 
+def test_P15_each_overflow_move_is_told_in_the_line() -> None:
+    sheet = sheet_at((8, 5, 7), dealer=B).add(uncontested(A, "9S"))
+    assert sheet.lines[-1].overflow == (Overflow(A, 3, C, 30), Overflow(A, 3, B, 30))
+    sheet = sheet_at((10, 10, 6), dealer=B).add(uncontested(C, "9NT"))
+    assert sheet.lines[-1].overflow == (Overflow(C, 4),)
+    assert sheet.lines[-1].scored == (Entry(C, "contract", "pulya", 8),)
+
+
 def test_P15_option_overflow_gora_takes_all_excess_off_own_gora() -> None:
     sheet = sheet_at((8, 5, 7), dealer=B, overflow="gora").add(uncontested(A, "9S"))
     assert (sheet.pulya, sheet.gora) == ((10, 5, 7), (-6, 0, 0))
@@ -228,6 +236,30 @@ def total(lines: list[Entries], n: int) -> Entries:
     )
 
 
+def explained(line: Line) -> Entries:
+    """A deal's row rebuilt from its reasons alone: each scored entry (its value = count × each
+    where it is reckoned), then each P15 move."""
+    n = len(line.entries.pulya)
+    pulya, gora = [0] * n, [0] * n
+    whists = [[0] * n for _ in range(n)]
+    for entry in line.scored:
+        assert entry.value and (not entry.count or entry.reason == "whists_shared" or
+                                entry.value == entry.count * entry.each)  # fmt: skip
+        if entry.column == "whists":
+            assert entry.on is not None
+            whists[entry.seat][entry.on] += entry.value
+        else:
+            (pulya if entry.column == "pulya" else gora)[entry.seat] += entry.value
+    for move in line.overflow:
+        pulya[move.seat] -= move.points
+        if move.to is None:
+            gora[move.seat] -= move.points
+        else:
+            pulya[move.to] += move.points
+            whists[move.seat][move.to] += move.whists
+    return Entries(tuple(pulya), tuple(gora), tuple(map(tuple, whists)))
+
+
 @pytest.mark.parametrize("seed", range(200))
 def test_random_pulyas_keep_their_invariants(seed: int) -> None:
     rng = random.Random(seed)
@@ -248,6 +280,7 @@ def test_random_pulyas_keep_their_invariants(seed: int) -> None:
             line.entries.whists[i][j] - written.whists[i][j] for i in range(n) for j in range(n)
         ]
         assert all(x >= 0 and x % 10 == 0 for x in extra)
+        assert explained(line) == line.entries  # the reasons the bot tells make the sheet's row
         assert all(p <= sheet.rules.target for p in sheet.pulya)
         assert all(p >= q for p, q in zip(sheet.pulya, before.pulya, strict=True))
         balances = sheet.balances()

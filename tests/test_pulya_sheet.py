@@ -7,13 +7,15 @@ import random
 import re
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 from telegram import Bot, InputMediaPhoto
 
+from bot.games import pulya_sheet
 from bot.games.pulya_sheet import (
     MAX_CAPTION,
     WIDTH,
     SheetFigures,
+    column_lines,
     draw_sheet,
     render_sheet,
     sheet_caption,
@@ -170,6 +172,40 @@ def test_each_columns_running_totals_end_at_the_sheets_figure(players: int) -> N
             for j in range(players):
                 assert figures.current(figures.whists[i][j]) == sheet.whists[i][j]
         assert figures.settlement is None
+
+
+LONG_GORA = tuple(range(2, 2 + 3 * 60, 3))  # 60 running totals up to 179: no cell holds one line
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_long_column_is_wrapped_onto_more_lines_and_every_total_is_drawn(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every cell lays out all of a long column's totals within it (smaller text, more lines);
+    the picture draws exactly those lines, no total cut at the start («…36.40.60»)."""
+    whole = ".".join(map(str, LONG_GORA))
+    measure = ImageDraw.Draw(Image.new("L", (8, 8)))
+    for gora, pulya, whists in sheet_layout(players).cells:
+        for slot in (gora, pulya, *whists):
+            x0, y0, x1, y1 = slot.box
+            w, h = (x1 - x0, y1 - y0) if slot.angle == 0 else (y1 - y0, x1 - x0)
+            w, h = w - 2 * pulya_sheet.PAD, h - 2 * pulya_sheet.PAD - 30  # the label above
+            lines, font = column_lines(measure, LONG_GORA, w, h)
+            assert "".join(lines) == whole and len(lines) > 1
+            assert all(measure.textlength(line, font=font) <= w for line in lines)
+            assert len(lines) * round(font.size * 1.15) <= h  # within the cell
+    drawn: list[str] = []
+    text = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(
+        ImageDraw.ImageDraw,
+        "text",
+        lambda self, xy, line, *args, **kw: drawn.append(line) or text(self, xy, line, *args, **kw),
+    )
+    empty = SheetFigures.of(Pulya.new(players, 0), CYRILLIC[:players])
+    gora = (LONG_GORA, *empty.gora[1:])
+    draw_sheet(SheetFigures(empty.names, 10, empty.pulya, gora, empty.whists), "ru")
+    totals = [x for x in drawn if x and x[0].isdigit() and x != "10"]  # (10: the target)
+    assert "".join(totals) == whole and len(totals) > 1
 
 
 def test_P17d_final_sheet_columns_and_settlement() -> None:

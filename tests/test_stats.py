@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot import stats_view
 from bot.names import distinct
-from bot.stats import DealFacts, chat_records, player_stats
+from bot.stats import DealFacts, Record, chat_records, player_stats
 from bot.storage import UserRow
+from tests.fakebot import parse_html
 
 A, B, C = 1, 2, 3
 
@@ -72,3 +76,43 @@ def test_two_players_of_the_same_name_are_told_apart() -> None:
     assert labels[1] == "Лена (@lena_k)" and labels[4] == "Оля"
     assert len({labels[1], labels[2], labels[3]}) == 3
     assert distinct([_user(5, "Max", "mx")]) == {5: "Max"}  # a unique name stays plain
+
+
+# A pulya (P14, P16) of three deals at table 7, settled on its last; one at table 8 in play.
+PULYA = [
+    DealFacts(11, "preferans", {A: 0, B: 0, C: 0}, {}, A, True, match=7, settled=True),
+    DealFacts(12, "preferans", {A: 0, B: 0, C: 0}, {}, B, False, "misere", 7, True),
+    DealFacts(13, "preferans", {A: 120, B: -44, C: -76}, {}, A, True, "misere", 7, True),
+    DealFacts(14, "preferans", {A: 0, B: 0, C: 0}, {}, C, True, match=8),
+]
+
+
+def test_a_pulya_counts_as_a_whole_not_as_a_best_deal() -> None:
+    a = player_stats(A, DEALS + PULYA)
+    assert a.matches == {"preferans": [120]}  # the pulya in play has no settlement yet
+    assert (a.best, a.worst, a.biggest_pot) == (30, -40, 40)  # the settlement is no deal's
+    assert a.deals["preferans"] == 4 and (a.declared, a.made) == (5, 4)
+    assert a.kinds == {("preferans", "misere", True): 1}
+    assert player_stats(B, PULYA).kinds == {("preferans", "misere", False): 1}
+    records = chat_records(DEALS + PULYA)
+    assert records.best_deal == Record(B, 50)  # not A's +120 at the pulya
+    high, low = records.matches["preferans"]
+    assert (high, low) == (Record(A, 120), Record(C, -76))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "unsaid"),
+    [
+        ("en", ["Pulyas played: 1; best: +120, worst: +120", "Misères declared: 1, made: 1",
+                "Best pulya: Ann, +120", "Worst pulya: Cat, −76"], ["Best deal", "pot"]),
+        ("ru", ["Сыграно пуль: 1; лучшая: +120, худшая: +120", "Мизеров заказано: 1, сыграно: 1",
+                "Лучшая пуля: Ann, +120", "Худшая пуля: Cat, −76"], ["Лучшая сдача", "банк"]),
+    ],
+)  # fmt: skip
+def test_stats_read_a_pulya_in_its_own_words(lang: str, said: list[str], unsaid: list[str]) -> None:
+    labels = {A: "Ann", B: "Bob", C: "Cat"}
+    mine = stats_view.player_text(lang, "Ann", player_stats(A, PULYA))
+    records = stats_view.records_text(lang, chat_records(PULYA), labels)
+    text = parse_html(mine + "\n" + records).text
+    assert all(line in text for line in said), text
+    assert not any(word in text for word in unsaid), text

@@ -3,6 +3,7 @@ per game"): its words, buttons, questions, stakes, result reasons, settings and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -15,7 +16,7 @@ from locales import has, t
 if TYPE_CHECKING:
     from ..callbacks import Press
     from ..service import GameService, Live
-    from ..storage import ChatRow
+    from ..storage import ChatRow, TableRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,14 @@ class MatchTables(Protocol):
 
     async def repost(self, live: Live) -> None:
         """The match's score posted again at the bottom of the group (Refusal if it has none)."""
+
+    def standing(self, live: Live, lang: str) -> str | None:
+        """Where each player of the match in play stands were it closed now, and that chips move
+        only when it closes (/balance, /top); None once it is over."""
+
+    async def repost_closed(self, table: TableRow) -> bool:
+        """The final score of a closed table's match posted at the bottom of its group; False
+        if it has none (no deal of it was finished)."""
 
 
 class GameUI:
@@ -201,21 +210,38 @@ class GameUI:
         """The result's line when every round was passed and the same dealer redeals."""
         return self.text(lang, "result.redeal", n=table.max_rounds)
 
-    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
+    def history_line(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        date: str,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
         """/history's line of a finished deal, for a game whose records the shared replay does
-        not read (a Preferans deal: what it wrote on the sheet); None: the shared line."""
+        not read (a Preferans deal: what it wrote on the sheet); None: the shared line.
+        `earlier`: for a game whose table is a match (`match`), the records of the match's
+        finished deals before this one, in order (what the deal wrote may depend on them)."""
         return None
 
-    def deal_account(self, lang: str, record: dict[str, Any], number: int) -> str | None:
+    def deal_account(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
         """/history N's account of a finished deal, titled with the chat's `number` for it, for
         a game whose records the shared replay does not read (a Preferans deal: its auction,
-        talon, whisting, every trick and what it wrote); None: the shared account."""
+        talon, whisting, every trick and what it wrote); None: the shared account. `earlier`
+        as for `history_line`."""
         return None
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
-        """For /stats, a finished deal's declaring seat (None: nobody declared) and whether he
-        made his contract, for a game whose records the shared replay does not read; None:
-        the shared replay's."""
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+        """For /stats, a finished deal's declaring seat (None: nobody declared), whether he
+        made his contract, and the kind of a contract /stats counts apart (its catalog key
+        `stats.kind.<kind>`, e.g. Preferans' misère), for a game whose records the shared
+        replay does not read; None: the shared replay's."""
         return None
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:

@@ -6,7 +6,10 @@ Pure presentation: engine views in, HTML and keyboards out; a table's pulya is p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
 from html import escape
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,9 +33,9 @@ from engine.preferans.events import (
     TalonTaken,
     TalonTurned,
 )
-from engine.preferans.outcome import CONTRACTS, MISERE, PrefRules, level
+from engine.preferans.outcome import CONTRACTS, MISERE, Entry, Outcome, PrefRules, level
 from engine.preferans.play import winner
-from engine.preferans.pulya import Line
+from engine.preferans.pulya import Line, Pulya
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
@@ -132,33 +135,48 @@ class PreferansUI(GameUI):
         once, when the pulya closes)."""
         return 1
 
-    def history_line(self, lang: str, record: dict[str, Any], number: int, date: str) -> str | None:
-        """A deal of a pulya: its contract (or raspasy) and what each player wrote (before P15's
-        overflow, which depends on the sheet); None if the record does not replay."""
+    def history_line(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        date: str,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
+        """A deal of a pulya: its contract (or raspasy) and what each player wrote and why, as
+        the sheet got it (P15's overflow from the pulya's `earlier` deals); None if the record
+        does not replay."""
         deal = _finished(record)
-        if deal is None or deal.outcome is None or deal.entries is None:
+        if deal is None or deal.outcome is None:
             return None
-        outcome = deal.outcome
+        line = _written(deal, earlier)
+        outcome = line.outcome
         if outcome.contract is None or outcome.declarer is None:
             what = self.text(lang, "history.raspasy")
         else:
             bid = self.bid_label(lang, outcome.contract)
             what = f"{shown_name(deal.players[outcome.declarer])} {bid}"
-        line = Line(outcome, deal.dealer, deal.streak, deal.entries)
         items = result_lines(lang, line, deal.players, number)[1:]
         changes = "; ".join(items) or "—"
         return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
 
-    def deal_account(self, lang: str, record: dict[str, Any], number: int) -> str | None:
+    def deal_account(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
         """A deal of a pulya told in full: the dealer, every word of the auction, the talon where
         the table saw it (P5; never the discard), the contract, the whisting words (P6), light
         or open hands (P7, P9), raspasy's turned cards (P10), every trick and its taker, then
-        what each player wrote; None if the record does not replay to a finished deal."""
+        what each player wrote and why, as the result did (P15 from the `earlier` deals); None
+        if the record does not replay to a finished deal."""
         try:
             deal, steps = deal_record.story(record)
         except ValueError:
             return None
-        if not deal.finished or deal.outcome is None or deal.entries is None:
+        if not deal.finished or deal.outcome is None:
             return None
         names = [shown_name(player) for player in deal.players]
         lines = [self.text(lang, "account.title", game=self.title(lang), deal_no=number)]
@@ -175,17 +193,18 @@ class PreferansUI(GameUI):
             )
             lines.append(" · ".join(tricks))
         lines.append("")
-        line = Line(deal.outcome, deal.dealer, deal.streak, deal.entries)
-        lines += result_lines(lang, line, deal.players, number)
+        lines += result_lines(lang, _written(deal, earlier), deal.players, number)
         return "\n".join(lines)
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool] | None:
-        """The declarer of a trick game or misère and whether he made it; nobody in raspasy."""
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+        """The declarer of a trick game or misère, whether he made it, and "misere" for a
+        misère (P9: /stats counts them apart); nobody in raspasy."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
             return None
         outcome = deal.outcome
-        return outcome.declarer, bool(outcome.declarer is not None and outcome.made)
+        made = bool(outcome.declarer is not None and outcome.made)
+        return outcome.declarer, made, MISERE if outcome.contract == MISERE else None
 
     def move_words(self, lang: str, action: Any) -> str | None:
         """What the bot played for a player: his button's words."""
@@ -260,6 +279,44 @@ def _finished(record: dict[str, Any]) -> PrefDeal | None:
     except ValueError:
         return None
     return deal if deal.finished else None
+
+
+def _written(deal: PrefDeal, earlier: Sequence[dict[str, Any]]) -> Line:
+    """The line a finished deal wrote on its pulya's sheet, the pulya replayed from its
+    `earlier` deals in order (P15's overflow depends on the sheet); where they do not make one
+    pulya with it, the deal scored alone (no overflow)."""
+    assert deal.outcome is not None
+    sheet = _sheet_before(deal, earlier)
+    if sheet is None:
+        sheet = replace(Pulya.new(len(deal.players), deal.dealer, deal.rules), streak=deal.streak)
+    return sheet.add(deal.outcome).lines[-1]
+
+
+def _sheet_before(deal: PrefDeal, earlier: Sequence[dict[str, Any]]) -> Pulya | None:
+    """The pulya's sheet just before `deal`, from its earlier deals' outcomes (each replayed
+    once a process: /history shows ten deals of one pulya); None if they do not lead to it:
+    the same players, each dealer in turn (P3), the raspasy streak it was dealt with (P10)."""
+    if not earlier:
+        return None
+    try:
+        sheet = Pulya.new(len(deal.players), earlier[0]["dealer"], deal.rules)
+        for record in earlier:
+            outcome = _outcome(json.dumps(record, sort_keys=True))
+            if outcome is None or record["dealer"] != sheet.dealer:
+                return None
+            if record["players"] != list(deal.players):
+                return None
+            sheet = sheet.add(outcome)
+    except (KeyError, TypeError, ValueError):  # IllegalAction included
+        return None
+    return sheet if (sheet.dealer, sheet.streak) == (deal.dealer, deal.streak) else None
+
+
+@lru_cache(maxsize=2048)
+def _outcome(record: str) -> Outcome | None:
+    """The outcome of a finished deal's record (as JSON text), None if it does not replay."""
+    deal = _finished(json.loads(record))
+    return None if deal is None else deal.outcome
 
 
 def _story_lines(lang: str, events: Sequence[PrefEvent], names: Sequence[str]) -> list[str]:
@@ -583,8 +640,9 @@ def _keyboard(
 
 
 def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> list[str]:
-    """A deal's lines: what was played and how it ended, then what each player wrote (after
-    P15's overflow): 'Alice 7♥ made: pulya +4', 'Bob: whists 4 on Alice'."""
+    """A deal's lines: what was played and how it ended, then what each player wrote and why,
+    as the engine scored it ('Alice: pulya +4 (7♥ made)'), then each of P15's overflow moves
+    in words."""
     ui = UI
     shown = [shown_name(name) for name in names]
     outcome = line.outcome
@@ -601,19 +659,45 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
         else:
             head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
     out = [head]
-    entries = line.entries
     for seat, name in enumerate(shown):
-        items = []
-        if entries.pulya[seat]:
-            items.append(ui.text(lang, "result.pulya", value=signed(entries.pulya[seat])))
-        if entries.gora[seat]:
-            items.append(ui.text(lang, "result.gora", value=signed(entries.gora[seat])))
-        for other, value in enumerate(entries.whists[seat]):
-            if value:
-                items.append(ui.text(lang, "result.whists", value=value, name=shown[other]))
+        items = [
+            _entry_text(lang, entry, outcome, shown) for entry in line.scored if entry.seat == seat
+        ]
         if items:
             out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+    for move in line.overflow:  # P15
+        name = shown[move.seat]
+        if move.to is None:
+            out.append(ui.text(lang, "result.overflow_gora", name=name, n=move.points))
+        else:
+            out.append(
+                ui.text(lang, "result.overflow", name=name, n=move.points,
+                        other=shown[move.to], whists=move.whists)
+            )  # fmt: skip
     return out
+
+
+def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:
+    """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
+    'whists on Alice 8 (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
+    share, 4 a trick)'."""
+    ui = UI
+    if entry.column == "whists":
+        assert entry.on is not None
+        written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
+    else:
+        written = ui.text(lang, f"result.{entry.column}", value=signed(entry.value))
+    reason: str = entry.reason
+    if reason == "contract":
+        assert outcome.contract is not None
+        reason = "down" if entry.count else "made"
+    elif reason == "misere" and entry.count:
+        reason = "misere_tricks"
+    elif reason == "raspasy" and entry.column == "pulya":
+        reason = "raspasy_clean"
+    bid = ui.bid_label(lang, outcome.contract) if outcome.contract else ""
+    why = ui.text(lang, f"why.{reason}", n=entry.count, each=entry.each, bid=bid)
+    return ui.text(lang, "result.item", entry=written, why=why)
 
 
 def settlement_lines(
@@ -630,14 +714,24 @@ def settlement_lines(
     ]
 
 
+def standing_text(lang: str, match: Match) -> str:
+    """A pulya in play for /balance and /top: chips move when it closes; each player's
+    settlement in whists and chips were it closed now (P16, with P14's top-up)."""
+    price = match.whist_price
+    rows = settlement_lines(lang, match.names, match.balances(), price, stopped=True)[1:]
+    return "\n".join([UI.text(lang, "standing", price=price), *rows])
+
+
 def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
-    mid-deal), and once the pulya is over, the settlement in whists and chips."""
+    mid-deal), once the pulya is over the settlement in whists and chips, then where the sheet
+    is."""
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
     if match.finished:
         lines += settlement_lines(
             lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
         )
+    lines.append(UI.text(lang, "result.sheet"))  # the sheet the result was written on
     return render.Rendered("\n".join(lines))
 
 

@@ -24,7 +24,7 @@ from .. import callbacks
 from ..format import name as shown_name
 from ..render import Rendered
 from ..service import Refusal
-from ..storage import ChatRow, Movement
+from ..storage import ChatRow, Movement, TableRow
 from . import labels
 from . import preferans as pref
 from .preferans_match import Match, default_action, from_records
@@ -320,3 +320,25 @@ class PulyaService:
     async def repost(self, live: Live) -> None:
         """/pulya: the sheet posted again at the bottom of the chat."""
         await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)
+
+    def standing(self, live: Live, lang: str) -> str | None:
+        """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
+        the settlement of the sheet as it stands, were it closed now (P14's top-up)."""
+        match = pulya(live)
+        return None if match.finished else pref.standing_text(lang, match)
+
+    async def repost_closed(self, table: TableRow) -> bool:
+        """/pulya after a pulya closed or stopped: its final sheet, settled (P16; P14's top-up
+        for a stopped one, whose sheet never reached the target), rebuilt from its finished
+        deals and posted anew; False if none was finished."""
+        chat = await self.storage.chat(table.chat_id)
+        rows = await self.storage.table_deals(table.table_id)
+        records = [d.record for d in rows if d.status == "finished"]
+        if not records:
+            return False
+        match = from_records(records, pref.UI.whist_price(chat.rules))
+        if not match.finished:
+            match = match.stop()
+        png, caption = await asyncio.to_thread(pref.sheet_photo, chat.lang, match)
+        await self.presenter.post(chat.chat_id, Rendered(caption, photo=png))
+        return True

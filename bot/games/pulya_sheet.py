@@ -9,10 +9,11 @@ running totals one after another («2.6.10»). Pure: figures in, bytes and text 
 Choices the rules leave open (P18 says the printed sheet has no P14 top-up; the rest is ours):
 seats go clockwise from the top; each name is written outside the sheet beside its sector, with
 the settlement in whists after it once there is one; a cell a deal leaves alone gets no new total
-(an empty cell stays blank); a column too long for its cell keeps its latest totals after «…»;
-text is upright wherever the layout allows, turned only along the square's sides and the
-triangle's side strips; characters the font lacks (emoji) are left out of the picture, never out
-of the caption, which cuts names to 24 characters (fewer if 1024 would be passed).
+(an empty cell stays blank); a column too long for its cell is wrapped onto more lines, in
+smaller text, never cut; text is upright wherever the layout allows, turned only along the
+square's sides and the triangle's side strips; characters the font lacks (emoji) are left out
+of the picture, never out of the caption, which cuts names to 24 characters (fewer if 1024
+would be passed).
 """
 
 from __future__ import annotations
@@ -429,9 +430,13 @@ def _write_cell(image: Image.Image, slot: Slot, label: str, column: tuple[int, .
     small = _fit_font(draw, label, w, 22, 16, bold=False)
     draw.text((w // 2, 0), _ellipsize(draw, label, small, w), fill=LABEL, font=small, anchor="mt")
     if column:
-        text, font = _fit_column(draw, column, w)
-        room = h - (small.size + 4)
-        draw.text((w // 2, small.size + 4 + room // 2), text, fill=INK, font=font, anchor="mm")
+        room = h - round(small.size) - 4
+        lines, font = column_lines(draw, column, w, room)
+        step = _line_height(font)
+        top = h - room + max(0, (room - step * len(lines)) // 2)
+        for k, line in enumerate(lines):
+            y = top + step * k + step // 2
+            draw.text((w // 2, y), line, fill=INK, font=font, anchor="mm")
     _paste(image, tile, slot)
 
 
@@ -467,22 +472,45 @@ def _fit_font(
     return _font(smallest, bold)
 
 
-def _fit_column(
-    draw: ImageDraw.ImageDraw, column: tuple[int, ...], width: int
-) -> tuple[str, ImageFont.FreeTypeFont]:
-    """The running totals at the largest size that fits; when even the smallest does not, the
-    oldest totals give way to «…» (the last one, the figure that counts, always stays)."""
-    for size in range(40, 23, -2):
+def column_lines(
+    draw: ImageDraw.ImageDraw, column: tuple[int, ...], width: int, height: int
+) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """The running totals as they are drawn in a cell `width` × `height`: on one line at the
+    largest size that fits, else wrapped after a «.» onto as many lines as the cell holds, the
+    text smaller as needed; never a total left out (at the smallest size the lines may run
+    past the cell's height rather than lose one)."""
+    lines: list[str] = []
+    font = _font(SMALLEST_TOTALS)
+    for size in (*range(40, 12, -2), *range(12, SMALLEST_TOTALS - 1, -1)):
         font = _font(size)
-        text = _column(column)
-        if draw.textlength(text, font=font) <= width:
-            return text, font
-    font = _font(24)
-    for start in range(1, len(column)):
-        text = "…" + _column(column[start:])
-        if draw.textlength(text, font=font) <= width:
-            return text, font
-    return "…" + _column(column[-1:]), font
+        lines = _wrap(draw, column, font, width)
+        if len(lines) * _line_height(font) <= height or size == SMALLEST_TOTALS:
+            break
+    return lines, font
+
+
+SMALLEST_TOTALS = 6  # px: the smallest text of a column's totals (a phone zooms in; the caption)
+
+
+def _wrap(
+    draw: ImageDraw.ImageDraw, column: tuple[int, ...], font: ImageFont.FreeTypeFont, width: int
+) -> list[str]:
+    """The totals joined by «.», a new line begun where the next would pass `width` (the «.»
+    stays at the end of the line it closes; a lone total wider than the cell keeps its line)."""
+    lines: list[str] = []
+    line = ""
+    for value in column:
+        word = _num(value)
+        joined = f"{line}.{word}" if line else word
+        if line and draw.textlength(joined + ".", font=font) > width:  # (room for its «.»)
+            lines.append(line + ".")
+            joined = word
+        line = joined
+    return [*lines, line] if line else lines
+
+
+def _line_height(font: ImageFont.FreeTypeFont) -> int:
+    return round(font.size * 1.15)
 
 
 def _ellipsize(

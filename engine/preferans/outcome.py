@@ -209,6 +209,47 @@ class Entries:
         }
 
 
+Reason = Literal[
+    "contract",  # P11: a contract made (pulya +V) or down by k (gora +V·k); P6: uncontested
+    "misere",  # P9: clean (pulya +10) or 10 a trick taken (gora)
+    "raspasy",  # P10: tricks × the price (gora), or the price into the pulya of a clean player
+    "raspasy_amnesty",  # P10 option: only the tricks beyond the fewest count, × the price
+    "whists",  # P11: a whister's whists, V × the tricks he writes
+    "whists_shared",  # P11 `gentleman`: his share of V × the defence's tricks
+    "half_whist",  # P6: V·O/2, as V × half the obligation's tricks
+    "consolation",  # P11, P1: V × the tricks the declarer was down by
+    "short",  # P12: a whister's shortfall of his share, V × the tricks short, to his gora
+]
+Column = Literal["pulya", "gora", "whists"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry a deal writes and why (before P15's overflow): `seat` writes `value` in
+    `column` (whists: on the seat `on`), reckoned as `count` × `each` (tricks × their value or
+    the raspasy price; 0 × 0 where it is a flat value, a clean misère or a contract made)."""
+
+    seat: int
+    reason: Reason
+    column: Column
+    value: int
+    count: int = 0
+    each: int = 0
+    on: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Overflow:
+    """P15: `seat`'s pulya was full and `points` more were due to it: with `to` a seat, they
+    went into `to`'s pulya and `seat` wrote `whists` on `to`; with `to` None, nobody could take
+    them and they came off `seat`'s gora."""
+
+    seat: int
+    points: int
+    to: int | None = None
+    whists: int = 0
+
+
 def score_deal(
     outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules
 ) -> Entries:

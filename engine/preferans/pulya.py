@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from operator import add
 
 from ..errors import IllegalAction
-from .outcome import Entries, Outcome, PrefRules
-from .scoring import score
+from .outcome import Entries, Entry, Outcome, Overflow, PrefRules
+from .scoring import explained
 
 HELP_WHISTS = 10  # P15: the helper writes 10 whists per point on the player he helps
 WHIST_SCALE = 10  # P16: a point of gora is worth 10 whists, shared by all
@@ -17,12 +17,15 @@ WHIST_SCALE = 10  # P16: a point of gora is worth 10 whists, shared by all
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One deal on the sheet: its outcome, its dealer, and what it wrote after overflow (P15)."""
+    """One deal on the sheet: its outcome, its dealer, and what it wrote after overflow (P15);
+    why: each entry as scored (P9–P13) and each overflow's move, which together make `entries`."""
 
     outcome: Outcome
     dealer: int
     streak: int  # raspasy in a row before this deal (P10)
     entries: Entries
+    scored: tuple[Entry, ...] = ()
+    overflow: tuple[Overflow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +74,13 @@ class Pulya:
         if self.finished:
             raise IllegalAction("P14", "the pulya is over: every pulya has reached the target")
         dealer = self.dealer
-        written = score(outcome, self.players, dealer, self.streak, self.rules)
+        written, why = explained(outcome, self.players, dealer, self.streak, self.rules)
         # What this deal writes after overflow: the scored gora and whists plus P15's moves.
         pulya = list(self.pulya)
         added = [0] * self.players
         gora = list(written.gora)
         whists = [list(row) for row in written.whists]
-        self._fill(written.pulya, dealer, pulya, added, gora, whists)
+        moved = self._fill(written.pulya, dealer, pulya, added, gora, whists)
         applied = Entries(tuple(added), tuple(gora), tuple(map(tuple, whists)))
         streak = self.streak + 1 if outcome.contract is None else 0  # P10: any other deal ends it
         return Pulya(
@@ -88,7 +91,7 @@ class Pulya:
             _plus(self.gora, applied.gora),
             tuple(_plus(old, new) for old, new in zip(self.whists, applied.whists, strict=True)),
             streak,
-            (*self.lines, Line(outcome, dealer, self.streak, applied)),
+            (*self.lines, Line(outcome, dealer, self.streak, applied, why, moved)),
         )
 
     def _fill(
@@ -99,11 +102,12 @@ class Pulya:
         added: list[int],
         gora: list[int],
         whists: list[list[int]],
-    ) -> None:
+    ) -> tuple[Overflow, ...]:
         # P15, P18: from the first hand clockwise; points beyond T help the open pulya with the
         # most points (ties: nearest clockwise from the helper), chosen again after each fill;
         # what nobody can take comes off the helper's own gora.
         n, target = self.players, self.rules.target
+        moved: list[Overflow] = []
         for step in range(1, n + 1):
             seat = (dealer + step) % n
             rest = entries[seat]
@@ -122,8 +126,12 @@ class Pulya:
                 pulya[helped] += given
                 added[helped] += given
                 whists[seat][helped] += HELP_WHISTS * given
+                moved.append(Overflow(seat, given, helped, HELP_WHISTS * given))
                 rest -= given
             gora[seat] -= rest
+            if rest:
+                moved.append(Overflow(seat, rest))
+        return tuple(moved)
 
     def top_up(self) -> tuple[int, ...]:
         """What stopping now adds to each gora: T − pulya for an open pulya (P14)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import IllegalAction
-from .outcome import MISERE, TRICKS, Entries, Outcome, PrefRules, level
+from .outcome import MISERE, TRICKS, Column, Entries, Entry, Outcome, PrefRules, Reason, level
 
 VALUE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}  # P11: V by level; misère is 10 too
 MISERE_VALUE = 10  # P9
@@ -55,6 +55,14 @@ def has_whisting(outcome: Outcome, rules: PrefRules) -> bool:
 def score(outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules) -> Entries:
     """The entries of a finished deal before overflow (P9–P13); raises IllegalAction if the
     outcome is impossible at this table."""
+    return explained(outcome, players, dealer, streak, rules)[0]
+
+
+def explained(
+    outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules
+) -> tuple[Entries, tuple[Entry, ...]]:
+    """The entries of a finished deal before overflow and each one's reason, in the order
+    written (they add up to the entries); raises IllegalAction as `score` does."""
     check(outcome, players, dealer, streak, rules)
     sheet = _Sheet(players)
     if outcome.contract is None:
@@ -63,18 +71,39 @@ def score(outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefR
         _misere(sheet, outcome)
     else:
         _contract(sheet, outcome, players, dealer, rules)
-    return sheet.entries()
+    return sheet.entries(), tuple(sheet.items)
 
 
 class _Sheet:
     """Mutable entries while one deal is scored."""
 
-    __slots__ = ("gora", "pulya", "whists")
+    __slots__ = ("gora", "items", "pulya", "whists")
 
     def __init__(self, players: int) -> None:
         self.pulya = [0] * players
         self.gora = [0] * players
         self.whists = [[0] * players for _ in range(players)]
+        self.items: list[Entry] = []
+
+    def write(
+        self,
+        seat: int,
+        reason: Reason,
+        column: Column,
+        value: int,
+        count: int = 0,
+        each: int = 0,
+        on: int | None = None,
+    ) -> None:
+        """One entry and its reason (nothing for a value of 0)."""
+        if not value:
+            return
+        if column == "whists":
+            assert on is not None
+            self.whists[seat][on] += value
+        else:
+            getattr(self, column)[seat] += value
+        self.items.append(Entry(seat, reason, column, value, count, each, on))
 
     def entries(self) -> Entries:
         return Entries(tuple(self.pulya), tuple(self.gora), tuple(map(tuple, self.whists)))
@@ -91,9 +120,10 @@ def _raspasy(
     lowest = min(taken[seat] or 0 for seat in seats) if rules.raspasy_amnesty else 0
     for seat in seats:
         tricks = taken[seat] or 0
-        sheet.gora[seat] += price * (tricks - lowest)
+        reason: Reason = "raspasy_amnesty" if lowest else "raspasy"
+        sheet.write(seat, reason, "gora", price * (tricks - lowest), tricks - lowest, price)
         if tricks == 0:
-            sheet.pulya[seat] += price
+            sheet.write(seat, "raspasy", "pulya", price)
 
 
 def _misere(sheet: _Sheet, outcome: Outcome) -> None:
@@ -102,9 +132,9 @@ def _misere(sheet: _Sheet, outcome: Outcome) -> None:
     assert declarer is not None and outcome.tricks is not None
     took = outcome.tricks[declarer] or 0
     if took:
-        sheet.gora[declarer] += MISERE_VALUE * took
+        sheet.write(declarer, "misere", "gora", MISERE_VALUE * took, took, MISERE_VALUE)
     else:
-        sheet.pulya[declarer] += MISERE_VALUE
+        sheet.write(declarer, "misere", "pulya", MISERE_VALUE)
 
 
 def _contract(sheet: _Sheet, outcome: Outcome, players: int, dealer: int, rules: PrefRules) -> None:
@@ -115,11 +145,12 @@ def _contract(sheet: _Sheet, outcome: Outcome, players: int, dealer: int, rules:
     first, second = defenders(declarer, players, dealer)
     kind = outcome.kind
     if kind == "uncontested":  # P6: both passed, no play, the contract is made
-        sheet.pulya[declarer] += value
+        sheet.write(declarer, "contract", "pulya", value)
         return
     if kind == "half_whist":  # P6: made, the half-whister writes V·O/2
-        sheet.pulya[declarer] += value
-        sheet.whists[second][declarer] += value * obligation(bid, rules) // 2
+        sheet.write(declarer, "contract", "pulya", value)
+        half = obligation(bid, rules) // 2  # (O is 4 or 2: half-whist is on 6 and 7 only)
+        sheet.write(second, "half_whist", "whists", value * half, half, value, declarer)
         return
     tricks = outcome.tricks
     assert tricks is not None
@@ -129,26 +160,26 @@ def _contract(sheet: _Sheet, outcome: Outcome, players: int, dealer: int, rules:
     defence = took[first] + took[second]
     short_by = bid - took[declarer]
     if short_by <= 0:
-        sheet.pulya[declarer] += value  # P11 made
+        sheet.write(declarer, "contract", "pulya", value)  # P11 made
     else:
-        sheet.gora[declarer] += value * short_by  # P11 failed by k
+        sheet.write(declarer, "contract", "gora", value * short_by, short_by, value)  # P11 down
     if len(whisters) == 2:  # P11, P13: each writes V × his own tricks
         for seat in whisters:
-            sheet.whists[seat][declarer] += value * took[seat]
+            sheet.write(seat, "whists", "whists", value * took[seat], took[seat], value, declarer)
     elif short_by > 0 and rules.whist == "gentleman":  # P11 option: split, odd whist to whister
         whister = whisters[0]
         passer = second if whister == first else first
         total = value * defence
-        sheet.whists[whister][declarer] += total - total // 2
-        sheet.whists[passer][declarer] += total // 2
+        for seat, share in ((whister, total - total // 2), (passer, total // 2)):
+            sheet.write(seat, "whists_shared", "whists", share, defence, value, declarer)
     else:  # P11: greedy whist, the lone whister writes all defensive tricks
-        sheet.whists[whisters[0]][declarer] += value * defence
+        sheet.write(whisters[0], "whists", "whists", value * defence, defence, value, declarer)
     if short_by > 0:  # P11, P13: the consolation from every opponent
         consolers = [first, second]
         if players == 4 and rules.dealer_consolation:
             consolers.append(dealer)
         for seat in consolers:
-            sheet.whists[seat][declarer] += value * short_by
+            sheet.write(seat, "consolation", "whists", value * short_by, short_by, value, declarer)
         return
     _short_whisters(sheet, bid, value, whisters, took, defence, second, rules)
 
@@ -169,16 +200,17 @@ def _short_whisters(
     if shortfall <= 0:
         return
     if len(whisters) == 1:  # the lone whister answers for the whole obligation
-        sheet.gora[whisters[0]] += value * shortfall
+        sheet.write(whisters[0], "short", "gora", value * shortfall, shortfall, value)
     elif rules.whist_liability == "capped":
         # P12 option, P18: the side's shortfall to the whister who took fewer (tie: the second).
         payer = min(whisters, key=lambda seat: (took[seat], seat != second))
-        sheet.gora[payer] += value * shortfall
+        sheet.write(payer, "short", "gora", value * shortfall, shortfall, value)
     elif bid in (6, 7):
         for seat in whisters:
-            sheet.gora[seat] += value * max(0, owed // 2 - took[seat])
+            short = max(0, owed // 2 - took[seat])
+            sheet.write(seat, "short", "gora", value * short, short, value)
     else:  # 8, 9 and (P18) a whisted ten: the second defender to speak writes V·1
-        sheet.gora[second] += value
+        sheet.write(second, "short", "gora", value, 1, value)
 
 
 def _calls(outcome: Outcome, first: int, second: int, rules: PrefRules) -> dict[int, str]:

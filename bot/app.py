@@ -5,8 +5,15 @@ from __future__ import annotations
 import gc
 import logging
 import random
+import time
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.error import NetworkError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -20,10 +27,12 @@ from telegram.ext import (
 
 from locales import LANGUAGES, t
 
+from . import metrics
 from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
 from .http import AiohttpRequest
+from .metrics import Telegram
 from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
@@ -69,23 +78,38 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
         per_second=settings.messages_per_second,
         per_group_minute=settings.group_messages_per_minute,
     )
+    telegram = Telegram()
     bot = FrapBot(
         settings.bot_token.get_secret_value(),
         base_url=settings.bot_api_url,
         base_file_url=settings.file_api_url,
-        request=AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE),
-        get_updates_request=AiohttpRequest(connection_pool_size=1),
+        request=AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE, telegram=telegram),
+        get_updates_request=AiohttpRequest(connection_pool_size=1, telegram=telegram),
         rate_limiter=limiter,
     )
     app = (
         ApplicationBuilder()
+        .application_class(FrapApplication)
         .bot(bot)
         .concurrent_updates(True)
         .post_init(_post_init(settings, rng))
         .post_shutdown(_post_shutdown)
         .build()
     )
+    app.bot_data["telegram"] = telegram
     return app
+
+
+class FrapApplication(Application):  # type: ignore[type-arg]
+    """PTB's Application, timing each update it handles (bot/metrics.py)."""
+
+    async def process_update(self, update: object) -> None:
+        began = time.perf_counter()
+        try:
+            await super().process_update(update)
+        finally:
+            if isinstance(update, Update):
+                metrics.observe_update(time.perf_counter() - began)
 
 
 def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[no-untyped-def]
@@ -174,7 +198,12 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
 
 
 async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log a handler's unexpected exception (and count it, so tests can insist on none)."""
+    """Log a handler's unexpected exception (and count it, so tests can insist on none).
+
+    Polling's own trouble (a 5xx, a time-out, no network: python-telegram-bot retries it) is no
+    bug: bot.metrics.Telegram has logged it in one line already."""
+    if update is None and isinstance(context.error, NetworkError):
+        return
     log.error(
         "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
     )

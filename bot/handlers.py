@@ -787,7 +787,7 @@ async def _answer(
             return
         except (NetworkError, RetryAfter) as exc:
             if attempt == ANSWER_TRIES:
-                log.warning("answerCallbackQuery failed: %s", exc)
+                log.info("answerCallbackQuery failed: %s", exc)  # Telegram's trouble: bot.metrics
                 return
             wait = exc.retry_after if isinstance(exc, RetryAfter) else None
             pause = wait.total_seconds() if isinstance(wait, timedelta) else wait

@@ -241,7 +241,8 @@ class Presenter:
                 return
             except (TimedOut, NetworkError, RetryAfter) as exc:
                 failures += 1  # no giving up: the message must end up showing the latest state
-                log.warning("slot %s: %s (try %d)", slot.name, exc, failures)
+                # no line per try: bot.metrics.Telegram says once that Telegram is down
+                log.debug("slot %s: %s (try %d)", slot.name, exc, failures)
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:

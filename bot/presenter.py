@@ -265,15 +265,15 @@ class Presenter:
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
-        if posted and old is None:
+        if posted:
+            # A new message's id is written at once, so that it is never posted twice; a
+            # renewed slot's before its old message is deleted, so that a restart never edits
+            # a message the bot deleted itself (issue 25).
             self._unsaved.pop(slot.name, None)
             await self.storage.remember_messages([row])
-            return
-        # An edit, or a message posted anew: written with the next batch. (A renewed slot's
-        # stored row names its old message: after a crash in between, editing that deleted
-        # message fails and the slot posts again, as for any message gone.)
-        self._unsaved[slot.name] = row
-        self._save_soon()
+        else:  # an edit: written with the next batch
+            self._unsaved[slot.name] = row
+            self._save_soon()
         if old is not None:  # in the background: the slot's next content need not wait for it
             self._soon(self._delete(slot.chat_id, old))
 

@@ -119,6 +119,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             lang=settings.default_language,
             ante=settings.default_ante,
             turn_timeout=settings.turn_timeout,
+            busy_timeout=settings.db_busy_timeout,
         )
         problems = await storage.check()
         if problems and not settings.force_start:  # issue 11: no play on a broken ledger

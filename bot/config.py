@@ -29,6 +29,9 @@ class DatabaseSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     db_path: str = "./frap.sqlite3"
+    db_busy_timeout: float = Field(
+        default=5.0, gt=0, description="seconds a write waits for another process's lock"
+    )
 
 
 class Settings(DatabaseSettings):

@@ -42,7 +42,9 @@ SQLITE_WRITE_FAILURES = Counter(
     "frap_sqlite_write_failures", "SQLite writes that failed (disk full, locked)", ["reason"]
 )
 COMPUTER_MOVE_SECONDS = Histogram(
-    "frap_computer_move_seconds", "A computer player's thinking (its pause excluded)", ["level"],
+    "frap_computer_move_seconds",
+    "A computer player's thinking (its pause excluded)",
+    ["level"],
     buckets=_SLOW,
 )
 

@@ -21,7 +21,7 @@ from telegram.error import (
 from .api import FrapBot
 from .ratelimit import SendLimiter
 from .render import Rendered
-from .storage import Storage
+from .storage import Storage, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +270,11 @@ class Presenter:
             # renewed slot's before its old message is deleted, so that a restart never edits
             # a message the bot deleted itself (issue 25).
             self._unsaved.pop(slot.name, None)
-            await self.storage.remember_messages([row])
+            try:
+                await self.storage.remember_messages([row])
+            except StorageUnavailable:  # the disk is full: written when it takes it again
+                self._unsaved[slot.name] = row
+                self._save_soon()
         else:  # an edit: written with the next batch
             self._unsaved[slot.name] = row
             self._save_soon()
@@ -317,12 +321,23 @@ class Presenter:
         await asyncio.sleep(_SAVE_EVERY)
         await self.save()
 
+    def _save_later_again(self) -> None:
+        """After a failed batch: another try in a while (the running saver is this one)."""
+        self._saver = asyncio.create_task(self._save_later(), name="presenter saver")
+
     async def save(self) -> None:
         """Write every digest not yet stored, and forget the retired slots: one transaction."""
         rows, self._unsaved = list(self._unsaved.values()), {}
         dropped, self._dropped = sorted(self._dropped), set()
         if rows or dropped:
-            await self.storage.remember_messages(rows, forget=dropped)
+            try:
+                await self.storage.remember_messages(rows, forget=dropped)
+            except StorageUnavailable as exc:  # kept for the next batch (issue 25)
+                log.debug("message ids not saved: %s", exc)
+                for row in rows:
+                    self._unsaved.setdefault(row[0], row)
+                self._dropped.update(n for n in dropped if n not in self._slots)
+                self._save_later_again()
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

@@ -105,6 +105,9 @@ class FrapApplication(Application):  # type: ignore[type-arg]
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()
+        message = update.message if isinstance(update, Update) else None
+        if message is not None and isinstance(self.bot, FrapBot):
+            self.bot.seen(message.chat_id, message.message_id)  # no duplicate of the bot's
         try:
             await super().process_update(update)
         finally:

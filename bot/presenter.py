@@ -149,6 +149,7 @@ class Presenter:
         while tasks := [
             *(s.task for s in self._slots.values() if s.task and not s.task.done()),
             *self._background,
+            *self.bot.sweeps,  # duplicates of sends whose answers were lost (bot/api.py)
         ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 

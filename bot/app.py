@@ -67,6 +67,7 @@ ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
 # are edited concurrently, so a busy bot has dozens of calls in flight.
 REQUEST_POOL_SIZE = 64
 GC_THRESHOLD = 10_000  # net allocations between the garbage collector's youngest passes
+SHUTDOWN_FLUSH = 5.0  # seconds the messages get to show the latest state at shutdown
 
 
 def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
@@ -179,7 +180,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.get("service")
     if service is not None:
         await service.close()  # no timer may fire on a closed database
-        await service.presenter.close(timeout=10)
+        # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)
+        await service.presenter.close(timeout=SHUTDOWN_FLUSH)
         await service.storage.close()
 
 

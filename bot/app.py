@@ -31,6 +31,7 @@ from . import metrics
 from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
+from .health import Heartbeat, MetricsServer, TornadoHealthz
 from .http import AiohttpRequest
 from .metrics import Telegram
 from .presenter import Presenter
@@ -102,7 +103,18 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
 
 
 class FrapApplication(Application):  # type: ignore[type-arg]
-    """PTB's Application, timing each update it handles (bot/metrics.py)."""
+    """PTB's Application, timing each update it handles (bot/metrics.py), and answering
+    /healthz on the webhook server's port too."""
+
+    async def start(self) -> None:
+        await super().start()
+        # The webhook server (PTB's tornado app) is started by now (bot.updates.run); PTB has
+        # no public way to add a route to it.
+        server = getattr(getattr(self.updater, "_httpd", None), "_http_server", None)
+        webapp = getattr(server, "request_callback", None)
+        heartbeat = self.bot_data.get("heartbeat")
+        if webapp is not None and heartbeat is not None and hasattr(webapp, "add_handlers"):
+            webapp.add_handlers(r".*", [(r"/healthz", TornadoHealthz, {"heartbeat": heartbeat})])
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()
@@ -143,6 +155,19 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             computer_workers=settings.computer_workers,
         )
         app.bot_data["service"] = service
+        # issue 25: the heartbeat, /metrics and /healthz, the open tables' gauge
+        heartbeat = app.bot_data["heartbeat"] = Heartbeat(
+            storage, app.bot_data["telegram"], settings
+        )
+        heartbeat.start()
+        if settings.metrics_port is not None:
+            server = MetricsServer(heartbeat, settings.metrics_listen, settings.metrics_port)
+            await server.start()
+            app.bot_data["metrics_server"] = server
+        tables = app.bot_data["open_tables"] = lambda: [
+            live.row.game for live in service._live.values() if live.row.status != "closed"
+        ]
+        metrics.OPEN_TABLES.sources.append(tables)
         register(app, Handlers(service, settings.zone))
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
@@ -178,6 +203,12 @@ def _tune_gc() -> None:
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.get("service")
+    if "open_tables" in app.bot_data:
+        metrics.OPEN_TABLES.sources.remove(app.bot_data["open_tables"])
+    if "metrics_server" in app.bot_data:
+        await app.bot_data["metrics_server"].stop()
+    if "heartbeat" in app.bot_data:
+        await app.bot_data["heartbeat"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
         # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)

@@ -331,8 +331,26 @@ class Storage:
         await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         storage = cls(db, {"lang": lang, "ante": ante, "turn_timeout": turn_timeout})
         await storage._migrate()
+        # Outside the migrations: a row an older version never reads (issue 25's heartbeat)
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), "
+            "beat_at REAL NOT NULL, telegram_at REAL, pid INTEGER NOT NULL)"
+        )
         storage.moves = await storage.chat_moves()
         return storage
+
+    async def beat(self, telegram_at: float | None, pid: int) -> None:
+        """The running bot's heartbeat: now, and when Telegram last answered (Unix times)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO heartbeat (id, beat_at, telegram_at, pid) VALUES (1, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at, "
+                "telegram_at = excluded.telegram_at, pid = excluded.pid",
+                (time.time(), telegram_at, pid),
+            )
+
+        await self._write(body)
 
     async def close(self) -> None:
         """Close the connection."""

@@ -39,6 +39,7 @@ class StorageUnavailable(Exception):
         super().__init__(f"database {reason}: {error}")
         self.reason = reason
 
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
     """

@@ -143,8 +143,10 @@ class Faults:
     def holding(self, now: float) -> bool:
         """Whether a hold-everything outage is still on."""
         outage = self._outage
-        return outage is not None and outage.error is None and (
-            outage.until is None or now < outage.until
+        return (
+            outage is not None
+            and outage.error is None
+            and (outage.until is None or now < outage.until)
         )
 
     def end_outage(self) -> None:

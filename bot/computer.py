@@ -31,7 +31,7 @@ from engine.preferans.actions import PrefAction
 from locales import t
 
 from . import games, metrics
-from .storage import StorageUnavailable
+from .storage import RETRY_AFTER, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,6 @@ SEARCHING = frozenset({"strong"})  # the levels that think in a worker process
 MARK = "🤖"
 PRACTICE_LEVEL = "rules"  # seated at a new practice table (as many as its game's UI says)
 WORKER_NICENESS = 5  # the search processes' lower priority than the bot's own
-STORAGE_RETRY = 5.0  # seconds before a move the database refused (disk full) is applied again
 
 Seen = Knowledge | PrefKnowledge  # what a seat may know: of a deal of the Frap family, of Preferans
 Move = Action | PrefAction
@@ -181,7 +180,7 @@ class Computers:
                 return
             except StorageUnavailable as exc:  # issue 25: again once the database takes it
                 log.warning("table %s: computer move not saved (%s); trying again", table_id, exc)
-                await asyncio.sleep(STORAGE_RETRY)
+                await asyncio.sleep(RETRY_AFTER)
 
     async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is

@@ -31,12 +31,11 @@ from . import callbacks, computer, games, render, settings_menu, summary, turns
 from .games.base import MatchState, MatchTables
 from .names import distinct
 from .presenter import Presenter
-from .storage import ChatRow, Movement, Storage, StorageUnavailable, TableRow, UserRow
+from .storage import RETRY_AFTER, ChatRow, Movement, Storage, StorageUnavailable, TableRow, UserRow
 
 log = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
-STORAGE_RETRY = 5.0  # seconds before a timer's or computer's step the database refused is retried
 
 
 def _practice(chat_id: int) -> bool:
@@ -941,7 +940,7 @@ class GameService:
         except StorageUnavailable as exc:  # issue 25: tried again until the database takes it
             log.warning("table %s: time-out not saved (%s); trying again", table_id, exc)
             self._timers[table_id] = asyncio.get_running_loop().call_later(
-                STORAGE_RETRY, self._fire, table_id, key
+                RETRY_AFTER, self._fire, table_id, key
             )
         except Exception:  # nobody awaits a timer: say so, or the table would stall silently
             log.exception("table %s: the timer failed", table_id)

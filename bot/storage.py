@@ -31,6 +31,9 @@ _HOST_TROUBLE = {
 }
 
 
+RETRY_AFTER = 5.0  # seconds before a step nobody waits for (a timer's, a computer's) is tried again
+
+
 class StorageUnavailable(Exception):
     """A write failed for the host's reasons (disk full, database locked); it was rolled back
     whole, so the step it wrote did not happen. Worth trying again later (issue 25)."""

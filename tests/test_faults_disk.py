@@ -5,12 +5,16 @@ resumes once the database takes writes again; nothing half-written."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
+from bot import service as service_module
 from tests.bot_harness import (
     RunningBot,
     action_buttons,
@@ -116,3 +120,25 @@ async def test_a_write_lock_held_past_the_busy_timeout(tg: FakeTelegram, tmp_pat
         await play_deal(bot, users, random.Random(6))
         assert await bot.service.storage.check() == []
     assert tg.errors == []
+
+
+async def test_a_time_out_the_database_refuses_is_made_once_it_takes_writes(
+    tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody waits for a turn timer: while the database is locked its time-out is tried
+    again (no traceback, nothing half-written), and made once the lock is gone."""
+    monkeypatch.setattr(service_module, "RETRY_AFTER", 0.3)
+    group, users = make_players(tg, 3)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=6, db_busy_timeout=0.1, turn_timeout=1) as bot:
+        await open_table(bot, group, users)
+        live = bot.service.find(1)
+        assert live is not None and live.step == 0
+        with closing(sqlite3.connect(db, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            await asyncio.sleep(2)  # the time-out is due, and refused (more than once)
+            assert live.step == 0 and _stored_steps(db) == 0
+            other.execute("ROLLBACK")
+        await bot.tg.wait_for(lambda: live.step >= 1, timeout=5)  # made now
+        await bot.idle()
+        assert _stored_steps(db) >= 1 and await bot.service.storage.check() == []

@@ -1,5 +1,5 @@
 """`python -m bot [--force]`: run the bot (long polling, or a webhook when WEBHOOK_URL is set);
-`check` and `backup` (bot/cli.py)."""
+`check`, `backup` and `health` (bot/cli.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .updates import run
 def main() -> int:
     """Load settings, run the bot; a missing or malformed token is one clear line, not a trace."""
     args = sys.argv[1:]
-    if args[:1] in (["check"], ["backup"]):
+    if args[:1] in (["check"], ["backup"], ["health"]):
         return cli.main(args)
     try:
         # --force: start even if the start-up check finds a problem (as FORCE_START=1 does)

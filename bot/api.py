@@ -3,13 +3,22 @@ for every move, without turning Telegram's answer into objects nobody reads."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections import Counter, deque
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ExtBot
 
+log = logging.getLogger(__name__)
+
 _NO_PREVIEW = {"is_disabled": True}
+_SENDS = frozenset({"sendMessage", "sendPhoto", "sendDocument"})
+_KNOWN = 200  # the bot's latest message ids remembered per chat
+_LOOK_BACK = 20  # at most this many ids before a re-sent message are looked at for a duplicate
 
 
 class FrapBot(ExtBot[Any]):
@@ -19,7 +28,82 @@ class FrapBot(ExtBot[Any]):
     into a telegram.Message costs more than anything else a move does (issue 6: about 0.14 ms
     a message, three messages a move), and the presenter needs only the new message's id. Both go
     through `_post`, so the rate limiter, the errors (BadRequest, Forbidden, RetryAfter, …) and
-    the request settings are those of every other call."""
+    the request settings are those of every other call.
+
+    Issue 25, a send whose answer was lost (a 5xx or a time-out after Telegram had posted it):
+    the caller tries again, and the chat would keep both. So the bot remembers the ids of the
+    messages it posted in each chat, and of those it was sent; after a send failed that way,
+    the next one that succeeds in that chat (id N) looks at the ids between the bot's last post
+    there before the failure and N: all were posted since, so one the bot does not know of and
+    may edit (a person's message it may not) is a message it posted without learning of it, and
+    is deleted. (A chat it has posted nothing in since the start is left as it is.)"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        with self._unfrozen():  # PTB's objects refuse new attributes after __init__
+            self._known: dict[int, deque[int]] = {}  # ids the bot posted or was sent, by chat
+            self._sending: Counter[int] = Counter()  # sends to a chat not yet answered
+            self._last_post: dict[int, int] = {}  # chat → the id of the bot's last post there
+            self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
+            self.sweeps: set[asyncio.Task[None]] = set()
+
+    def seen(self, chat_id: int, message_id: int) -> None:
+        """A message someone sent in a chat (an update): no duplicate of the bot's."""
+        self._known.setdefault(chat_id, deque(maxlen=_KNOWN)).append(message_id)
+
+    async def _do_post(self, endpoint: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        chat = data.get("chat_id") if endpoint in _SENDS else None
+        if not isinstance(chat, int):
+            return await super()._do_post(endpoint, data, *args, **kwargs)
+        self._sending[chat] += 1
+        try:
+            result = await super()._do_post(endpoint, data, *args, **kwargs)
+        except NetworkError:  # a 5xx or a time-out (RetryAfter and 4xx posted nothing)
+            self._doubtful.setdefault(chat, self._last_post.get(chat))
+            raise
+        finally:
+            self._sending[chat] -= 1
+            if not self._sending[chat]:
+                del self._sending[chat]
+        if isinstance(result, dict) and isinstance(result.get("message_id"), int):
+            posted = result["message_id"]
+            self.seen(chat, posted)
+            self._last_post[chat] = max(posted, self._last_post.get(chat, 0))
+            if chat in self._doubtful:
+                task = asyncio.create_task(
+                    self._sweep(chat, self._doubtful.pop(chat), posted), name=f"sweep {chat}"
+                )
+                self.sweeps.add(task)
+                task.add_done_callback(self.sweeps.discard)
+        return result
+
+    async def _sweep(self, chat_id: int, floor: int | None, posted: int) -> None:
+        """Delete the messages the bot posted in `chat_id` before `posted` without learning of
+        them (their answers lost); first waiting for its other sends there to be answered."""
+        if floor is None:  # nothing posted there since the start: an older id may be a
+            return  # message of ours from before it, not a duplicate
+        while self._sending.get(chat_id):
+            await asyncio.sleep(0.05)
+        known = set(self._known.get(chat_id, ()))
+        start = max(posted - _LOOK_BACK, floor) + 1
+        for message_id in range(start, posted):
+            if message_id in known:
+                continue
+            try:  # a person's message "can't be edited"; a gone one is "not found"
+                await self.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+            except BadRequest as exc:
+                if "not modified" not in exc.message.lower():
+                    continue
+            except TelegramError as exc:
+                log.info("message %s/%s not looked at: %s", chat_id, message_id, exc)
+                continue
+            try:
+                await self.delete_message(chat_id, message_id)
+                log.info(
+                    "deleted message %s/%s: posted twice (an answer lost)", chat_id, message_id
+                )
+            except TelegramError as exc:
+                log.info("duplicate %s/%s not deleted: %s", chat_id, message_id, exc)
 
     async def post_text(
         self, chat_id: int, text: str, keyboard: str, *, reply_to: int | None = None

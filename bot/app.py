@@ -5,8 +5,15 @@ from __future__ import annotations
 import gc
 import logging
 import random
+import time
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.error import NetworkError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -20,10 +27,13 @@ from telegram.ext import (
 
 from locales import LANGUAGES, t
 
+from . import metrics
 from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
+from .health import Heartbeat, MetricsServer, TornadoHealthz
 from .http import AiohttpRequest
+from .metrics import Telegram
 from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
@@ -58,6 +68,7 @@ ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
 # are edited concurrently, so a busy bot has dozens of calls in flight.
 REQUEST_POOL_SIZE = 64
 GC_THRESHOLD = 10_000  # net allocations between the garbage collector's youngest passes
+SHUTDOWN_FLUSH = 5.0  # seconds the messages get to show the latest state at shutdown
 
 
 def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
@@ -69,23 +80,52 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
         per_second=settings.messages_per_second,
         per_group_minute=settings.group_messages_per_minute,
     )
+    telegram = Telegram()
     bot = FrapBot(
         settings.bot_token.get_secret_value(),
         base_url=settings.bot_api_url,
         base_file_url=settings.file_api_url,
-        request=AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE),
-        get_updates_request=AiohttpRequest(connection_pool_size=1),
+        request=AiohttpRequest(connection_pool_size=REQUEST_POOL_SIZE, telegram=telegram),
+        get_updates_request=AiohttpRequest(connection_pool_size=1, telegram=telegram),
         rate_limiter=limiter,
     )
     app = (
         ApplicationBuilder()
+        .application_class(FrapApplication)
         .bot(bot)
         .concurrent_updates(True)
         .post_init(_post_init(settings, rng))
         .post_shutdown(_post_shutdown)
         .build()
     )
+    app.bot_data["telegram"] = telegram
     return app
+
+
+class FrapApplication(Application):  # type: ignore[type-arg]
+    """PTB's Application, timing each update it handles (bot/metrics.py), and answering
+    /healthz on the webhook server's port too."""
+
+    async def start(self) -> None:
+        await super().start()
+        # The webhook server (PTB's tornado app) is started by now (bot.updates.run); PTB has
+        # no public way to add a route to it.
+        server = getattr(getattr(self.updater, "_httpd", None), "_http_server", None)
+        webapp = getattr(server, "request_callback", None)
+        heartbeat = self.bot_data.get("heartbeat")
+        if webapp is not None and heartbeat is not None and hasattr(webapp, "add_handlers"):
+            webapp.add_handlers(r".*", [(r"/healthz", TornadoHealthz, {"heartbeat": heartbeat})])
+
+    async def process_update(self, update: object) -> None:
+        began = time.perf_counter()
+        message = update.message if isinstance(update, Update) else None
+        if message is not None and isinstance(self.bot, FrapBot):
+            self.bot.seen(message.chat_id, message.message_id)  # no duplicate of the bot's
+        try:
+            await super().process_update(update)
+        finally:
+            if isinstance(update, Update):
+                metrics.observe_update(time.perf_counter() - began)
 
 
 def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[no-untyped-def]
@@ -95,6 +135,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             lang=settings.default_language,
             ante=settings.default_ante,
             turn_timeout=settings.turn_timeout,
+            busy_timeout=settings.db_busy_timeout,
         )
         problems = await storage.check()
         if problems and not settings.force_start:  # issue 11: no play on a broken ledger
@@ -114,6 +155,19 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             computer_workers=settings.computer_workers,
         )
         app.bot_data["service"] = service
+        # issue 25: the heartbeat, /metrics and /healthz, the open tables' gauge
+        heartbeat = app.bot_data["heartbeat"] = Heartbeat(
+            storage, app.bot_data["telegram"], settings
+        )
+        heartbeat.start()
+        if settings.metrics_port is not None:
+            server = MetricsServer(heartbeat, settings.metrics_listen, settings.metrics_port)
+            await server.start()
+            app.bot_data["metrics_server"] = server
+        tables = app.bot_data["open_tables"] = lambda: [
+            live.row.game for live in service._live.values() if live.row.status != "closed"
+        ]
+        metrics.OPEN_TABLES.sources.append(tables)
         register(app, Handlers(service, settings.zone))
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
@@ -149,9 +203,16 @@ def _tune_gc() -> None:
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.get("service")
+    if "open_tables" in app.bot_data:
+        metrics.OPEN_TABLES.sources.remove(app.bot_data["open_tables"])
+    if "metrics_server" in app.bot_data:
+        await app.bot_data["metrics_server"].stop()
+    if "heartbeat" in app.bot_data:
+        await app.bot_data["heartbeat"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
-        await service.presenter.close(timeout=10)
+        # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)
+        await service.presenter.close(timeout=SHUTDOWN_FLUSH)
         await service.storage.close()
 
 
@@ -174,7 +235,12 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
 
 
 async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log a handler's unexpected exception (and count it, so tests can insist on none)."""
+    """Log a handler's unexpected exception (and count it, so tests can insist on none).
+
+    Polling's own trouble (a 5xx, a time-out, no network: python-telegram-bot retries it) is no
+    bug: bot.metrics.Telegram has logged it in one line already."""
+    if update is None and isinstance(context.error, NetworkError):
+        return
     log.error(
         "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
     )

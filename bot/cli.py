@@ -1,4 +1,5 @@
-"""`python -m bot check` and `python -m bot backup FILE`: the operator's database commands."""
+"""`python -m bot check`, `python -m bot backup FILE` and `python -m bot health`: the operator's
+database commands."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from . import health
 from .config import DatabaseSettings
 from .storage import Problem, Storage
 
-USAGE = "usage: python -m bot [--force] | python -m bot check [DB] | python -m bot backup FILE"
+USAGE = (
+    "usage: python -m bot [--force] | python -m bot check [DB] | python -m bot backup FILE"
+    " | python -m bot health [DB]"
+)
 
 
 def main(args: list[str]) -> int:
@@ -23,6 +28,9 @@ def main(args: list[str]) -> int:
         return check(path)
     if command == "backup" and len(rest) == 1:
         return backup(DatabaseSettings().db_path, rest[0])
+    if command == "health" and len(rest) <= 1:  # issue 25: Docker's HEALTHCHECK
+        settings = DatabaseSettings()
+        return health.command(rest[0] if rest else settings.db_path, settings)
     print(USAGE, file=sys.stderr)
     return 2
 

@@ -30,7 +30,8 @@ from engine.ai import AI_GAMES, LEVELS, Knowledge, PrefKnowledge, rules_player
 from engine.preferans.actions import PrefAction
 from locales import t
 
-from . import games
+from . import games, metrics
+from .storage import RETRY_AFTER, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -167,12 +168,19 @@ class Computers:
         loop = asyncio.get_running_loop()
         started = loop.time()
         action = await self.choose(knowledge, level)
+        metrics.COMPUTER_MOVE_SECONDS.labels(level).observe(loop.time() - started)
         if action.do is not Do.LOOK:  # F7: opening one's cards is no move to wait for
             await asyncio.sleep(max(0.0, self.rng.uniform(*self.pause) - (loop.time() - started)))
         move = self._moves.get(table_id)
         if move is not None and move.task is asyncio.current_task():
             move.applying = True
-        await self._apply(table_id, deal, action)
+        while True:
+            try:
+                await self._apply(table_id, deal, action)
+                return
+            except StorageUnavailable as exc:  # issue 25: again once the database takes it
+                log.warning("table %s: computer move not saved (%s); trying again", table_id, exc)
+                await asyncio.sleep(RETRY_AFTER)
 
     async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is

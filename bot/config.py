@@ -29,6 +29,15 @@ class DatabaseSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     db_path: str = "./frap.sqlite3"
+    db_busy_timeout: float = Field(
+        default=5.0, gt=0, description="seconds a write waits for another process's lock"
+    )
+    # issue 25: the running bot writes a heartbeat to the database; `python -m bot health` and
+    # /healthz fail when it is older than HEALTH_MAX_BEAT_AGE (the event loop stuck, or the
+    # database refusing writes) or Telegram has not answered for HEALTH_MAX_SILENCE
+    heartbeat_every: float = Field(default=15.0, gt=0, description="seconds between heartbeats")
+    health_max_beat_age: float = Field(default=60.0, gt=0, description="seconds")
+    health_max_silence: float = Field(default=180.0, gt=0, description="seconds")
 
 
 class Settings(DatabaseSettings):
@@ -65,6 +74,9 @@ class Settings(DatabaseSettings):
     webhook_secret: SecretStr | None = Field(default=None, description="Telegram sends it back")
     webhook_listen: str = Field(default="0.0.0.0", description="the address the server binds")
     port: int = Field(default=8080, ge=1, le=65535, description="the port the server listens on")
+    # issue 25: /metrics (Prometheus) and /healthz, served on this port when it is set
+    metrics_port: int | None = Field(default=None, ge=1, le=65535, description="unset = none")
+    metrics_listen: str = Field(default="0.0.0.0", description="the address it binds")
 
     @field_validator("bot_token")
     @classmethod

@@ -29,7 +29,7 @@ from locales import LANGUAGES, pick_language, t
 
 from . import callbacks, computer, export, games, names, render, settings_menu, stats, stats_view
 from .service import GameService, Person, Refusal
-from .storage import DealRow
+from .storage import DealRow, StorageUnavailable
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
@@ -124,6 +124,9 @@ class Handlers:
                 await run(update, context, message, lang)
             except Refusal as refusal:
                 await self._refused(message, lang, refusal)
+            except StorageUnavailable as exc:  # issue 25: nothing was changed; say so
+                log.warning("/%s in %s not saved: %s", run.__name__, message.chat.id, exc)
+                await self._reply(message, t(lang, "err.not_saved"))
 
         return handler
 
@@ -652,6 +655,9 @@ class Handlers:
                 alert=refusal.url is None,
                 url=refusal.url,
             )
+        except StorageUnavailable as exc:  # issue 25: the step was not applied; say so
+            log.warning("press of %s not saved: %s", user.id, exc)
+            await _answer(query, t(lang, "err.not_saved"), alert=True)
         else:
             await _answer(query, None)
 
@@ -803,7 +809,7 @@ async def _answer(
             return
         except (NetworkError, RetryAfter) as exc:
             if attempt == ANSWER_TRIES:
-                log.warning("answerCallbackQuery failed: %s", exc)
+                log.info("answerCallbackQuery failed: %s", exc)  # Telegram's trouble: bot.metrics
                 return
             wait = exc.retry_after if isinstance(exc, RetryAfter) else None
             pause = wait.total_seconds() if isinstance(wait, timedelta) else wait

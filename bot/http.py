@@ -9,7 +9,9 @@ three differences:
 - proxies come from `HTTP_PROXY` / `HTTPS_PROXY` / `ALL_PROXY` / `NO_PROXY` as httpx reads
   them, once per host after `initialize()`: aiohttp's own `trust_env=True` re-reads them (and
   `~/.netrc`) on two worker threads for every request, which costs more CPU than the request;
-- no error message, log line or chained exception shows the request URL's token.
+- no error message, log line or chained exception shows the request URL's token;
+- every call's outcome is told to a `bot.metrics.Telegram` if one is given (metrics, and the
+  one-line warning of an outage).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import logging
 import os
 import re
 import ssl
+import time
 import urllib.request
 from collections.abc import Sequence
 
@@ -27,6 +30,8 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
+
+from .metrics import Telegram
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +64,8 @@ class AiohttpRequest(BaseRequest):
       has no per-write timeout, so an upload is bounded as a whole; a request without files is
       a few hundred bytes the socket buffer takes at once.
 
-    `trace_configs` are passed to the session (aiohttp's request tracing, e.g. for metrics).
+    `trace_configs` are passed to the session (aiohttp's request tracing); `telegram` is told
+    of every call's outcome.
     """
 
     __slots__ = (
@@ -71,6 +77,7 @@ class AiohttpRequest(BaseRequest):
         "_proxies",
         "_read_timeout",
         "_session",
+        "_telegram",
         "_trace_configs",
         "_write_timeout",
     )
@@ -84,6 +91,7 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
         trace_configs: Sequence[aiohttp.TraceConfig] = (),
+        telegram: Telegram | None = None,
     ) -> None:
         if connection_pool_size < 1:
             raise ValueError("connection_pool_size must be at least 1")
@@ -97,6 +105,7 @@ class AiohttpRequest(BaseRequest):
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], URL | None] = {}
         self._in_flight = 0
+        self._telegram = telegram
 
     @property
     def read_timeout(self) -> float | None:
@@ -149,6 +158,7 @@ class AiohttpRequest(BaseRequest):
         # most likely the pool's.
         queued = self._in_flight >= self._pool_size
         self._in_flight += 1
+        began = time.monotonic()
         try:
             target = URL(url)
             proxy = self._proxy(target)
@@ -167,11 +177,17 @@ class AiohttpRequest(BaseRequest):
                 timeout=timeout,
                 proxy=proxy,
             ) as response:
-                return response.status, await response.read()
+                body = await response.read()
         except Exception as err:  # every failure: any of them might show the URL
             failure = _failure(err, url, queued=queued)
+        else:
+            if self._telegram is not None:
+                self._telegram.answered(_method(url), response.status, time.monotonic() - began)
+            return response.status, body
         finally:
             self._in_flight -= 1
+        if self._telegram is not None:
+            self._telegram.failed(_method(url), isinstance(failure, TimedOut), failure.message)
         # Raised outside the except block, so that the original exception is not attached as
         # __context__ when _failure has replaced it (its text showed the token).
         raise failure
@@ -184,6 +200,11 @@ class AiohttpRequest(BaseRequest):
         except KeyError:
             found = self._proxies[key] = _env_proxy(url)
             return found
+
+
+def _method(url: str) -> str:
+    """The Bot API method a URL calls (its last path segment: never the token)."""
+    return url.rstrip("/").rpartition("/")[2].partition("?")[0]
 
 
 def _or(value: ODVInput[float], default: float | None) -> float | None:

@@ -21,7 +21,7 @@ from telegram.error import (
 from .api import FrapBot
 from .ratelimit import SendLimiter
 from .render import Rendered
-from .storage import Storage
+from .storage import Storage, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +149,7 @@ class Presenter:
         while tasks := [
             *(s.task for s in self._slots.values() if s.task and not s.task.done()),
             *self._background,
+            *self.bot.sweeps,  # duplicates of sends whose answers were lost (bot/api.py)
         ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -241,7 +242,8 @@ class Presenter:
                 return
             except (TimedOut, NetworkError, RetryAfter) as exc:
                 failures += 1  # no giving up: the message must end up showing the latest state
-                log.warning("slot %s: %s (try %d)", slot.name, exc, failures)
+                # no line per try: bot.metrics.Telegram says once that Telegram is down
+                log.debug("slot %s: %s (try %d)", slot.name, exc, failures)
                 await asyncio.sleep(_pause(exc, failures))
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
@@ -264,15 +266,19 @@ class Presenter:
             await self.bot.edit_text(slot.chat_id, slot.message_id, content.text, content.keyboard)
         slot.shown = content.digest
         row = (slot.name, slot.chat_id, slot.message_id, content.digest)
-        if posted and old is None:
+        if posted:
+            # A new message's id is written at once, so that it is never posted twice; a
+            # renewed slot's before its old message is deleted, so that a restart never edits
+            # a message the bot deleted itself (issue 25).
             self._unsaved.pop(slot.name, None)
-            await self.storage.remember_messages([row])
-            return
-        # An edit, or a message posted anew: written with the next batch. (A renewed slot's
-        # stored row names its old message: after a crash in between, editing that deleted
-        # message fails and the slot posts again, as for any message gone.)
-        self._unsaved[slot.name] = row
-        self._save_soon()
+            try:
+                await self.storage.remember_messages([row])
+            except StorageUnavailable:  # the disk is full: written when it takes it again
+                self._unsaved[slot.name] = row
+                self._save_soon()
+        else:  # an edit: written with the next batch
+            self._unsaved[slot.name] = row
+            self._save_soon()
         if old is not None:  # in the background: the slot's next content need not wait for it
             self._soon(self._delete(slot.chat_id, old))
 
@@ -316,12 +322,23 @@ class Presenter:
         await asyncio.sleep(_SAVE_EVERY)
         await self.save()
 
+    def _save_later_again(self) -> None:
+        """After a failed batch: another try in a while (the running saver is this one)."""
+        self._saver = asyncio.create_task(self._save_later(), name="presenter saver")
+
     async def save(self) -> None:
         """Write every digest not yet stored, and forget the retired slots: one transaction."""
         rows, self._unsaved = list(self._unsaved.values()), {}
         dropped, self._dropped = sorted(self._dropped), set()
         if rows or dropped:
-            await self.storage.remember_messages(rows, forget=dropped)
+            try:
+                await self.storage.remember_messages(rows, forget=dropped)
+            except StorageUnavailable as exc:  # kept for the next batch (issue 25)
+                log.debug("message ids not saved: %s", exc)
+                for row in rows:
+                    self._unsaved.setdefault(row[0], row)
+                self._dropped.update(n for n in dropped if n not in self._slots)
+                self._save_later_again()
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

@@ -31,7 +31,7 @@ from . import callbacks, computer, games, render, settings_menu, summary, turns
 from .games.base import MatchState, MatchTables
 from .names import distinct
 from .presenter import Presenter
-from .storage import ChatRow, Movement, Storage, TableRow, UserRow
+from .storage import RETRY_AFTER, ChatRow, Movement, Storage, StorageUnavailable, TableRow, UserRow
 
 log = logging.getLogger(__name__)
 
@@ -805,6 +805,7 @@ class GameService:
             new, more = new.apply(forced)
             events += more
         chat = await self.storage.chat(live.row.chat_id)
+        before = live.row  # issue 25: a step whose write fails leaves the table as it was
         if by_player:
             self._back(live, live.deal_seats[action.seat])
             live.auto.pop(action.seat, None)
@@ -814,14 +815,18 @@ class GameService:
             deadline = self._idle_deadline() if new.finished else self._deadline(chat)
             live.row = replace(live.row, deadline=deadline)
         assert live.deal_id is not None
-        await self.storage.save_step(
-            live.row,
-            live.deal_id,
-            new.to_record(),
-            self._movements(live, events),
-            finished=new.finished,
-            pot_has_penalty=new.pot_has_penalty if new.finished else None,
-        )
+        try:
+            await self.storage.save_step(
+                live.row,
+                live.deal_id,
+                new.to_record(),
+                self._movements(live, events),
+                finished=new.finished,
+                pot_has_penalty=new.pot_has_penalty if new.finished else None,
+            )
+        except StorageUnavailable:
+            live.row = before
+            raise
         live.deal = new
         live.selection.pop(action.seat, None)
         if action.do is not Do.LOOK:
@@ -950,6 +955,11 @@ class GameService:
     async def _timer_fired(self, table_id: int, key: tuple[int, int]) -> None:
         try:
             await self._time_out(table_id, key)
+        except StorageUnavailable as exc:  # issue 25: tried again until the database takes it
+            log.warning("table %s: time-out not saved (%s); trying again", table_id, exc)
+            self._timers[table_id] = asyncio.get_running_loop().call_later(
+                RETRY_AFTER, self._fire, table_id, key
+            )
         except Exception:  # nobody awaits a timer: say so, or the table would stall silently
             log.exception("table %s: the timer failed", table_id)
 

@@ -17,7 +17,31 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from . import metrics
+
 T = TypeVar("T")
+# SQLite's primary result codes of a write the host failed (not the bot's bug): the disk full,
+# the database locked by another process longer than the busy timeout, an I/O error.
+_HOST_TROUBLE = {
+    sqlite3.SQLITE_BUSY: "locked",
+    sqlite3.SQLITE_LOCKED: "locked",
+    sqlite3.SQLITE_FULL: "full",
+    sqlite3.SQLITE_IOERR: "io",
+    sqlite3.SQLITE_READONLY: "readonly",
+}
+
+
+RETRY_AFTER = 5.0  # seconds before a step nobody waits for (a timer's, a computer's) is tried again
+
+
+class StorageUnavailable(Exception):
+    """A write failed for the host's reasons (disk full, database locked); it was rolled back
+    whole, so the step it wrote did not happen. Worth trying again later (issue 25)."""
+
+    def __init__(self, reason: str, error: sqlite3.Error) -> None:
+        super().__init__(f"database {reason}: {error}")
+        self.reason = reason
+
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -293,19 +317,44 @@ class Storage:
 
     @classmethod
     async def open(
-        cls, path: str, *, lang: str = "ru", ante: int = 10, turn_timeout: int = 90
+        cls,
+        path: str,
+        *,
+        lang: str = "ru",
+        ante: int = 10,
+        turn_timeout: int = 90,
+        busy_timeout: float = 5.0,
     ) -> Storage:
-        """Open (or create) the database and bring its schema up to date."""
+        """Open (or create) the database and bring its schema up to date; a write waits up to
+        `busy_timeout` seconds for another process's lock."""
         db = await aiosqlite.connect(path, isolation_level=None, factory=_Connection)
         db.row_factory = aiosqlite.Row
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
+        await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         storage = cls(db, {"lang": lang, "ante": ante, "turn_timeout": turn_timeout})
         await storage._migrate()
+        # Outside the migrations: a row an older version never reads (issue 25's heartbeat)
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), "
+            "beat_at REAL NOT NULL, telegram_at REAL, pid INTEGER NOT NULL)"
+        )
         storage.moves = await storage.chat_moves()
         return storage
+
+    async def beat(self, telegram_at: float | None, pid: int) -> None:
+        """The running bot's heartbeat: now, and when Telegram last answered (Unix times)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO heartbeat (id, beat_at, telegram_at, pid) VALUES (1, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at, "
+                "telegram_at = excluded.telegram_at, pid = excluded.pid",
+                (time.time(), telegram_at, pid),
+            )
+
+        await self._write(body)
 
     async def close(self) -> None:
         """Close the connection."""
@@ -325,12 +374,20 @@ class Storage:
         thread; rolled back if it raises, and its exception raised here."""
         key = next(_job_keys)
         job = _jobs[key] = _Job(body)
+        began = time.perf_counter()
         try:
             await self._db.execute_fetchall("SELECT storage_job(?)", (key,))
         finally:
             del _jobs[key]
-        if job.error is not None:
-            raise job.error
+            metrics.SQLITE_WRITE_SECONDS.observe(time.perf_counter() - began)
+        error = job.error
+        if isinstance(error, sqlite3.Error):
+            reason = _HOST_TROUBLE.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+            if reason is not None:
+                metrics.SQLITE_WRITE_FAILURES.labels(reason).inc()
+                raise StorageUnavailable(reason, error) from error
+        if error is not None:
+            raise error
         result: T = job.result
         return result
 
@@ -620,6 +677,8 @@ class Storage:
 
         if await self._write(body):
             self._chat_changed(table.chat_id)
+        if finished:
+            metrics.DEALS_FINISHED.labels(table.game).inc()
 
     async def void_deal(self, table: TableRow, deal_id: int) -> list[Movement]:
         """Void a deal in play: book the reverse of every chip it moved; returns the reversal."""
@@ -945,10 +1004,11 @@ def _transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]
     db.execute("BEGIN IMMEDIATE")
     try:
         result = body(db)
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
     return result
 
 

@@ -74,14 +74,18 @@ async def running_bot(
     except BaseException:  # e.g. the start-up check refused: release what initialize() opened
         await app.shutdown()
         raise
-    await app.start()
     assert app.updater is not None
+    # the order of Application.run_polling / run_webhook: the updater, then the application
     if settings.webhook_url:  # as bot.updates.run does with run_webhook
         await app.updater.start_webhook(**webhook_options(settings))
     else:
-        await app.updater.start_polling(
-            poll_interval=0, timeout=1, allowed_updates=list(ALLOWED_UPDATES)
+        await app.updater.start_polling(  # errors go where Application.run_polling sends them
+            poll_interval=0,
+            timeout=1,
+            allowed_updates=list(ALLOWED_UPDATES),
+            error_callback=lambda exc: app.create_task(app.process_error(None, exc)),
         )
+    await app.start()
     tg.attach(app)
     running = RunningBot(app, tg)
     try:

@@ -101,9 +101,12 @@ class _Fault:
 
 @dataclass
 class _Outage:
-    error: ApiError
+    error: ApiError | None  # None: every call is held (no answer) until the outage ends
     until: float | None
     include_get_updates: bool
+
+
+HOLD = ApiError(0, "held")  # what `take` returns for a call to hold until the outage ends
 
 
 class Faults:
@@ -112,14 +115,39 @@ class Faults:
     def __init__(self) -> None:
         self._next: dict[str, list[_Fault]] = {}
         self._outage: _Outage | None = None
+        self._lost: dict[str, int] = {}  # method → calls carried out, then answered 502
 
     def fail_next(self, method: str, error: ApiError, count: int) -> None:
         """Answer the next ``count`` calls of ``method`` with ``error``."""
         self._next.setdefault(method.lower(), []).append(_Fault(error, count))
 
-    def start_outage(self, error: ApiError, until: float | None, include_get_updates: bool) -> None:
-        """Answer every call with ``error`` until ``until`` (clock time) or ``end_outage``."""
+    def start_outage(
+        self, error: ApiError | None, until: float | None, include_get_updates: bool
+    ) -> None:
+        """Answer every call with ``error`` (None: hold it unanswered) until ``until`` (clock
+        time) or ``end_outage``."""
         self._outage = _Outage(error, until, include_get_updates)
+
+    def lose_answers(self, method: str, count: int) -> None:
+        """Carry out the next ``count`` calls of ``method``, then answer them 502 (the answer
+        lost on the way: Telegram did it, the bot does not know)."""
+        self._lost[method.lower()] = self._lost.get(method.lower(), 0) + count
+
+    def take_lost(self, method: str) -> bool:
+        """Whether this call's answer is to be lost (counted off)."""
+        left = self._lost.get(method.lower(), 0)
+        if left:
+            self._lost[method.lower()] = left - 1
+        return left > 0
+
+    def holding(self, now: float) -> bool:
+        """Whether a hold-everything outage is still on."""
+        outage = self._outage
+        return (
+            outage is not None
+            and outage.error is None
+            and (outage.until is None or now < outage.until)
+        )
 
     def end_outage(self) -> None:
         """Stop the current outage."""
@@ -142,4 +170,4 @@ class Faults:
             return None
         if method.lower() == "getupdates" and not outage.include_get_updates:
             return None
-        return outage.error
+        return HOLD if outage.error is None else outage.error

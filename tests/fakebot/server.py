@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from tests.fakebot.clock import FakeClock
-from tests.fakebot.limits import Faults, FloodControl, default_description
+from tests.fakebot.limits import HOLD, Faults, FloodControl, default_description
 from tests.fakebot.media import MediaApi
 from tests.fakebot.methods import BotApi, scope_key
 from tests.fakebot.models import (
@@ -46,6 +46,7 @@ _FILE_PATH = re.compile(r"^/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
 _TOKEN = re.compile(r"^\d+:[A-Za-z0-9_-]{30,}$")
 _NOT_FOUND = ApiError(404, "Not Found")
 _POLL_STEP = 0.005
+_HOLD_STEP = 0.02
 
 
 class FakeTelegram:
@@ -231,14 +232,22 @@ class FakeTelegram:
         retry_after: int | None = None,
         duration: float | None = None,
         include_get_updates: bool = False,
+        hang: bool = False,
     ) -> None:
-        """Fail every method (getUpdates only if asked) for ``duration`` clock seconds."""
+        """Fail every method (getUpdates only if asked) for ``duration`` clock seconds; with
+        ``hang`` every call is held unanswered until the outage ends instead (then carried out,
+        if the bot still waits for it: one it gave up on meanwhile is not)."""
         if error_code == 429 and retry_after is None:
             retry_after = 1
         text = description or default_description(error_code, retry_after)
         until = None if duration is None else self.clock() + duration
-        error = ApiError(error_code, text, retry_after)
+        error = None if hang else ApiError(error_code, text, retry_after)
         self.faults.start_outage(error, until, include_get_updates)
+
+    def lose_answers(self, method: str, count: int = 1) -> None:
+        """Carry out the next ``count`` calls of ``method`` and answer them 502, as when
+        Telegram posted a message and its answer was lost (a time-out at the proxy)."""
+        self.faults.lose_answers(method, count)
 
     def end_outage(self) -> None:
         """Stop an outage started with ``outage()``."""
@@ -416,10 +425,17 @@ class FakeTelegram:
         params = await Params.from_request(request)
         call.params = params.loggable()
         injected = self.faults.take(method, self.clock())
-        if injected is not None:
+        if injected is HOLD:
+            while self.faults.holding(self.clock()):  # the bot's client may give up meanwhile:
+                await asyncio.sleep(_HOLD_STEP)  # then aiohttp cancels this handler
+        elif injected is not None:
             call.injected = True
             raise injected
-        return await handler(params)
+        result = await handler(params)
+        if self.faults.take_lost(method):
+            call.injected = True
+            raise ApiError(502, default_description(502, None))
+        return result
 
     def _download(self, path: str) -> web.Response:
         if path.startswith("photos/"):

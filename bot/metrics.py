@@ -1,0 +1,145 @@
+"""What an operator can see of a running bot (issue 25): Prometheus metrics, how Telegram has
+been answering, and whether the bot is healthy.
+
+The metrics live in `prometheus_client`'s default registry (README "Deploying" lists them); they
+are served at `/metrics` on METRICS_PORT, with `/healthz` beside it. `Telegram` follows every Bot
+API call (bot/http.py reports each one): an outage is one warning line when it begins and one
+line when Telegram answers again, whatever the number of calls that failed meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import REGISTRY, Collector
+
+log = logging.getLogger(__name__)
+
+_FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+
+UPDATES = Counter("frap_updates", "Telegram updates handled")
+UPDATE_SECONDS = Histogram(
+    "frap_update_handling_seconds", "Time to handle one update", buckets=(*_FAST, 10.0, 30.0)
+)
+TELEGRAM_CALLS = Counter(
+    "frap_telegram_calls",
+    "Bot API calls by method and outcome (ok, 429, 4xx, 5xx, timeout, network)",
+    ["method", "outcome"],
+)
+TELEGRAM_SECONDS = Histogram(
+    "frap_telegram_call_seconds", "Bot API call latency (getUpdates excluded)", buckets=_SLOW
+)
+DEALS_FINISHED = Counter("frap_deals_finished", "Deals played to the end", ["game"])
+SQLITE_WRITE_SECONDS = Histogram(
+    "frap_sqlite_write_seconds", "One SQLite write transaction, queueing included", buckets=_FAST
+)
+SQLITE_WRITE_FAILURES = Counter(
+    "frap_sqlite_write_failures", "SQLite writes that failed (disk full, locked)", ["reason"]
+)
+COMPUTER_MOVE_SECONDS = Histogram(
+    "frap_computer_move_seconds",
+    "A computer player's thinking (its pause excluded)",
+    ["level"],
+    buckets=_SLOW,
+)
+
+
+class _OpenTables(Collector):
+    """`frap_open_tables{game}`: read off the running services when scraped."""
+
+    def __init__(self) -> None:
+        self.sources: list[Callable[[], Iterable[str]]] = []
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "frap_open_tables", "Tables open (lobbies included)", labels=["game"]
+        )
+        counts: dict[str, int] = {}
+        for source in self.sources:
+            for game in source():
+                counts[game] = counts.get(game, 0) + 1
+        for game, count in sorted(counts.items()):
+            family.add_metric([game], count)
+        yield family
+
+
+OPEN_TABLES = _OpenTables()
+REGISTRY.register(OPEN_TABLES)
+
+
+def outcome(status: int | None) -> str:
+    """A call's outcome label for an HTTP status (None: no answer, see `Telegram.failed`)."""
+    if status == 200:
+        return "ok"
+    if status == 429:
+        return "429"
+    if status is not None and 400 <= status < 500:
+        return "4xx"
+    return "5xx"
+
+
+class Telegram:
+    """How Telegram has been answering: when it last answered, and whether it is down now.
+
+    A 5xx, a time-out or a network error is "down": the first one logs a warning (the calls are
+    retried: polling by python-telegram-bot, messages by the presenter), the next ones nothing,
+    and the first answer after them one line saying how long it lasted. A 4xx or 429 is an
+    answer: Telegram is up."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last_answer: float | None = None  # clock time of Telegram's last answer
+        self.last_answer_wall: float | None = None  # the same as time.time(), for the heartbeat
+        self.down_since: float | None = None
+        self.failed_calls = 0
+
+    def answered(self, method: str, status: int, seconds: float) -> None:
+        """A call got an HTTP answer from Telegram."""
+        label = outcome(status)
+        TELEGRAM_CALLS.labels(method, label).inc()
+        if method != "getUpdates":
+            TELEGRAM_SECONDS.observe(seconds)
+        if label == "5xx":
+            self._trouble(method, f"HTTP {status}")
+            return
+        self.last_answer, self.last_answer_wall = self.clock(), time.time()
+        if self.down_since is not None:
+            log.warning(
+                "Telegram answers again after %.0f s (%d calls failed meanwhile)",
+                self.last_answer - self.down_since,
+                self.failed_calls,
+            )
+            self.down_since, self.failed_calls = None, 0
+
+    def failed(self, method: str, timed_out: bool, what: str) -> None:
+        """A call got no answer: it timed out, or the connection failed (`what`, no token)."""
+        TELEGRAM_CALLS.labels(method, "timeout" if timed_out else "network").inc()
+        self._trouble(method, "timed out" if timed_out else what)
+
+    def _trouble(self, method: str, what: str) -> None:
+        self.failed_calls += 1
+        if self.down_since is None:
+            self.down_since = self.clock()
+            log.warning("Telegram is unreachable (%s: %s); retrying until it answers", method, what)
+
+    def silent_for(self) -> float | None:
+        """Seconds since Telegram last answered (None: not yet since the start)."""
+        return None if self.last_answer is None else self.clock() - self.last_answer
+
+
+def exposition(registry: CollectorRegistry = REGISTRY) -> tuple[bytes, str]:
+    """The metrics in Prometheus' text format, and its content type."""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+def observe_update(seconds: float) -> None:
+    """One update handled in `seconds`."""
+    UPDATES.inc()
+    UPDATE_SECONDS.observe(seconds)

@@ -1,0 +1,62 @@
+"""Issue 25: Telegram posted the message but its answer was lost on the way (a 502 after the
+post). The bot sends again, and the chat must not keep both: no duplicated table, hand or turn
+ping message stays."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from tests.bot_harness import (
+    RunningBot,
+    bot_messages,
+    make_players,
+    open_table,
+    play_deal,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram, FakeUser
+from tests.test_faults_telegram import _mover, _stale_slots
+
+
+def _hands(bot: RunningBot, user: FakeUser) -> int:
+    return sum("🃏" in m.text for m in bot_messages(bot.tg, user))
+
+
+async def test_a_lost_answer_leaves_no_duplicate(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5) as bot:
+        for user in users:
+            await user.start()
+        await bot.idle()
+        tg.lose_answers("sendMessage", count=4)  # the lobby, the table, hands: posted, 502
+        await open_table(bot, group, users)
+        lost = [c for c in tg.calls("sendMessage") if c.injected]
+        assert len(lost) == 4
+        tables = [m for m in bot_messages(tg, group) if "сдача №1" in m.text]
+        assert len(tables) == 1
+        assert [_hands(bot, u) for u in users] == [1, 1, 1]
+        lobbies = [m for m in bot_messages(tg, group) if "За столом" in m.text]
+        assert len(lobbies) <= 1
+        for _ in range(4):  # every turn ping (the mover's hand posted anew) loses its answer
+            tg.lose_answers("sendMessage", count=1)
+            user, data = _mover(tg, users)
+            await user.press(tg.last(user.dm), data=data)
+            await bot.idle()
+            assert [_hands(bot, u) for u in users] == [1, 1, 1]
+            assert _stale_slots(bot) == []
+        await play_deal(bot, users, random.Random(5))
+        assert await bot.service.storage.check() == []
+        assert len([m for m in bot_messages(tg, group) if "сдача №1" in m.text]) == 1
+    deleted = [c for c in tg.calls("deleteMessage") if c.ok]
+    assert len(deleted) >= 8  # the duplicates (and the pings' old messages)
+    for chat in (group, *(u.dm for u in users)):  # nobody's own message was touched
+        assert not [
+            m for m in tg.messages(chat, include_deleted=True) if not m.from_bot and m.deleted
+        ]
+    refused = {c.description for c in tg.errors}  # looking at a person's message is refused
+    assert refused <= {
+        "Bad Request: message can't be edited",
+        "Bad Request: message is not modified: specified new message content and reply markup "
+        "are exactly the same as a current content and reply markup of the message",
+    }, refused

@@ -10,7 +10,8 @@ from engine.cards import Card
 from locales import t
 
 from . import games
-from .render import Rendered, card_label
+from .format import card_label
+from .render import Rendered
 
 
 def clock(seconds: float) -> str:
@@ -33,7 +34,7 @@ def action_words(lang: str, game: str, action: Any, turnup: Card | None = None) 
     if action.do is Do.DISCARD and action.cards is not None:
         if not action.cards:
             return t(lang, "timer.kept_cards")
-        return t(lang, "timer.discarded", cards=" ".join(card_label(c) for c in action.cards))
+        return t(lang, "timer.discarded", cards=" ".join(card_label(c, lang) for c in action.cards))
     if action.card is not None:
         ui = games.ui(game)
         return ui.play_label(lang, action.card, bool(action.joker))

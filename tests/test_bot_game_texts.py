@@ -130,6 +130,10 @@ def _foreign(game: str) -> set[str]:
     return {w.lower() for g in games.ORDER for w in games.ui(g).own_words} - own
 
 
+# A card as the other language writes it: Russian shows В Д К Т, English J Q K A (issue 22).
+_FOREIGN_CARD = {"ru": re.compile(r"[JQKA][♠♣♦♥]"), "en": re.compile(r"[ВДКТ][♠♣♦♥]")}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", games.ORDER)
 def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
@@ -141,6 +145,7 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
             low = text.lower()
             said = [w for w in foreign if w in low]
             assert not said, (game, lang, seed, said, text)
+            assert not _FOREIGN_CARD[lang].search(text), (game, lang, seed, text)
 
 
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:

@@ -37,8 +37,8 @@ from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
 from .. import callbacks, render  # (render's names read at call time: it imports the registry)
+from ..format import card_label, signed
 from ..format import name as shown_name
-from ..format import signed
 from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
@@ -241,12 +241,12 @@ class PreferansUI(GameUI):
         """The button for a legal action."""
         if action.do is PrefDo.PLAY:
             assert action.card is not None
-            return action.card.label
+            return card_label(action.card, lang)
         if action.do in (PrefDo.BID, PrefDo.CONTRACT):
             assert action.bid is not None
             return self.bid_label(lang, action.bid)
         if action.do is PrefDo.DISCARD:
-            return self.text(lang, "btn.discard", cards=_cards(action.cards or ()))
+            return self.text(lang, "btn.discard", cards=_cards(lang, action.cards or ()))
         return self.text(lang, f"word.{action.do.value}")
 
 
@@ -293,7 +293,9 @@ def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None
     if isinstance(event, TalonTaken):  # P5: misère's talon is taken unseen
         if event.shown is None:
             return ui.text(lang, "account.talon_unseen", name=names[event.seat])
-        return ui.text(lang, "account.talon", name=names[event.seat], cards=_cards(event.shown))
+        return ui.text(
+            lang, "account.talon", name=names[event.seat], cards=_cards(lang, event.shown)
+        )
     if isinstance(event, Discarded):  # P5: face down, never named
         return ui.text(lang, "account.discarded", name=names[event.seat])
     if isinstance(event, ContractNamed):
@@ -305,9 +307,9 @@ def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None
     if isinstance(event, HandsOpened):
         return ui.text(lang, "account.opened", names=", ".join(names[s] for s in event.seats))
     if isinstance(event, TalonTurned):  # P10
-        return ui.text(lang, "account.turned", card=event.card.label)
+        return ui.text(lang, "account.turned", card=card_label(event.card, lang))
     if isinstance(event, TrickWon):
-        cards = " ".join(card.label for card in event.cards)
+        cards = " ".join(card_label(card, lang) for card in event.cards)
         return ui.text(lang, "trick.log", k=event.number, cards=cards, name=names[event.seat])
     return None
 
@@ -389,19 +391,21 @@ def table_message(
     if table.raspasy:
         lines.append(ui.text(lang, "table.raspasy"))
         if table.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_cards(table.talon)))
+            lines.append(ui.text(lang, "table.turned", cards=_cards(lang, table.talon)))
     elif table.talon:
-        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+        lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     for seat in table.seats:
         if seat.open_hand is not None:
             lines.append(
-                ui.text(lang, "table.open", name=names[seat.seat], cards=_cards(seat.open_hand))
+                ui.text(
+                    lang, "table.open", name=names[seat.seat], cards=_cards(lang, seat.open_hand)
+                )
             )
     if table.trick:
-        lines.append(ui.text(lang, "table.trick", cards=_plays(table.trick)))
+        lines.append(ui.text(lang, "table.trick", cards=_plays(lang, table.trick)))
     if table.last_trick:
         taker = names[_taker(table)]
-        lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
+        lines.append(ui.text(lang, "table.last", cards=_plays(lang, table.last_trick), name=taker))
     if note:
         lines.append(note)
     if voided:
@@ -463,11 +467,11 @@ def hand_message(
     ui = UI
     table = view.table
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
-    lines.append(ui.text(lang, "hand.cards", cards=_marked(view.hand, selection)))
+    lines.append(ui.text(lang, "hand.cards", cards=_marked(lang, view.hand, selection)))
     if view.discards:
-        lines.append(ui.text(lang, "hand.discards", cards=_cards(view.discards)))
+        lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
     if table.talon and not table.raspasy and table.phase.value in ("discard", "contract"):
-        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+        lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     rows: list[list[InlineKeyboardButton]] = []
     if view.legal:
         names = [shown_name(seat.name) for seat in table.seats]
@@ -476,7 +480,10 @@ def hand_message(
             other = table.seats[table.to_act]
             lines.append(
                 ui.text(
-                    lang, "table.open", name=names[other.seat], cards=_cards(other.open_hand or ())
+                    lang,
+                    "table.open",
+                    name=names[other.seat],
+                    cards=_cards(lang, other.open_hand or ()),
                 )
             )
             lines += ["", ui.text(lang, "ask.play_for", name=names[other.seat])]
@@ -507,7 +514,11 @@ def _keyboard(
         # A toggle's code is the selection it leads to (as the shared service's toggle expects);
         # a third card replaces the earlier of the two chosen.
         toggles = [
-            button(("✖️ " if c in selection else "") + c.label, _toggled(selection, c), kind="t")
+            button(
+                ("✖️ " if c in selection else "") + card_label(c, lang),
+                _toggled(selection, c),
+                kind="t",
+            )
             for c in _sorted(view.hand)
         ]
         rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
@@ -625,13 +636,16 @@ def toggle_selection(view: PrefSeatView, code: str) -> tuple[Card, ...]:
     return chosen
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.label for card in _sorted(cards))
+def _cards(lang: str, cards: Sequence[Card]) -> str:
+    return " ".join(card_label(card, lang) for card in _sorted(cards))
 
 
-def _marked(cards: Sequence[Card], selection: Sequence[Card]) -> str:
-    return " ".join(f"<u>{c.label}</u>" if c in selection else c.label for c in _sorted(cards))
+def _marked(lang: str, cards: Sequence[Card], selection: Sequence[Card]) -> str:
+    return " ".join(
+        f"<u>{card_label(c, lang)}</u>" if c in selection else card_label(c, lang)
+        for c in _sorted(cards)
+    )
 
 
-def _plays(plays: Sequence[Play]) -> str:
-    return " ".join(play.card.label for play in plays)
+def _plays(lang: str, plays: Sequence[Play]) -> str:
+    return " ".join(card_label(play.card, lang) for play in plays)

@@ -434,6 +434,7 @@ class GameService:
             key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
             text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
             await self.presenter.post(chat.chat_id, render.Rendered(text))
+            self._last_word(live, chat, user_id, kicked=kicked)
             return True
         self._unseat(live, user_id)
         key = "seat.kicked" if kicked else "seat.left_group"
@@ -444,6 +445,19 @@ class GameService:
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
         return True
+
+    def _last_word(self, live: Live, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
+        """A leaving player's control message says why it stops, then is never edited again
+        (issue 22: `deliver_hand` skips the players leaving)."""
+        user = live.users.get(user_id)
+        slot = self._hand_slot(live, user_id)
+        if user is not None and not user.blocked and not computer.is_computer(user_id):
+            key = "seat.kicked_you" if kicked else "seat.left_you"
+            text = games.ui(live.row.game).text(
+                pick_language(user.lang), key, group=render.name(chat.title)
+            )
+            self.presenter.show(slot, user_id, render.Rendered(text))
+        self.presenter.retire(slot)
 
     async def _stand_up_leavers(self, live: Live, chat: ChatRow) -> bool:
         """At a deal's end: players leaving stand up now (True if the table closed for it)."""
@@ -1153,8 +1167,8 @@ class GameService:
         post it again at the bottom of his chat (see `_show_hand`); never one to a computer
         player (issue 17)."""
         user = live.users[live.deal_seats[seat]]
-        if computer.is_computer(user.user_id):
-            return
+        if computer.is_computer(user.user_id) or user.user_id in live.row.leaving:
+            return  # (a player leaving has had the last word, `_last_word`)
         lang = pick_language(user.lang)
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []

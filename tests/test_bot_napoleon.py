@@ -239,7 +239,7 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         await press(bot, alice, "Здесь")
         await press(bot, bob, "Пас")
         table = group_text(tg, "сдача №1")
-        assert "📜 Alice играет 3 взятки: взято 0 из 3" in table
+        assert "📜 Alice играет 3 взятки: взято 0, нужно 3" in table
         await press(bot, alice, "Оставить все карты")
         await play_out(bot, users, {0: ["Т♠", "К♠", "Д♠"]}, random.Random(3))
         table = group_text(tg, "сдача №1")

@@ -370,24 +370,9 @@ def table_message(
         lines.append(ui.text(lang, "table.streak", n=table.streak))
     for seat in table.seats:
         lines.append(_seat_line(lang, table, seat.seat, names))
-    if table.declarer is not None and table.contract is not None:
-        lines.append(
-            ui.text(
-                lang,
-                "table.contract",
-                name=names[table.declarer],
-                bid=ui.bid_label(lang, table.contract),
-            )
-        )
-    elif table.top_bid is not None and table.holder is not None:
-        lines.append(
-            ui.text(
-                lang,
-                "table.top_bid",
-                name=names[table.holder],
-                bid=ui.bid_label(lang, table.top_bid),
-            )
-        )
+    bid = _bid_line(lang, table, names)
+    if bid is not None:
+        lines.append(bid)
     if table.raspasy:
         lines.append(ui.text(lang, "table.raspasy"))
         if table.talon:
@@ -395,7 +380,7 @@ def table_message(
     elif table.talon:
         lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     for seat in table.seats:
-        if seat.open_hand is not None:
+        if seat.open_hand:  # (played out to the last card, it has nothing left to show)
             lines.append(
                 ui.text(
                     lang, "table.open", name=names[seat.seat], cards=_cards(lang, seat.open_hand)
@@ -413,6 +398,17 @@ def table_message(
     elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
     return render.Rendered("\n".join(lines))
+
+
+def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
+    """The contract and who plays it; in the auction the bid to beat and who holds it (P4)."""
+    if table.declarer is not None and table.contract is not None:
+        bid = UI.bid_label(lang, table.contract)
+        return UI.text(lang, "table.contract", name=names[table.declarer], bid=bid)
+    if table.top_bid is not None and table.holder is not None:
+        bid = UI.bid_label(lang, table.top_bid)
+        return UI.text(lang, "table.top_bid", name=names[table.holder], bid=bid)
+    return None
 
 
 def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
@@ -460,21 +456,33 @@ def hand_message(
     step: int,
     chat_title: str,
     selection: Sequence[Card] = (),
+    *,
+    voided: bool = False,
+    end: Match | None = None,
 ) -> render.Rendered:
     """A player's control message: his hand (and his discard, if declarer), and when he decides,
     the question and exactly the legal actions as buttons; in light play the whister's message
-    shows the passer's hand and gets the buttons for it in its turn (P7)."""
+    shows the passer's hand and gets the buttons for it in its turn (P7). The dealer of four
+    is told he sits out and what the table is doing (P1); `voided`: the pulya was stopped in
+    this deal (P14); `end`: the pulya is over, and the message ends with his settlement (P16)."""
     ui = UI
     table = view.table
+    names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
-    lines.append(ui.text(lang, "hand.cards", cards=_marked(lang, view.hand, selection)))
+    if view.hand:
+        lines.append(ui.text(lang, "hand.cards", cards=_marked(lang, view.hand, selection)))
     if view.discards:
         lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
     if table.talon and not table.raspasy and table.phase.value in ("discard", "contract"):
         lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     rows: list[list[InlineKeyboardButton]] = []
-    if view.legal:
-        names = [shown_name(seat.name) for seat in table.seats]
+    playing = not voided and not table.finished
+    if table.seats[view.seat].role == "out" and playing:  # P1: the dealer of four
+        lines.append(ui.text(lang, "hand.out"))
+        bid = _bid_line(lang, table, names)
+        lines += [bid] if bid else []
+        lines += [phase_line(lang, table, names)] if table.to_act is not None else []
+    elif view.legal:
         phase = table.phase.value
         if table.to_act != view.seat and table.to_act is not None:
             other = table.seats[table.to_act]
@@ -490,8 +498,15 @@ def hand_message(
         else:
             lines += ["", ui.text(lang, f"ask.{phase}", n=len(selection))]
         rows = _keyboard(lang, view, table_id, deal_no, step, selection)
-    elif not table.finished:
+    elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
+    else:
+        lines.append(ui.text(lang, "hand.voided" if voided else "hand.deal_over"))
+    if end is not None:
+        whists, chips = end.balances()[view.seat], end.chips()[view.seat]
+        key = "hand.stopped" if end.stopped else "hand.closed"
+        values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
+        lines += ["", ui.text(lang, key, **values)]
     return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 

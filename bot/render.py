@@ -316,8 +316,8 @@ def hand_message(
         lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
     elif turn:
         lines += ["", games.ui(table.game).ask(lang, table)]
-    elif not table.finished:
-        lines += ["", t(lang, "hand.wait")]
+    elif not table.finished:  # a practice table is in this chat: no group to look at
+        lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
     rows: list[list[InlineKeyboardButton]] = []
 
     def button(label: str, code: str, kind: str = "a", at: int = step) -> InlineKeyboardButton:

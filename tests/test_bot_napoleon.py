@@ -162,6 +162,8 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         ]  # N2: the dealer speaks first; no "here" without a bid to take over
         await press(bot, alice, "Наполеон")
         assert labels(tg, bob) == ["Пас"]  # N2: nobody goes above napoleon
+        asked = control_message(tg, bob).text  # type: ignore[union-attr]
+        assert "выше заявить нельзя, остаётся пас" in asked and "здесь" not in asked  # issue 22
         await press(bot, bob, "Пас")
         assert "Оставить все карты" in labels(tg, alice)  # N3: exchange one card or keep
         await press(bot, alice, "Оставить все карты")
@@ -232,6 +234,7 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         assert labels(tg, alice) == [
             *("3 взятки", "4 взятки", "5 взяток", "Наполеон", "Здесь", "Пас")
         ]  # N2: higher, napoleon, here (the dealer only), pass
+        assert "Заявите больше, скажите «здесь»" in control_message(tg, alice).text  # type: ignore[union-attr]
         await press(bot, alice, "Здесь")
         assert "здесь (2 взятки)" in group_text(tg, "сдача №1")
         assert "Здесь" not in labels(tg, bob)

@@ -191,7 +191,7 @@ async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played
         assert message is not None and message.text.endswith("⏳ На ход осталось: 0:02")
         waiting = [u for u in users if u is not mover]
         assert all("На ход осталось" not in control_message(tg, u).text for u in waiting)  # type: ignore[union-attr]
-        told = "Время на ход в «Friends» вышло — бот сходил за вас: Пас."
+        told = "Время на ход в «Friends» вышло — бот сходил за вас: пас."
 
         def timed_out() -> bool:
             return any(told in m.text for m in bot_messages(tg, mover))
@@ -203,7 +203,8 @@ async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played
         assert line.notified
         # his control message said so too, until the game stopped
         texts = [t for m in _hands(tg, mover) for t in (*m.history, m.text)]
-        assert any(t.startswith("🤖 Бот сходил за вас: Пас") for t in texts), texts
+        assert any(t.startswith("🤖 Бот сходил за вас: пас") for t in texts), texts  # issue 22
+        assert not any("за вас: Пас" in t for t in texts)  # a button's capital, not a sentence's
     assert tg.errors == []
 
 

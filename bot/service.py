@@ -131,6 +131,7 @@ class GameService:
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
+        self._writes: set[asyncio.Task[None]] = set()  # writes a sync caller started (the same)
         self.computers = computer.Computers(
             self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
         )
@@ -929,7 +930,7 @@ class GameService:
         """Stop every timer (at shutdown: the restarted bot re-arms them from SQLite)."""
         for table_id in list(self._timers):
             self._cancel_timer(table_id)
-        await asyncio.gather(*self._firing, return_exceptions=True)
+        await asyncio.gather(*self._firing, *self._writes, return_exceptions=True)
         await self.computers.close()
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
@@ -1176,8 +1177,14 @@ class GameService:
         away = self._plays_itself(live, user.user_id)
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
-        content = turns.with_lines(content, top, bottom)
         ping = ping and user.pings and not away
+        if ping and not user.pinged:  # issue 22: the first ping says how to turn them off
+            bottom.insert(0, t(lang, "timer.pings_hint"))  # (the timer stays the last line)
+            live.users[user.user_id] = replace(user, pinged=True)
+            write = asyncio.create_task(self.storage.set_user(user.user_id, pinged=1))
+            self._writes.add(write)
+            write.add_done_callback(self._writes.discard)
+        content = turns.with_lines(content, top, bottom)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
             user.user_id,

@@ -75,6 +75,7 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
         await open_table(bot, group, users, f"/newgame {games.ui(game).aliases[0]}")
         previous: FakeUser | None = None
         pings = 0
+        first_ping: dict[int, int] = {}  # by user: the message id of his first ping
         # one deal (a match deals its next one at once: the move passes to its first mover)
         while (mover := _mover(tg, users)) is not None and _deal_no(bot) == 1:
             message = control_message(tg, mover)
@@ -82,6 +83,10 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
             # his cards are the newest message of his private chat, and it notified him
             assert bot_messages(tg, mover)[-1] is message and message.notified
             assert all(len(_hands(tg, user)) == 1 for user in users)  # the old one deleted
+            # issue 22: his first ping, and only it, says how to turn pings off
+            first = first_ping.setdefault(mover.id, message.message_id) == message.message_id
+            posted_as = (*message.history, message.text)[0]
+            assert ("/pings" in posted_as) == first, (first, posted_as)
             before = {user.id: _posted(tg, user) for user in users}
             await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()

@@ -143,6 +143,14 @@ _FOREIGN_CARD = {"ru": re.compile(r"[JQKA][♠♣♦♥]"), "en": re.compile(r"[
 _RULE_NUMBER = re.compile(r"(?<![\w-])(?:SK|[EFKNPSW])\d{1,2}\b")  # RULES.md's P14, F8, SK3
 _HYPHEN_MINUS = re.compile(r"(?<![\w-])-\d")  # "-10" where "−10" is meant
 _EMPTY_LABEL = re.compile(r":[ \t]+$", re.M)  # "Ваши карты: " with nothing after the colon
+# One word per thing (the catalogs' header), names in the nominative, a trick count against a
+# bid as "took 3, needed 2", and no gendered pronoun for a player (issue 22).
+_WRONG = {
+    "ru": re.compile(
+        r"раздач|ставка \(анте\)|взято \d+ из \d+|\bза (?:" + "|".join(NAMES) + r")\b", re.I
+    ),
+    "en": re.compile(r"\bpools?\b|\d+ of \d+ tricks|\b(?:he|his|him|she|her)\b", re.I),
+}
 
 
 def _defects(text: str, lang: str) -> list[str]:
@@ -152,6 +160,7 @@ def _defects(text: str, lang: str) -> list[str]:
     found += [m.group() for m in _HYPHEN_MINUS.finditer(plain)]
     found += [repr(line) for line in plain.split("\n") if _EMPTY_LABEL.search(line)]
     found += _FOREIGN_CARD[lang].findall(plain)
+    found += [m.group() for m in _WRONG[lang].finditer(plain)]
     return found
 
 

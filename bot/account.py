@@ -25,7 +25,7 @@ from engine.views import TableView, table_view
 from locales import t
 
 from . import games
-from .format import name, signed
+from .format import card_label, name, signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     lines.append(ui.text(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
     first = start(record).turnup  # F4: the first turn-up (N1: Napoleon turns none up)
     if first is not None:
-        lines.append(t(lang, "account.turnup", card=first.label))
+        lines.append(t(lang, "account.turnup", card=card_label(first, lang)))
     for event, jokers in _walk(steps):
         if isinstance(event, TrickWon):
             lines.append(_trick(lang, ui, event, jokers, names))
@@ -189,14 +189,22 @@ def _event_line(lang: str, ui: games.GameUI, event: Event, names: Sequence[str])
     if isinstance(event, AllPassed):
         if event.new_turnup is None:
             return ui.text(
-                lang, "account.all_passed_last", round=event.round, card=event.dead_turnup.label
+                lang,
+                "account.all_passed_last",
+                round=event.round,
+                card=card_label(event.dead_turnup, lang),
             )
-        return ui.text(lang, "account.all_passed", round=event.round, card=event.dead_turnup.label,
-                       new=event.new_turnup.label)  # fmt: skip
+        dead, new = card_label(event.dead_turnup, lang), card_label(event.new_turnup, lang)
+        return ui.text(lang, "account.all_passed", round=event.round, card=dead, new=new)
     if isinstance(event, Looked):
         return t(lang, "account.looked", name=name(names[event.seat]))
     if isinstance(event, TurnupTaken):
-        return t(lang, "account.turnup_taken", name=name(names[event.seat]), card=event.card.label)
+        return t(
+            lang,
+            "account.turnup_taken",
+            name=name(names[event.seat]),
+            card=card_label(event.card, lang),
+        )
     if isinstance(event, Exchanged):
         who = name(names[event.seat])
         if event.drawn:

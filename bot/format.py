@@ -1,8 +1,11 @@
-"""Small text helpers every message uses: a player's name and a signed number of chips."""
+"""Small text helpers every message uses: a player's name, a card and a signed number of chips."""
 
 from __future__ import annotations
 
 from html import escape
+
+from engine.cards import Card
+from locales import t
 
 MINUS = "\u2212"  # a typographic minus: «−30», not the hyphen of «-30»
 
@@ -18,3 +21,13 @@ def signed(amount: int) -> str:
     if amount > 0:
         return f"+{amount}"
     return f"{MINUS}{-amount}" if amount < 0 else "0"
+
+
+_FACES = ("J", "Q", "K", "A")
+
+
+def card_label(card: Card, lang: str) -> str:
+    """A card for people, as players of `lang` write it: '10♥', 'Q♠'; Russian 'Д♠' (the
+    catalog's card.J … card.A). Hand records and callback data keep the codes."""
+    rank = card.label[: -len(card.suit.symbol)]
+    return (t(lang, f"card.{rank}") if rank in _FACES else rank) + card.suit.symbol

@@ -440,7 +440,9 @@ class Handlers:
         chat = await self.storage.chat(message.chat_id)
         labels = names.distinct(u for u, _ in await self.storage.balances(message.chat_id))
         lines = [t(lang, "balance.title")]
-        lines += [f"{render.name(labels[u.user_id])}: <b>{b:+d}</b>" for u, b in rows[:50]]
+        lines += [
+            f"{render.name(labels[u.user_id])}: <b>{render.signed(b)}</b>" for u, b in rows[:50]
+        ]
         if not query and wanted is None:
             lines.append(render.pots(lang, chat))
             lines += [] if standing is None else ["", standing]
@@ -459,7 +461,7 @@ class Handlers:
         lines = [t(lang, "top.title")]
         for i, (user, bal) in enumerate(rows):
             mark = medals[i] if i < len(medals) else f"{i + 1}."
-            lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{bal:+d}</b>")
+            lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{render.signed(bal)}</b>")
         lines += [] if standing is None else ["", standing]
         await self._reply(message, "\n".join(lines))
 

@@ -20,7 +20,7 @@ from engine.views import SeatView, TableView, table_view
 from locales import t
 
 from . import account, callbacks, computer, games
-from .format import name, signed
+from .format import card_label, name, signed
 from .storage import ChatRow, DealRow
 
 # re-exported: the service and the handlers name players through render
@@ -51,11 +51,6 @@ class Rendered:
         digest = hasher.hexdigest()[:16]
         object.__setattr__(self, "keyboard", keyboard)
         object.__setattr__(self, "digest", digest)
-
-
-def card_label(card: Card) -> str:
-    """A card for people: '10♥'."""
-    return card.label
 
 
 def sorted_hand(cards: Sequence[Card]) -> list[Card]:
@@ -198,7 +193,7 @@ def _trump_and_pot(lang: str, table: TableView) -> str:
         trump = t(lang, "table.trump_unnamed")
     elif table.turnup is not None:
         trump = t(
-            lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup)
+            lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup, lang)
         )
     else:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
@@ -258,7 +253,7 @@ def table_message(
 
 def _action_label(lang: str, action: Action, table: TableView) -> str:
     if action.card is not None and action.joker is None:
-        return card_label(action.card)
+        return card_label(action.card, lang)
     return games.ui(table.game).action_label(lang, action, table.turnup)
 
 
@@ -299,7 +294,7 @@ def hand_message(
             lines.append(t(lang, "hand.closed", n=closed_cards))
     elif view.hand:
         cards = " ".join(
-            f"<u>{card_label(c)}</u>" if c in selection else card_label(c)
+            f"<u>{card_label(c, lang)}</u>" if c in selection else card_label(c, lang)
             for c in sorted_hand(view.hand)
         )
         lines.append(t(lang, "hand.cards", cards=cards))
@@ -321,8 +316,8 @@ def hand_message(
         lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
     elif turn:
         lines += ["", games.ui(table.game).ask(lang, table)]
-    elif not table.finished:
-        lines += ["", t(lang, "hand.wait")]
+    elif not table.finished:  # a practice table is in this chat: no group to look at
+        lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
     rows: list[list[InlineKeyboardButton]] = []
 
     def button(label: str, code: str, kind: str = "a", at: int = step) -> InlineKeyboardButton:
@@ -379,7 +374,7 @@ def _buying_rows(
         new = [c for c in selection if c != card] if chosen else [*selection, card]
         if len(new) > most:
             continue
-        label = ("✖️ " if chosen else "") + card_label(card)
+        label = ("✖️ " if chosen else "") + card_label(card, lang)
         row.append(button(label, callbacks.cards_code(new), "t"))
     confirm_code = "b" + callbacks.cards_code(list(selection))
     confirm = (

@@ -131,6 +131,7 @@ class GameService:
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
+        self._writes: set[asyncio.Task[None]] = set()  # writes a sync caller started (the same)
         self.computers = computer.Computers(
             self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
         )
@@ -434,6 +435,7 @@ class GameService:
             key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
             text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
             await self.presenter.post(chat.chat_id, render.Rendered(text))
+            self._last_word(live, chat, user_id, kicked=kicked)
             return True
         self._unseat(live, user_id)
         key = "seat.kicked" if kicked else "seat.left_group"
@@ -444,6 +446,19 @@ class GameService:
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
         return True
+
+    def _last_word(self, live: Live, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
+        """A leaving player's control message says why it stops, then is never edited again
+        (issue 22: `deliver_hand` skips the players leaving)."""
+        user = live.users.get(user_id)
+        slot = self._hand_slot(live, user_id)
+        if user is not None and not user.blocked and not computer.is_computer(user_id):
+            key = "seat.kicked_you" if kicked else "seat.left_you"
+            text = games.ui(live.row.game).text(
+                pick_language(user.lang), key, group=render.name(chat.title)
+            )
+            self.presenter.show(slot, user_id, render.Rendered(text))
+        self.presenter.retire(slot)
 
     async def _stand_up_leavers(self, live: Live, chat: ChatRow) -> bool:
         """At a deal's end: players leaving stand up now (True if the table closed for it)."""
@@ -938,7 +953,7 @@ class GameService:
         """Stop every timer (at shutdown: the restarted bot re-arms them from SQLite)."""
         for table_id in list(self._timers):
             self._cancel_timer(table_id)
-        await asyncio.gather(*self._firing, return_exceptions=True)
+        await asyncio.gather(*self._firing, *self._writes, return_exceptions=True)
         await self.computers.close()
 
     def _plays_itself(self, live: Live, user_id: int) -> bool:
@@ -1181,8 +1196,8 @@ class GameService:
         post it again at the bottom of his chat (see `_show_hand`); never one to a computer
         player (issue 17)."""
         user = live.users[live.deal_seats[seat]]
-        if computer.is_computer(user.user_id):
-            return
+        if computer.is_computer(user.user_id) or user.user_id in live.row.leaving:
+            return  # (a player leaving has had the last word, `_last_word`)
         lang = pick_language(user.lang)
         auto = live.auto.get(seat)
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
@@ -1190,8 +1205,14 @@ class GameService:
         away = self._plays_itself(live, user.user_id)
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
-        content = turns.with_lines(content, top, bottom)
         ping = ping and user.pings and not away
+        if ping and not user.pinged:  # issue 22: the first ping says how to turn them off
+            bottom.insert(0, t(lang, "timer.pings_hint"))  # (the timer stays the last line)
+            live.users[user.user_id] = replace(user, pinged=True)
+            write = asyncio.create_task(self.storage.set_user(user.user_id, pinged=1))
+            self._writes.add(write)
+            write.add_done_callback(self._writes.discard)
+        content = turns.with_lines(content, top, bottom)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
             user.user_id,

@@ -189,6 +189,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE chats ADD COLUMN lang_chosen INTEGER NOT NULL DEFAULT 0;
     UPDATE chats SET lang_chosen = 1 WHERE chat_id IN (SELECT chat_id FROM tables);
     """,
+    # 9: whether a player has had his first turn ping, which says how to turn them off (issue 22)
+    """
+    ALTER TABLE users ADD COLUMN pinged INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -229,6 +233,7 @@ class UserRow:
     started: bool
     blocked: bool
     pings: bool = True  # his control message is posted anew (and notifies) on his turn
+    pinged: bool = False  # he has had a ping (the first says how to turn them off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,7 +436,7 @@ class Storage:
         return {row["user_id"]: _user(row) for row in rows}
 
     async def set_user(self, user_id: int, **fields: Any) -> None:
-        """Change some of a user's fields (started, blocked, lang)."""
+        """Change some of a user's fields (started, blocked, lang, pings, pinged)."""
         await self._update("users", "user_id", user_id, fields)
 
     async def mark_blocked(self, user_id: int) -> bool:
@@ -501,7 +506,7 @@ class Storage:
 
     async def _update(self, table: str, key: str, key_value: int, fields: dict[str, Any]) -> None:
         allowed = {
-            "users": {"started", "blocked", "lang", "pings"},
+            "users": {"started", "blocked", "lang", "pings", "pinged"},
             "chats": {"lang", "game", "rules", "ante", "turn_timeout"},
         }[table]
         if not fields or not set(fields) <= allowed:
@@ -1114,6 +1119,7 @@ def _user(row: aiosqlite.Row) -> UserRow:
         bool(row["started"]),
         bool(row["blocked"]),
         bool(row["pings"]),
+        bool(row["pinged"]),
     )
 
 

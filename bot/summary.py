@@ -27,9 +27,12 @@ def session_summary(
     if in_pot:
         parties[POT] = in_pot
         lines.append(t(lang, "summary.pot", amount=signed(in_pot)))
-    transfers = settle(parties)
+    # What went into the pot is already there: nobody is told to pay it (issue 22).
+    transfers = [transfer for transfer in settle(parties) if transfer[1] != POT]
+    if in_pot > 0:
+        lines.append(t(lang, "summary.pot_stays"))
     if not transfers:
-        lines.append(t(lang, "summary.even"))
+        lines.append(t(lang, "summary.nobody_owes" if in_pot else "summary.even"))
         return "\n".join(lines)
     lines.append(t(lang, "summary.transfers"))
     pot = t(lang, "summary.pot_party")

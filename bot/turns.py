@@ -10,7 +10,8 @@ from engine.cards import Card
 from locales import t
 
 from . import games
-from .render import Rendered, card_label
+from .format import card_label
+from .render import Rendered
 
 
 def clock(seconds: float) -> str:
@@ -29,15 +30,23 @@ def action_words(lang: str, game: str, action: Any, turnup: Card | None = None) 
     the game's words (its button's)."""
     own = games.ui(game).move_words(lang, action)
     if own is not None:
-        return own
+        return _in_a_sentence(own)
     if action.do is Do.DISCARD and action.cards is not None:
         if not action.cards:
             return t(lang, "timer.kept_cards")
-        return t(lang, "timer.discarded", cards=" ".join(card_label(c) for c in action.cards))
+        return t(lang, "timer.discarded", cards=" ".join(card_label(c, lang) for c in action.cards))
     if action.card is not None:
         ui = games.ui(game)
         return ui.play_label(lang, action.card, bool(action.joker))
-    return games.ui(game).action_label(lang, action, turnup)
+    return _in_a_sentence(games.ui(game).action_label(lang, action, turnup))
+
+
+def _in_a_sentence(label: str) -> str:
+    """A button's label quoted inside a sentence: 'Пас' reads 'пас' (issue 22); a card's
+    'Д♠' or a number stays as it is."""
+    if len(label) > 1 and label[0].isupper() and label[1].islower():
+        return label[0].lower() + label[1:]
+    return label
 
 
 def auto_line(lang: str, game: str, action: Any) -> str:

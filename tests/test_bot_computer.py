@@ -177,6 +177,10 @@ async def test_a_practice_table_in_private_plays_against_computers(
         assert hand is not None and hand is not table
         assert not any(url for _, url in table.buttons if url)  # no "my cards" link: they are here
         assert "сдача №" not in hand.text and "Банк" not in hand.text  # the table says those
+        shown = tg.messages(alice.dm, include_deleted=True)  # a turn ping deletes the old one
+        said = [text for m in shown if m.from_bot for text in (*m.history, m.text)]
+        assert any("⏳ Ждите своего хода." in text for text in said)  # issue 22: no group here
+        assert not any("в группе" in text for text in said)
         storage = bot.service.storage
         practice = {user.user_id: bal for user, bal in await storage.balances(alice.id)}
         amateurs = {computer.seat_id("rules", k) for k in (1, 2, 3)}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
+from bot.format import signed
 from tests.bot_harness import (
     GROUP_ID,
     action_buttons,
@@ -206,8 +208,15 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         await users[1].send(group, "/balance")
         await bot.idle()
         text = bot_messages(tg, group)[-1].text
-        for user, balance in await storage.balances(GROUP_ID):
-            assert f"{user.name}: {balance:+d}" in text
+        balances = await storage.balances(GROUP_ID)
+        assert any(balance < 0 for _, balance in balances)
+        for user, balance in balances:
+            assert f"{user.name}: {signed(balance)}" in text  # "−10" with the minus sign
+        await users[1].send(group, "/top")
+        await bot.idle()
+        top = bot_messages(tg, group)[-1].text
+        assert all(f"{user.name}: {signed(balance)}" in top for user, balance in balances)
+        assert not re.search(r"-\d", text + top)  # issue 22: never the hyphen
         await users[2].reply(bot_messages(tg, group)[-1], "/balance")
         await users[2].send(group, "/balance Dave")
         await bot.idle()

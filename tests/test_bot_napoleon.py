@@ -162,10 +162,12 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         ]  # N2: the dealer speaks first; no "here" without a bid to take over
         await press(bot, alice, "Наполеон")
         assert labels(tg, bob) == ["Пас"]  # N2: nobody goes above napoleon
+        asked = control_message(tg, bob).text  # type: ignore[union-attr]
+        assert "выше заявить нельзя, остаётся пас" in asked and "здесь" not in asked  # issue 22
         await press(bot, bob, "Пас")
         assert "Оставить все карты" in labels(tg, alice)  # N3: exchange one card or keep
         await press(bot, alice, "Оставить все карты")
-        await play_out(bot, users, {0: ["A♠", "K♠", "Q♠", "J♠", "10♠"]}, random.Random(1))
+        await play_out(bot, users, {0: ["Т♠", "К♠", "Д♠", "В♠", "10♠"]}, random.Random(1))
         table = group_text(tg, "сдача №1")
         assert "Козырь ♠" in table and "взято 5 взяток — сыграно" in table  # N4
         result = group_text(tg, "Итог сдачи №1")
@@ -232,6 +234,7 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         assert labels(tg, alice) == [
             *("3 взятки", "4 взятки", "5 взяток", "Наполеон", "Здесь", "Пас")
         ]  # N2: higher, napoleon, here (the dealer only), pass
+        assert "Заявите больше, скажите «здесь»" in control_message(tg, alice).text  # type: ignore[union-attr]
         await press(bot, alice, "Здесь")
         assert "здесь (2 взятки)" in group_text(tg, "сдача №1")
         assert "Здесь" not in labels(tg, bob)
@@ -239,9 +242,9 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         await press(bot, alice, "Здесь")
         await press(bot, bob, "Пас")
         table = group_text(tg, "сдача №1")
-        assert "📜 Alice играет 3 взятки: взято 0 из 3" in table
+        assert "📜 Alice играет 3 взятки: взято 0, нужно 3" in table
         await press(bot, alice, "Оставить все карты")
-        await play_out(bot, users, {0: ["A♠", "K♠", "Q♠"]}, random.Random(3))
+        await play_out(bot, users, {0: ["Т♠", "К♠", "Д♠"]}, random.Random(3))
         table = group_text(tg, "сдача №1")
         assert "взяты 3 взятки — сыграно" in table and "Взятка 3:" in table
         result = group_text(tg, "Итог сдачи №1")
@@ -298,7 +301,7 @@ async def test_a_restart_mid_deal_then_the_deal_goes_on(tg: FakeTelegram, tmp_pa
         assert len(tg.calls("sendMessage")) == posted  # nothing re-posted: the buttons work
         await press(bot, users[2], "Пас")
         await press(bot, users[0], "Оставить все карты")
-        await play_out(bot, users, {0: ["A♠", "K♠"]}, random.Random(4))
+        await play_out(bot, users, {0: ["Т♠", "К♠"]}, random.Random(4))
         result = group_text(tg, "Итог сдачи №1")
         assert "Alice +30" in result  # −10 + 2 × 2u: made (N5)
         assert await bot.service.storage.check() == []

@@ -28,6 +28,7 @@ from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.events import Called
 from engine.preferans.outcome import level
 from engine.preferans.record import story
+from engine.preferans.views import table_view
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -110,7 +111,7 @@ async def _press(bot: RunningBot, users: list[FakeUser], action: PrefAction) -> 
 def _table_text(tg: FakeTelegram) -> str:
     """The group's table message of the deal in play (the latest one with a deal header)."""
     group = bot_messages(tg, tg.chat(GROUP_ID))
-    return next(m.text for m in reversed(group) if "pool to" in m.text)
+    return next(m.text for m in reversed(group) if "pulya to" in m.text)
 
 
 async def _play(
@@ -215,10 +216,15 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         settle = pref.settlement_lines("en", match.names, match.balances(), 2, stopped=False)
         assert all(line in texts for line in settle[1:])
         assert "The pulya is closed." in texts and "The evening's result" in texts
+        for seat, user in enumerate(users):  # issue 22: each message ends with the settlement
+            mine = _control(tg, user).text
+            whists, chips = signed(match.balances()[seat]), signed(match.chips()[seat])
+            assert f"\n\nThe pulya is closed. Your result: {whists} whist" in mine, mine
+            assert mine.endswith(f"{chips} in chips.") and not mine.endswith(":")
         # /history tells each deal by what it wrote; /stats counts the contracts declared
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "Alice 8♠: Alice: pool +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
+        assert "Alice 8♠: Alice: pulya +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -437,6 +443,10 @@ async def test_p1_four_players_the_dealer_sits_out_each_deal(
             dealer = next(u for u in users if u.id == live.deal_seats[deal.dealer])
             assert "deals, sits out" in _table_text(tg)
             assert not [d for _, d in _control(tg, dealer).buttons if d and d[:2] == "a:"]
+            told = _control(tg, dealer).text  # issue 22: what he does, and what the table does
+            assert "You deal and sit out this deal." in told and "Your cards:" not in told
+            names = [seat.name for seat in table_view(deal).seats]
+            assert "Waiting" not in told and pref.phase_line("en", table_view(deal), names) in told
             deals = pulya(live).sheet.deals
             await _play(bot, users, until=lambda d=deals: _match(bot).sheet.deals > d)
         await users[0].send(tg.chat(GROUP_ID), "/stopgame")
@@ -498,6 +508,12 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         texts = "\n".join(m.text for m in _group(tg))
         assert "settled as it stands" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
+        for seat, user in enumerate(users):  # issue 22: not «Waiting for the others.»
+            mine = _control(tg, user).text
+            assert "This deal was voided: the pulya was stopped early." in mine, mine
+            whists = signed(match.balances()[seat])
+            assert f"The pulya was stopped early. Your result: {whists} whist" in mine
+            assert "Waiting" not in mine
         sheet_line = pref.UI.text("en", "result.sheet")
         results = [m for m in _group(tg) if m.text.endswith(sheet_line)]  # each points to it
         assert len(results) == 3  # two deals and the stop's settlement
@@ -558,9 +574,14 @@ async def test_issue_16_a_player_away_for_good_is_played_for_and_the_others_stop
             await bot.idle()
             assert gone.id in _live(bot).row.leaving
             assert any("any other player may stop it" in m.text for m in _group(tg))
+            last = bot_messages(tg, gone)[-1]  # his control message, edited a last time
+            assert last.text.startswith("🚪 You left Friends: the bot plays your cards")
+            edits = last.edits
         else:
             gone.blocked = True  # the bot learns it from the 403 of his next private message
         await _play_for_the_rest(bot, stay, gone)
+        if how == "leaves":  # issue 22: his message is not edited for the deals played for him
+            assert last.edits == edits and last.text.startswith("🚪 You left")
         if how == "blocks":
             assert _live(bot).users[gone.id].blocked
             assert any("cannot message you privately" in m.text for m in _group(tg))

@@ -71,9 +71,19 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
         expected = {n: v for n, v in shown.items() if v}
         if sum(shown.values()):
             expected[POT[game]] = -sum(shown.values())
-        # after the transfers everyone, the pot too, is even
+        # after the transfers every winner is paid exactly; what went into the pot stays there,
+        # nobody is told to pay it (issue 22); one the pot paid out is told as paid by it
         for party, value in expected.items():
-            assert value + left.get(party, 0) == 0, (party, text)
+            after = value + left.get(party, 0)
+            if party == POT[game]:
+                assert after == (value if value > 0 else 0), (party, text)
+            elif value > 0:
+                assert after == 0, (party, text)
+            else:
+                assert value <= after <= 0, (party, text)
+        assert f"→ {POT[game]}" not in text
+        if expected.get(POT[game], 0) > 0:
+            assert "никому не нужно" in text
         assert transfers <= len(expected) - 1
         assert await bot.service.storage.check() == []
     assert tg.errors == []

@@ -75,6 +75,7 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
         await open_table(bot, group, users, f"/newgame {games.ui(game).aliases[0]}")
         previous: FakeUser | None = None
         pings = 0
+        first_ping: dict[int, int] = {}  # by user: the message id of his first ping
         # one deal (a match deals its next one at once: the move passes to its first mover)
         while (mover := _mover(tg, users)) is not None and _deal_no(bot) == 1:
             message = control_message(tg, mover)
@@ -82,6 +83,10 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
             # his cards are the newest message of his private chat, and it notified him
             assert bot_messages(tg, mover)[-1] is message and message.notified
             assert all(len(_hands(tg, user)) == 1 for user in users)  # the old one deleted
+            # issue 22: his first ping, and only it, says how to turn pings off
+            first = first_ping.setdefault(mover.id, message.message_id) == message.message_id
+            posted_as = (*message.history, message.text)[0]
+            assert ("/pings" in posted_as) == first, (first, posted_as)
             before = {user.id: _posted(tg, user) for user in users}
             await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
@@ -191,7 +196,7 @@ async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played
         assert message is not None and message.text.endswith("⏳ На ход осталось: 0:02")
         waiting = [u for u in users if u is not mover]
         assert all("На ход осталось" not in control_message(tg, u).text for u in waiting)  # type: ignore[union-attr]
-        told = "Время на ход в «Friends» вышло — бот сходил за вас: Пас."
+        told = "Время на ход в «Friends» вышло — бот сходил за вас: пас."
 
         def timed_out() -> bool:
             return any(told in m.text for m in bot_messages(tg, mover))
@@ -203,7 +208,8 @@ async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played
         assert line.notified
         # his control message said so too, until the game stopped
         texts = [t for m in _hands(tg, mover) for t in (*m.history, m.text)]
-        assert any(t.startswith("🤖 Бот сходил за вас: Пас") for t in texts), texts
+        assert any(t.startswith("🤖 Бот сходил за вас: пас") for t in texts), texts  # issue 22
+        assert not any("за вас: Пас" in t for t in texts)  # a button's capital, not a sentence's
     assert tg.errors == []
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.format import signed
 from tests.bot_harness import (
     GROUP_ID,
     bot_messages,
@@ -70,4 +71,4 @@ async def test_the_bot_removed_mid_deal_voids_it(
         await bot.idle()
         text = bot_messages(tg, group)[-1].text
         for user, balance in await storage.balances(GROUP_ID):
-            assert f"{user.name}: {balance:+d}" in text
+            assert f"{user.name}: {signed(balance)}" in text  # the minus sign (issue 22)

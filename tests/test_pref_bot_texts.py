@@ -15,7 +15,7 @@ from html import escape
 import pytest
 
 from bot import callbacks
-from bot.format import signed
+from bot.format import card_label, signed
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, Step
 from bot.render import Rendered
@@ -126,12 +126,12 @@ def test_the_table_shows_talon_open_hands_turned_cards_and_the_last_trick(
         table = table_view(deal)
         text = _valid(pref.table_message(lang, table, match.deal_no, 10))
         if table.talon:  # P5's shown talon, or raspasy's turned cards (P10)
-            assert all(card.label in text for card in table.talon)
+            assert all(card_label(card, lang) in text for card in table.talon)
         for seat in table.seats:
             if seat.open_hand:  # P7 light, P9 misère after the first lead
-                assert all(card.label in text for card in seat.open_hand)
+                assert all(card_label(card, lang) in text for card in seat.open_hand)
         if table.last_trick:  # P8
-            assert " ".join(p.card.label for p in table.last_trick) in text
+            assert " ".join(card_label(p.card, lang) for p in table.last_trick) in text
         if table.to_act is not None:
             decides = table.controller if table.controller is not None else table.to_act
             assert table.seats[decides].name in text  # the phase line names who decides
@@ -272,7 +272,9 @@ def test_p1_p5_a_deals_account_names_the_dealer_counts_tricks_in_words_and_hides
             assert word == (_russian_form(int(n)) if lang == "ru" else "trick" + "s" * (n != "1"))
         bids = {pref.UI.bid_label(lang, a.bid) for a in deal.actions if a.bid}  # «8♠» is a bid too
         hidden = [
-            c.label for c in deal.discards if c not in deal.talon and c.label not in bids
+            card_label(c, lang)
+            for c in deal.discards
+            if c not in deal.talon and card_label(c, lang) not in bids
         ]  # P5
         assert not [c for c in hidden if c in text.split()]
 

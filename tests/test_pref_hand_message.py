@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.format import card_label
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match
 from engine.cards import ALL_CARDS, Card
@@ -184,13 +185,14 @@ def test_p8_play_shows_the_contract_trump_the_trick_by_who_laid_it_and_the_last_
     trump = UI.text(lang, "hand.trump", suit="♥")
     assert parse_html(f"{contract} · {trump}").text in _text(lang, deal, 0)
     deal = plays(deal, ["0:AH"])
-    assert UI.text(lang, "table.trick", cards="ann A♥") in _text(lang, deal, 1)
+    ah, as_, ac = (card_label(Card.parse(code), lang) for code in ("AH", "AS", "AC"))
+    assert UI.text(lang, "table.trick", cards=f"ann {ah}") in _text(lang, deal, 1)
     deal = plays(deal, ["1:AS"])
-    assert UI.text(lang, "table.trick", cards="ann A♥, bob A♠") in _text(lang, deal, 2)
+    assert UI.text(lang, "table.trick", cards=f"ann {ah}, bob {as_}") in _text(lang, deal, 2)
     deal = plays(deal, ["2:AC"])
-    last = UI.text(lang, "table.last", cards="A♥ A♠ A♣", name="ann")
+    last = UI.text(lang, "table.last", cards=f"{ah} {as_} {ac}", name="ann")
     assert last in _text(lang, deal, 0)
-    assert UI.text(lang, "table.trick", cards="ann A♥") not in _text(lang, deal, 0)
+    assert UI.text(lang, "table.trick", cards=f"ann {ah}") not in _text(lang, deal, 0)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -216,14 +218,15 @@ def test_p7_light_play_shows_the_open_hands_and_whose_cards_the_whister_plays(la
     deal = run(deal, ["0: discard 7S 7C", "0: contract 6H", "1: whist", "2: pass", "1: light"])
     text = _text(lang, deal, 0)
     for seat in (1, 2):
-        hand = pref._cards(deal.hands[seat])
+        hand = pref._cards(lang, deal.hands[seat])
         assert UI.text(lang, "table.open", name=NAMES[seat], cards=hand) in text
     deal = plays(deal, ["0:AH", "1:AS"])
     assert deal.turn == 2 and deal.controller == 1
     text = _text(lang, deal, 1)
-    hand = pref._cards(deal.hands[2])
+    hand = pref._cards(lang, deal.hands[2])
     assert UI.text(lang, "hand.playing_for", name="cat", cards=hand) in text
-    assert UI.text(lang, "table.open", name="bob", cards=pref._cards(deal.hands[1])) not in text
+    bobs = pref._cards(lang, deal.hands[1])
+    assert UI.text(lang, "table.open", name="bob", cards=bobs) not in text
 
 
 def test_p7_the_whister_is_told_whose_cards_he_plays_in_the_nominative() -> None:
@@ -240,9 +243,10 @@ def test_p9_misere_opens_the_defenders_hands_after_the_first_lead(lang: str) -> 
     text = _text(lang, deal, 0)
     contract = UI.text(lang, "table.contract", name="ann", bid=UI.text(lang, "misere"))
     assert parse_html(contract).text in text
-    assert UI.text(lang, "table.open", name="bob", cards=pref._cards(deal.hands[1])) not in text
+    bobs = pref._cards(lang, deal.hands[1])
+    assert UI.text(lang, "table.open", name="bob", cards=bobs) not in text
     deal = plays(deal, ["0:7H"])
     assert deal.legal_actions()[0].do is PrefDo.PLAY
     text = _text(lang, deal, 1)
-    assert UI.text(lang, "table.open", name="cat", cards=pref._cards(deal.hands[2])) in text
+    assert UI.text(lang, "table.open", name="cat", cards=pref._cards(lang, deal.hands[2])) in text
     assert UI.text(lang, "table.trick", cards="ann 7♥") in text

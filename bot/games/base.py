@@ -13,6 +13,8 @@ from engine.deal import TrickDeal
 from engine.views import TableView
 from locales import has, t
 
+from ..format import card_label
+
 if TYPE_CHECKING:
     from ..callbacks import Press
     from ..service import GameService, Live
@@ -157,7 +159,7 @@ class GameUI:
 
     def play_label(self, lang: str, card: Card, joker: bool) -> str:
         """A card on a trick ('10♥'); a game with a joker marks it."""
-        return card.label
+        return card_label(card, lang)
 
     def move_words(self, lang: str, action: Any) -> str | None:
         """A move in a few words for a game whose actions are its own (what the bot played for
@@ -170,7 +172,7 @@ class GameUI:
             hand = self.deal.HAND_SIZE
             if action.turnup:
                 assert turnup is not None
-                return self.text(lang, "btn.cut_turnup", card=turnup.label, n=hand)
+                return self.text(lang, "btn.cut_turnup", card=card_label(turnup, lang), n=hand)
             return self.text(lang, "btn.cut_stock", n=hand + 1)
         return self.text(lang, f"btn.{action.do.value}")
 
@@ -185,7 +187,9 @@ class GameUI:
     def all_passed(self, lang: str, table: TableView) -> list[str]:
         """The table's lines for the bidding rounds everyone passed (F8), one per dead turn-up."""
         return [
-            self.text(lang, "table.all_passed", round=k, card=card.label, ante=table.ante)
+            self.text(
+                lang, "table.all_passed", round=k, card=card_label(card, lang), ante=table.ante
+            )
             for k, card in enumerate(table.dead_turnups, start=1)
         ]
 

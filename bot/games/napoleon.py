@@ -106,7 +106,10 @@ class NapoleonUI(GameUI):
             level = max((info.level or 0 for info in table.seats), default=0)
             if not level:
                 return self.text(lang, "ask.opening")
-            return self.text(lang, "ask.bidding", level=self._level(lang, level))
+            dealer = "_dealer" if table.to_act == table.dealer else ""  # "here" is his alone
+            if level >= NAPOLEON:  # nothing above it: pass, or the dealer's "here"
+                return self.text(lang, f"ask.napoleon{dealer}")
+            return self.text(lang, f"ask.bidding{dealer}", level=self._level(lang, level))
         return super().ask(lang, table)
 
     def stakes(self, lang: str, table: TableView) -> str | None:

@@ -40,8 +40,8 @@ from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
 from .. import callbacks, render  # (render's names read at call time: it imports the registry)
+from ..format import card_label, signed
 from ..format import name as shown_name
-from ..format import signed
 from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
@@ -260,12 +260,12 @@ class PreferansUI(GameUI):
         """The button for a legal action."""
         if action.do is PrefDo.PLAY:
             assert action.card is not None
-            return action.card.label
+            return card_label(action.card, lang)
         if action.do in (PrefDo.BID, PrefDo.CONTRACT):
             assert action.bid is not None
             return self.bid_label(lang, action.bid)
         if action.do is PrefDo.DISCARD:
-            return self.text(lang, "btn.discard", cards=_cards(action.cards or ()))
+            return self.text(lang, "btn.discard", cards=_cards(lang, action.cards or ()))
         return self.text(lang, f"word.{action.do.value}")
 
 
@@ -350,7 +350,9 @@ def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None
     if isinstance(event, TalonTaken):  # P5: misère's talon is taken unseen
         if event.shown is None:
             return ui.text(lang, "account.talon_unseen", name=names[event.seat])
-        return ui.text(lang, "account.talon", name=names[event.seat], cards=_cards(event.shown))
+        return ui.text(
+            lang, "account.talon", name=names[event.seat], cards=_cards(lang, event.shown)
+        )
     if isinstance(event, Discarded):  # P5: face down, never named
         return ui.text(lang, "account.discarded", name=names[event.seat])
     if isinstance(event, ContractNamed):
@@ -362,9 +364,9 @@ def _event_line(lang: str, event: PrefEvent, names: Sequence[str]) -> str | None
     if isinstance(event, HandsOpened):
         return ui.text(lang, "account.opened", names=", ".join(names[s] for s in event.seats))
     if isinstance(event, TalonTurned):  # P10
-        return ui.text(lang, "account.turned", card=event.card.label)
+        return ui.text(lang, "account.turned", card=card_label(event.card, lang))
     if isinstance(event, TrickWon):
-        cards = " ".join(card.label for card in event.cards)
+        cards = " ".join(card_label(card, lang) for card in event.cards)
         return ui.text(lang, "trick.log", k=event.number, cards=cards, name=names[event.seat])
     return None
 
@@ -425,40 +427,27 @@ def table_message(
         lines.append(ui.text(lang, "table.streak", n=table.streak))
     for seat in table.seats:
         lines.append(_seat_line(lang, table, seat.seat, names))
-    if table.declarer is not None and table.contract is not None:
-        lines.append(
-            ui.text(
-                lang,
-                "table.contract",
-                name=names[table.declarer],
-                bid=ui.bid_label(lang, table.contract),
-            )
-        )
-    elif table.top_bid is not None and table.holder is not None:
-        lines.append(
-            ui.text(
-                lang,
-                "table.top_bid",
-                name=names[table.holder],
-                bid=ui.bid_label(lang, table.top_bid),
-            )
-        )
+    bid = _bid_line(lang, table, names)
+    if bid is not None:
+        lines.append(bid)
     if table.raspasy:
         lines.append(ui.text(lang, "table.raspasy"))
         if table.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_cards(table.talon)))
+            lines.append(ui.text(lang, "table.turned", cards=_cards(lang, table.talon)))
     elif table.talon:
-        lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+        lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     for seat in table.seats:
-        if seat.open_hand is not None:
+        if seat.open_hand:  # (played out to the last card, it has nothing left to show)
             lines.append(
-                ui.text(lang, "table.open", name=names[seat.seat], cards=_cards(seat.open_hand))
+                ui.text(
+                    lang, "table.open", name=names[seat.seat], cards=_cards(lang, seat.open_hand)
+                )
             )
     if table.trick:
-        lines.append(ui.text(lang, "table.trick", cards=_plays(table.trick)))
+        lines.append(ui.text(lang, "table.trick", cards=_plays(lang, table.trick)))
     if table.last_trick:
         taker = names[_taker(table)]
-        lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
+        lines.append(ui.text(lang, "table.last", cards=_plays(lang, table.last_trick), name=taker))
     if note:
         lines.append(note)
     if voided:
@@ -466,6 +455,17 @@ def table_message(
     elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
     return render.Rendered("\n".join(lines))
+
+
+def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
+    """The contract and who plays it; in the auction the bid to beat and who holds it (P4)."""
+    if table.declarer is not None and table.contract is not None:
+        bid = UI.bid_label(lang, table.contract)
+        return UI.text(lang, "table.contract", name=names[table.declarer], bid=bid)
+    if table.top_bid is not None and table.holder is not None:
+        bid = UI.bid_label(lang, table.top_bid)
+        return UI.text(lang, "table.top_bid", name=names[table.holder], bid=bid)
+    return None
 
 
 def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
@@ -513,25 +513,37 @@ def hand_message(
     step: int,
     chat_title: str,
     selection: Sequence[Card] = (),
+    *,
+    voided: bool = False,
+    end: Match | None = None,
 ) -> render.Rendered:
     """A player's control message: his hand (and his discard, if declarer; the talon he took,
     P5), and when he decides, what the table shows that he decides on (`_situation`), the
     question and exactly the legal actions as buttons; in light play the whister's message
-    shows the passer's hand and gets the buttons for it in its turn (P7)."""
+    shows the passer's hand and gets the buttons for it in its turn (P7). The dealer of four
+    is told he sits out and what the table is doing (P1); `voided`: the pulya was stopped in
+    this deal (P14); `end`: the pulya is over, and the message ends with his settlement (P16)."""
     ui = UI
     table = view.table
     names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
-    lines.append(ui.text(lang, "hand.cards", cards=_marked(view.hand, selection)))
+    if view.hand:
+        lines.append(ui.text(lang, "hand.cards", cards=_marked(lang, view.hand, selection)))
     if view.discards:
-        lines.append(ui.text(lang, "hand.discards", cards=_cards(view.discards)))
+        lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
     if table.phase.value in ("discard", "contract"):
         if view.taken:  # P5, P9: the declarer sees which cards came from the talon
-            lines.append(ui.text(lang, "hand.from_talon", cards=_cards(view.taken)))
+            lines.append(ui.text(lang, "hand.from_talon", cards=_cards(lang, view.taken)))
         elif table.talon and not table.raspasy:
-            lines.append(ui.text(lang, "table.talon", cards=_cards(table.talon)))
+            lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     rows: list[list[InlineKeyboardButton]] = []
-    if view.legal:
+    playing = not voided and not table.finished
+    if table.seats[view.seat].role == "out" and playing:  # P1: the dealer of four
+        lines.append(ui.text(lang, "hand.out"))
+        bid = _bid_line(lang, table, names)
+        lines += [bid] if bid else []
+        lines += [phase_line(lang, table, names)] if table.to_act is not None else []
+    elif view.legal:
         lines += _situation(lang, view, names)
         if table.to_act != view.seat and table.to_act is not None:
             lines += ["", ui.text(lang, "ask.play_for", name=names[table.to_act])]
@@ -542,8 +554,15 @@ def hand_message(
         else:
             lines += ["", ui.text(lang, f"ask.{table.phase.value}", n=len(selection))]
         rows = _keyboard(lang, view, table_id, deal_no, step, selection)
-    elif not table.finished:
+    elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
+    else:
+        lines.append(ui.text(lang, "hand.voided" if voided else "hand.deal_over"))
+    if end is not None:
+        whists, chips = end.balances()[view.seat], end.chips()[view.seat]
+        key = "hand.stopped" if end.stopped else "hand.closed"
+        values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
+        lines += ["", ui.text(lang, key, **values)]
     return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 
@@ -556,10 +575,7 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
     table = view.table
     phase = table.phase.value
     if phase == "bidding":
-        if table.top_bid is None or table.holder is None:
-            return [ui.text(lang, "hand.no_bid")]
-        bid = ui.bid_label(lang, table.top_bid)
-        return [ui.text(lang, "table.top_bid", name=names[table.holder], bid=bid)]
+        return [_bid_line(lang, table, names) or ui.text(lang, "hand.no_bid")]
     if phase == "whisting":  # the contract is in the question
         return [
             _seat_line(lang, table, seat.seat, names)
@@ -570,7 +586,7 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
     if table.raspasy:
         lines.append(ui.text(lang, "table.raspasy"))
         if table.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_cards(table.talon)))
+            lines.append(ui.text(lang, "table.turned", cards=_cards(lang, table.talon)))
     elif table.declarer is not None and table.contract is not None:
         bid = ui.bid_label(lang, table.contract)
         contract = ui.text(lang, "table.contract", name=names[table.declarer], bid=bid)
@@ -580,16 +596,16 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
             contract += " · " + (suit or ui.text(lang, "hand.no_trump"))
         lines.append(contract)
     for seat in table.seats:
-        if seat.open_hand is None or seat.seat == view.seat:
+        if not seat.open_hand or seat.seat == view.seat:  # played out: nothing to show
             continue
         playing_for = seat.seat == table.to_act != view.seat  # P7: the passer's, by the whister
         key = "hand.playing_for" if playing_for else "table.open"
-        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(seat.open_hand)))
+        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(lang, seat.open_hand)))
     if table.trick:
-        lines.append(ui.text(lang, "table.trick", cards=_laid(table.trick, names)))
+        lines.append(ui.text(lang, "table.trick", cards=_laid(lang, table.trick, names)))
     if table.last_trick:
         taker = names[_taker(table)]
-        lines.append(ui.text(lang, "table.last", cards=_plays(table.last_trick), name=taker))
+        lines.append(ui.text(lang, "table.last", cards=_plays(lang, table.last_trick), name=taker))
     return lines
 
 
@@ -612,7 +628,11 @@ def _keyboard(
         # A toggle's code is the selection it leads to (as the shared service's toggle expects);
         # a third card replaces the earlier of the two chosen.
         toggles = [
-            button(("✖️ " if c in selection else "") + c.label, _toggled(selection, c), kind="t")
+            button(
+                ("✖️ " if c in selection else "") + card_label(c, lang),
+                _toggled(selection, c),
+                kind="t",
+            )
             for c in _sorted(view.hand)
         ]
         rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
@@ -767,18 +787,21 @@ def toggle_selection(view: PrefSeatView, code: str) -> tuple[Card, ...]:
     return chosen
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.label for card in _sorted(cards))
+def _cards(lang: str, cards: Sequence[Card]) -> str:
+    return " ".join(card_label(card, lang) for card in _sorted(cards))
 
 
-def _marked(cards: Sequence[Card], selection: Sequence[Card]) -> str:
-    return " ".join(f"<u>{c.label}</u>" if c in selection else c.label for c in _sorted(cards))
+def _marked(lang: str, cards: Sequence[Card], selection: Sequence[Card]) -> str:
+    return " ".join(
+        f"<u>{card_label(c, lang)}</u>" if c in selection else card_label(c, lang)
+        for c in _sorted(cards)
+    )
 
 
-def _plays(plays: Sequence[Play]) -> str:
-    return " ".join(play.card.label for play in plays)
+def _plays(lang: str, plays: Sequence[Play]) -> str:
+    return " ".join(card_label(play.card, lang) for play in plays)
 
 
-def _laid(plays: Sequence[Play], names: Sequence[str]) -> str:
+def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
     """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
-    return ", ".join(f"{names[play.seat]} {_plays((play,))}" for play in plays)
+    return ", ".join(f"{names[play.seat]} {_plays(lang, (play,))}" for play in plays)

@@ -215,8 +215,8 @@ class PulyaService:
         stopped = match.stop()
         assert live.deal_id is not None
         await self.storage.settle_match(live.row, live.deal_id, self._settlement(live, stopped))
+        live.match = PulyaTable(stopped)  # (its players' messages end with the settlement)
         self._show_deal(live, chat, match.deal, closed=True)
-        live.match = PulyaTable(stopped)
         self._show_result(live, chat, pref.result_message(chat.lang, None, stopped))
         await self._show_sheet(live, chat, last=True)
 
@@ -291,9 +291,11 @@ class PulyaService:
         view = seat_view(deal, seat)
         if closed or deal.finished:
             view = replace(view, legal=())
+        match = pulya(live)
         content = pref.hand_message(
             pick_language(user.lang), view, live.row.table_id, live.row.deal_no,
             len(deal.actions), chat.title, live.selection.get(seat, ()),
+            voided=closed, end=match if match.finished else None,
         )  # fmt: skip
         moving = not closed and deal.controller == seat and not deal.finished
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)

@@ -10,6 +10,7 @@ from engine.deal import TrickDeal
 from engine.student import JOKER, StudentDeal, StudentRules
 from engine.views import TableView
 
+from ..format import card_label
 from .base import GameUI, Option
 
 TRICKS = 4  # SK12: a trick is a quarter of the bank
@@ -42,15 +43,17 @@ class StudentUI(GameUI):
         """SK2: the 7♠ as the joker (naming a suit) or as a plain seven."""
         if action.card == JOKER and action.do is Do.PLAY and action.joker is not None:
             if not action.joker:
-                return self.text(lang, "btn.plain_seven", card=JOKER.label)
+                return self.text(lang, "btn.plain_seven", card=card_label(JOKER, lang))
             if action.suit is not None:
-                return self.text(lang, "btn.joker_suit", card=JOKER.label, suit=action.suit.symbol)
-            return self.text(lang, "btn.joker", card=JOKER.label)
+                return self.text(
+                    lang, "btn.joker_suit", card=card_label(JOKER, lang), suit=action.suit.symbol
+                )
+            return self.text(lang, "btn.joker", card=card_label(JOKER, lang))
         return super().action_label(lang, action, turnup)
 
     def play_label(self, lang: str, card: Card, joker: bool) -> str:
         """SK2: the 7♠ played as the joker says so."""
-        return card.label + (f" ({self.text(lang, 'word.joker')})" if joker else "")
+        return card_label(card, lang) + (f" ({self.text(lang, 'word.joker')})" if joker else "")
 
     def ask(self, lang: str, table: TableView) -> str:
         """SK4–SK9: the first call, or the answer to a khrap already called."""

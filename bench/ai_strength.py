@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai import LEVELS, pref_knowledge, seat_knowledge
+from engine.ai.pref_dd import DDSolver
 from engine.ai.preferans import settle
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
-from engine.preferans.deal import PrefDeal
+from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
 ANTE = 10
@@ -157,6 +158,102 @@ def measure(
     return matches
 
 
+# ---- card-play loss (issue 26) ------------------------------------------------------------------
+
+LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
+LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"))
+
+
+def loss_kind(deal: PrefDeal) -> str:
+    """What the card to play is part of: the declarer's trick contract, the defence against one
+    (whisting, light play too), misère (either side), raspasy."""
+    if deal.raspasy:
+        return "raspasy"
+    if deal.contract == "misere":
+        return "misère"
+    return "contract" if deal.turn == deal.declarer else "whisting"
+
+
+def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
+    """The double-dummy value of the best card in the real position (all hands known, for the
+    measure only) less that of the card chosen, in tricks for the side to play."""
+    solver = DDSolver(deal)
+    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions()}
+    mover = deal.order.index(seat)
+    own = values[chosen.card]
+    if solver.maximisers[mover]:
+        return max(values.values()) - own
+    return own - min(values.values())
+
+
+def deal_loss(deck_seed: str, level: str) -> dict[str, float]:
+    """One Preferans deal with `level` at every seat: each kind's card-play loss summed over the
+    deal (the kinds of card play it had only)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    rngs = [random.Random(f"{deck_seed}/{level}/{s}") for s in range(3)]
+    loss: dict[str, float] = {}
+    while not deal.finished:
+        seat = deal.controller
+        assert seat is not None
+        action = _decide(level, pref_knowledge(deal, seat), rngs[seat], [])
+        if deal.phase is Phase.PLAY:
+            kind = loss_kind(deal)
+            loss[kind] = loss.get(kind, 0.0) + card_loss(deal, deal.turn or 0, action)
+        deal, _ = deal.apply(action)
+    return loss
+
+
+def _loss_run(args: tuple[str, int, int, int]) -> tuple[list[dict[str, float]], float]:
+    level, seed, first, last = args
+    started = time.process_time()
+    found = [deal_loss(f"{seed}/{PREFERANS}/{i}", level) for i in range(first, last)]
+    return found, time.process_time() - started
+
+
+def measure_loss(
+    level: str, deals: int, seed: int, jobs: int
+) -> tuple[list[dict[str, float]], float]:
+    """The card-play loss of `deals` seeded deals played by `level` at every seat, and the CPU
+    seconds it took (the level's play and the measure's solving)."""
+    step = max(1, math.ceil(deals / (jobs * 8)))
+    chunks = [(level, seed, first, min(deals, first + step)) for first in range(0, deals, step)]
+    found: list[dict[str, float]] = []
+    cpu = 0.0
+    with ProcessPoolExecutor(jobs) as pool:
+        for result, seconds in pool.map(_loss_run, chunks):
+            found += result
+            cpu += seconds
+            print(f"  ... {level} card-play loss: {len(found)} of {deals}", file=sys.stderr)
+    return found, cpu
+
+
+def report_loss(deals: int, seed: int, jobs: int) -> str:
+    """Print each level's loss per kind of card play; return the fixed last line."""
+    parts = []
+    for name, level in LOSS_LEVELS:
+        found, cpu = measure_loss(level, deals, seed, jobs)
+        for kind in LOSS_KINDS:
+            values = [f[kind] for f in found if kind in f]
+            if values:
+                mean, low, high = interval(values)
+                print(
+                    f"preferans {name} card-play loss, {kind}: {mean:.3f} [{low:.3f}, {high:.3f}] "
+                    f"tricks a deal over {len(values)} deals",
+                    flush=True,
+                )
+        played = [sum(f.values()) for f in found if f]
+        mean, low, high = interval(played)
+        print(
+            f"preferans {name} card-play loss, all: {mean:.3f} [{low:.3f}, {high:.3f}] over "
+            f"{len(played)} deals with card play ({cpu:.0f} s of CPU)",
+            flush=True,
+        )
+        parts.append(f"{name} {mean:.3f} [{low:.3f}, {high:.3f}]")
+    return f"preferans card-play loss: {' '.join(parts)} tricks a deal"
+
+
 def main() -> None:
     """Run the matches and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -168,9 +265,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--card-play-loss", action="store_true",
+        help="Preferans: also the Master's and the Amateur's card-play loss over --deals deals",
+    )  # fmt: skip
+    parser.add_argument(
+        "--matches", action=argparse.BooleanOptionalAction, default=True,
+        help="play the duplicate matches (--no-matches: the card-play loss alone)",
+    )  # fmt: skip
     args = parser.parse_args()
     summary = []
-    for game in args.games.split(","):
+    for game in args.games.split(",") if args.matches else ():
         parts, times = [], []
         for a, b in PAIRS:
             started = time.perf_counter()
@@ -197,6 +302,8 @@ def main() -> None:
                 flush=True,
             )
         summary.append(f"{game}: {' '.join(parts)} p99 {p99_ms(times):.0f} ms")
+    if args.card_play_loss:
+        summary.append(report_loss(args.deals, args.seed, args.jobs))
     for line in summary:
         print(line)
 

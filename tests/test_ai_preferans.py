@@ -11,35 +11,22 @@ from functools import partial
 import pytest
 
 from engine.ai import LEVELS, pref_knowledge, rules_player, seat_knowledge
-from engine.ai.pref_search import Solver, strong
+from engine.ai.pref_dd import DDSolver
+from engine.ai.pref_search import strong
 from engine.ai.preferans import settle
-from engine.cards import Card, make_deck, shuffled
+from engine.cards import Card, make_deck
 from engine.knowledge import PrefKnowledge
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase, PrefDeal
-from engine.preferans.outcome import Entries, PrefRules
+from engine.preferans.outcome import Entries
 from engine.preferans.record import start, to_record
-from tests.pref_deal_helpers import NAMES, act, new, plays, run
+from tests.pref_deal_helpers import act, new, plays, run
+from tests.pref_solver_reference import random_start
 
 QUICK_STRONG = partial(strong, playouts=4, solve_samples=2)  # what it may play: any budget
 PLAYERS = {**LEVELS, "strong": QUICK_STRONG}
 DEALS = 2000
 STRONG_EVERY = 20  # one deal in so many has a strong seat
-
-
-def _random_start(rng: random.Random) -> PrefDeal:
-    """A new deal of 3 or 4 players under random house rules (and a raspasy streak)."""
-    players = rng.choice((3, 3, 4))
-    rules = PrefRules(
-        here=rng.choice(("on", "off")),
-        stalingrad=rng.random() < 0.3,
-        raspasy_exit=rng.choice((6, 7)),
-        ten=rng.choice(("checked", "whisted")),
-        whist=rng.choice(("greedy", "gentleman")),
-    )
-    deck = shuffled(make_deck(32), rng)
-    deal, _ = PrefDeal.new(rules, NAMES[:players], rng.randrange(players), deck, rng.choice((0, 1)))
-    return deal
 
 
 def _decide(deal: PrefDeal) -> PrefKnowledge:
@@ -55,7 +42,7 @@ def test_every_level_plays_only_legal_actions() -> None:
     words: dict[str, Counter[str]] = {level: Counter() for level in PLAYERS}
     kinds: Counter[str] = Counter()
     for i in range(DEALS):
-        deal = _random_start(rng)
+        deal = random_start(rng)
         levels = ["random", "rules", "strong"] if i % STRONG_EVERY == 0 else ["random", "rules"]
         seats = [rng.choice(levels) for _ in range(deal.n)]
         while not deal.finished:
@@ -99,7 +86,7 @@ def test_no_level_peeks_at_hidden_cards() -> None:
     checked: Counter[str] = Counter()
     changed = 0
     for _ in range(300):
-        deal = _random_start(rng)
+        deal = random_start(rng)
         stop = rng.randrange(40)
         while not deal.finished and len(deal.actions) < stop:
             legal = deal.legal_actions()
@@ -173,7 +160,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
     rng = random.Random("pref/solver")
     kinds: Counter[str] = Counter()
     while kinds.total() < 90:
-        deal = _random_start(rng)
+        deal = random_start(rng)
         while not deal.finished and not (
             deal.phase is Phase.PLAY and len(deal.hands[deal.turn or 0]) <= 3
         ):
@@ -197,7 +184,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
             maximisers = {counted}
         for action in deal.legal_actions():
             assert action.card is not None
-            won = Solver(deal).after(seat, action.card)
+            won = DDSolver(deal).after(seat, action.card)
             assert won[counted] == _minimax(deal.apply(action)[0], counted, maximisers)
             assert sum(won) == 10
         kinds["raspasy" if deal.raspasy else deal.contract or ""] += 1

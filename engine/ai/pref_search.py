@@ -3,11 +3,11 @@ seat knows (the cards played, the talon once shown or turned, the voids shown by
 others' words read as the rules level would say them), and weigh each candidate action on those
 deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
 
-Late in the play, once the cards are fixed, the deal is solved exactly: an alpha-beta search over
-the tricks left (`Solver`), each side playing its best. Earlier — bidding, talon, contract,
-whisting and the first tricks — each candidate is played out with the rules level at every seat,
-the same imagined deals serving every candidate, and the rules level's choice is left only for a
-gain clear of the sampling noise (as ai/search.py does for the other games).
+Late in the play, once the cards are fixed, the deal is solved exactly: the double-dummy solver
+of ai/pref_dd.py over the tricks left, each side playing its best. Earlier — bidding, talon,
+contract, whisting and the first tricks — each candidate is played out with the rules level at
+every seat, the same imagined deals serving every candidate, and the rules level's choice is
+left only for a gain clear of the sampling noise (as ai/search.py does for the other games).
 """
 
 from __future__ import annotations
@@ -22,12 +22,14 @@ from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
 from ..preferans.outcome import score_deal
 from . import preferans as rules
+from .pref_dd import DDSolver, OverBudget
 from .search import best_of
 
 PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
 SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
+SOLVE_NODES: int | None = None  # positions one imagined deal may take to solve, else playouts
 DISCARDS = 5  # discards searched: the rules level's best by its own value
 ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
@@ -35,17 +37,24 @@ SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imag
 
 def strong(
     knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
-    solve_samples: int = SOLVE_SAMPLES,
+    solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
+    solve_nodes: int | None = SOLVE_NODES,
 ) -> PrefAction:  # fmt: skip
-    """The strong level's action for the seat that decides (the budget in imagined deals)."""
+    """The strong level's action for the seat that decides (the budget in imagined deals; a
+    card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
+    each fits in `solve_nodes` positions, else by playouts)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     default = rules.choose(world, seat, legal)
     candidates = _candidates(world, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
-    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= SOLVE_TRICKS:
-        return _solved(knowledge, candidates, default, rng, solve_samples)
+    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
+        state = rng.getstate()
+        solved = _solved(knowledge, candidates, default, rng, solve_samples, solve_nodes)
+        if solved is not None:
+            return solved
+        rng.setstate(state)  # the playouts draw the same imagined deals as without the try
     return _played_out(knowledge, candidates, default, rng, playouts)
 
 
@@ -262,19 +271,21 @@ def _played_out(
 
 def _solved(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, samples: int,
-) -> PrefAction:  # fmt: skip
-    """Each candidate card's mean value over imagined deals, each deal solved exactly."""
+    rng: random.Random, samples: int, nodes: int | None,
+) -> PrefAction | None:  # fmt: skip
+    """Each candidate card's mean value over imagined deals, each deal solved exactly from the
+    trick on the table (ai/pref_dd.py); None if a deal takes more than `nodes` positions."""
     seat = knowledge.seat
     world = knowledge.world
     totals = [0.0] * len(candidates)
     worth: dict[tuple[int, ...], float] = {}
     for _ in range(samples):
-        imagined = sample(knowledge, rng)
-        solver = Solver(imagined)
-        for i, action in enumerate(candidates):
-            assert action.card is not None
-            won = solver.after(action.seat, action.card)
+        solver = DDSolver(sample(knowledge, rng), limit=nodes)
+        try:
+            ends = [solver.after(a.seat, a.card) for a in candidates if a.card is not None]
+        except OverBudget:
+            return None
+        for i, won in enumerate(ends):
             if won not in worth:
                 entries = score_deal(
                     world.outcome_with(won), world.n, world.dealer, world.streak, world.rules
@@ -283,139 +294,3 @@ def _solved(
             totals[i] += worth[won]
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
     return candidates[best]
-
-
-# ---- the exact solver ----------------------------------------------------------------------------
-
-
-class Solver:
-    """Alpha-beta over the tricks left of a deal whose cards are all known (P8, P9; after
-    raspasy's talon tricks, P10). The `target` seat's tricks are counted: in a contract the
-    declarer's (he wants more, the defenders fewer); in misère the declarer's (he wants none); in
-    raspasy the seat to play's own, the other two taken as playing against it."""
-
-    def __init__(self, deal: PrefDeal) -> None:
-        self.deal = deal
-        self.order = deal.order
-        self.trump = -1 if deal.trump is None else rules.SUITS.index(deal.trump)
-        self.hands = [sorted(_code(c) for c in deal.hands[s]) for s in self.order]
-        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
-        mover = self.order.index(deal.turn if deal.turn is not None else self.order[0])
-        if deal.raspasy or deal.contract == "misere":
-            target = mover if deal.raspasy else self.order.index(deal.declarer or 0)
-            self.targets = {target}
-            self.maximisers = {p for p in range(3) if p != target}
-        else:
-            self.targets = self.maximisers = {self.order.index(deal.declarer or 0)}
-
-    def after(self, seat: int, card: Card) -> tuple[int, ...]:
-        """Every seat's tricks at the end of the deal if `seat` plays `card` now and all play
-        best from then on; the tricks the solver does not count are shared out evenly."""
-        deal = self.deal
-        position = self.order.index(seat)
-        trick = [(self.order.index(p.seat), _code(p.card)) for p in deal.trick]
-        code = _code(card)
-        self.hands[position].remove(code)
-        trick.append((position, code))
-        left = len(self.hands[position]) + 1
-        if len(trick) == 3:
-            taker = _taker(trick, self.trump)
-            counted = (taker in self.targets) + self._value(taker, [], 0, left)
-        else:
-            counted = self._value((position + 1) % 3, trick, 0, left)
-        self.hands[position].append(code)
-        self.hands[position].sort()
-        won = list(deal.won)
-        target = next(iter(self.targets))
-        won[self.order[target]] += counted
-        others = [self.order[p] for p in range(3) if p not in self.targets]
-        rest = left - counted
-        for i, other in enumerate(others):
-            won[other] += rest // 2 + (i < rest % 2)
-        return tuple(won)
-
-    def _value(self, turn: int, trick: list[tuple[int, int]], alpha: int, beta: int) -> int:
-        """The target's tricks from here (the trick on the table included), within alpha-beta."""
-        hands = self.hands
-        key: tuple[object, ...] | None = None
-        if not trick:
-            if not hands[turn]:
-                return 0
-            key = (turn, *map(tuple, hands))
-            low, high = self.table.get(key, (0, len(hands[turn])))
-            if low >= beta or low == high:
-                return low
-            if high <= alpha:
-                return high
-            alpha, beta = max(alpha, low), min(beta, high)
-        start_alpha, start_beta = alpha, beta
-        maximising = turn in self.maximisers
-        best = -1 if maximising else 99
-        for code in self._moves(turn, trick):
-            hand = hands[turn]
-            at = hand.index(code)
-            del hand[at]
-            trick.append((turn, code))
-            if len(trick) == 3:
-                taker = _taker(trick, self.trump)
-                gain = 1 if taker in self.targets else 0
-                value = gain + self._value(taker, [], alpha - gain, beta - gain)
-            else:
-                value = self._value((turn + 1) % 3, trick, alpha, beta)
-            trick.pop()
-            hand.insert(at, code)
-            if maximising:
-                if value > best:
-                    best = value
-                    alpha = max(alpha, value)
-            elif value < best:
-                best = value
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        if key is not None:
-            low, high = self.table.get(key, (0, 10))
-            if best <= start_alpha:
-                high = min(high, best)
-            elif best >= start_beta:
-                low = max(low, best)
-            else:
-                low = high = best
-            self.table[key] = (low, high)
-        return best
-
-    def _moves(self, turn: int, trick: list[tuple[int, int]]) -> list[int]:
-        """The legal cards (P8), one of each run of touching cards, highest first."""
-        hand = self.hands[turn]
-        if trick:
-            suit = trick[0][1] >> 4
-            legal = [c for c in hand if c >> 4 == suit]
-            if not legal and self.trump >= 0:
-                legal = [c for c in hand if c >> 4 == self.trump]
-            legal = legal or hand
-        else:
-            legal = hand
-        live = {c for h in self.hands for c in h} | {c for _, c in trick}
-        moves: list[int] = []
-        above = -1
-        for code in sorted(legal, reverse=True):
-            touching = above >> 4 == code >> 4 and not any(code < c < above for c in live)
-            above = code
-            if not touching:  # a card touching the one above it is the same for every purpose
-                moves.append(code)
-        return moves
-
-
-def _code(card: Card) -> int:
-    return rules.SUITS.index(card.suit) << 4 | int(card.rank)
-
-
-def _taker(trick: list[tuple[int, int]], trump: int) -> int:
-    best_position, best = trick[0]
-    for position, code in trick[1:]:
-        if code >> 4 == best >> 4:
-            if code > best:
-                best_position, best = position, code
-        elif code >> 4 == trump:
-            best_position, best = position, code
-    return best_position

@@ -10,7 +10,7 @@ from functools import partial
 
 import pytest
 
-from engine.ai import LEVELS, pref_knowledge, rules_player, seat_knowledge
+from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player, seat_knowledge
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import strong
 from engine.ai.preferans import settle
@@ -278,3 +278,51 @@ def test_p9_the_misere_declarer_ducks_with_his_highest_losing_card() -> None:
     deal = plays(deal, ["0:7S 1:AS 2:8S", "1:KC"])
     deal = plays(deal, ["2:8C"])
     assert rules(deal) == act(0, "play JC")  # the highest club under the king
+
+
+# ---- the strong level's card play (issue 26) ----------------------------------------------------
+
+
+def _six_hearts_whisted() -> PrefDeal:
+    """HANDS's 6♥ with both defenders whisting: the declarer leads the first trick."""
+    deal = run(new(HANDS, TALON), ["0: bid 6H", "1: pass", "2: pass", "0: discard 7C 8C"])
+    return run(deal, ["0: contract 6H", "1: whist", "2: whist"])
+
+
+def test_the_master_solves_imagined_deals_exactly_from_the_first_trick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first lead of a trick contract, within the budget: 16 imagined deals solved, no
+    playout (one would fail here), and the card is the declarer's master trump."""
+    deal = _six_hearts_whisted()
+    monkeypatch.setattr(pref_search, "_played_out", _no_playouts)
+    assert strong(_decide(deal), random.Random(1)) == act(0, "play AH")
+
+
+def _no_playouts(*_: object) -> PrefAction:
+    raise AssertionError("played out where the deals fit the budget")
+
+
+def test_the_master_plays_out_a_card_whose_deals_do_not_fit_the_budget() -> None:
+    """A budget of one position cannot solve a first trick: the card is the playouts' choice,
+    from the same imagined deals as a Master that never solves (the generator's state is put
+    back after the try)."""
+    knowledge = _decide(_six_hearts_whisted())
+    tried = strong(knowledge, random.Random(2), solve_nodes=1)
+    assert tried == strong(knowledge, random.Random(2), solve_tricks=0)
+
+
+def test_p6_the_imagined_deals_read_the_whist_words() -> None:
+    """A whist with an imagined hand that counts no defensive trick does not fit it; the
+    auction's words alone do not see it."""
+    deal = _six_hearts_whisted()
+    knowledge = pref_knowledge(deal, 0)  # the declarer: the defenders' hands are hidden
+    world = deal.copy()
+    fits, judged = pref_search._fits(world, knowledge)
+    auction_fits, auction_judged = pref_search._fits(world, knowledge, whists=False)
+    assert (fits, judged) == (auction_fits + 2, auction_judged + 2)  # both whists fit
+    world.hands[2] = tuple(cards_of("8S 7S 9C 8C 7C 9D 8D 7D TH 9H"))  # imagined: no trick
+    fits, judged = pref_search._fits(world, knowledge)
+    assert (fits, judged) == (auction_fits + 1, auction_judged + 2)
+    assert not pref_search._whist_fits(world, act(2, "whist"))
+    assert pref_search._whist_fits(world, act(2, "pass"))

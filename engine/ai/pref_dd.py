@@ -92,9 +92,7 @@ class DDSolver:
     raspasy the seat to play's own (or `target`'s), the other two taken as playing against it.
     With a `limit`, a search past that many positions at a trick's start raises OverBudget."""
 
-    def __init__(
-        self, deal: PrefDeal, target: int | None = None, limit: int | None = None
-    ) -> None:
+    def __init__(self, deal: PrefDeal, target: int | None = None, limit: int | None = None) -> None:
         self.deal = deal
         self.order = deal.order
         self.trump = -1 if deal.trump is None else SUITS.index(deal.trump)

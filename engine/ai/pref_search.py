@@ -3,11 +3,13 @@ seat knows (the cards played, the talon once shown or turned, the voids shown by
 others' words read as the rules level would say them), and weigh each candidate action on those
 deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
 
-Late in the play, once the cards are fixed, the deal is solved exactly: the double-dummy solver
-of ai/pref_dd.py over the tricks left, each side playing its best. Earlier — bidding, talon,
-contract, whisting and the first tricks — each candidate is played out with the rules level at
-every seat, the same imagined deals serving every candidate, and the rules level's choice is
-left only for a gain clear of the sampling noise (as ai/search.py does for the other games).
+In the play each imagined deal is solved exactly from the trick on the table (issue 26: the
+double-dummy solver of ai/pref_dd.py, each side playing its best), from the first trick where
+each of the 16 deals fits a budget of positions, and the card with the best mean value is
+played. Elsewhere — bidding, talon, contract, whisting, and a card whose deals are too big to
+solve in time — each candidate is played out with the rules level at every seat, the same
+imagined deals serving every candidate, and the rules level's choice is left only for a gain
+clear of the sampling noise (as ai/search.py does for the other games).
 """
 
 from __future__ import annotations
@@ -20,42 +22,50 @@ from ..knowledge import PrefKnowledge
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
-from ..preferans.outcome import score_deal
+from ..preferans.outcome import level, score_deal
 from . import preferans as rules
 from .pref_dd import DDSolver, OverBudget
 from .search import best_of
 
 PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
-SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
+SOLVE_TRICKS = 10  # try to solve exactly from this many tricks left (from the first trick)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
-SOLVE_NODES: int | None = None  # positions one imagined deal may take to solve, else playouts
+RASPASY_TRICKS = 10  # in raspasy, solve from this many tricks left (the solver's two against one)
+SOLVE_NODES = 5000  # positions one imagined deal may take to solve, else playouts
+SOLVE_TOTAL = 30000  # positions all the imagined deals of a decision may take (≈150 ms of CPU)
 DISCARDS = 5  # discards searched: the rules level's best by its own value
 ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
+WHIST_WORDS = (PrefDo.WHIST, PrefDo.PASS, PrefDo.HALF_WHIST)  # P6
 
 
 def strong(
     knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
     solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
-    solve_nodes: int | None = SOLVE_NODES,
+    solve_nodes: int | None = SOLVE_NODES, solve_total: int = SOLVE_TOTAL, whists: bool = True,
+    raspasy_tricks: int = RASPASY_TRICKS,
 ) -> PrefAction:  # fmt: skip
     """The strong level's action for the seat that decides (the budget in imagined deals; a
     card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
-    each fits in `solve_nodes` positions, else by playouts)."""
+    each fits in `solve_nodes` positions, else by playouts; `whists`: the imagined deals fit the
+    whist words too; bench/ai_strength.py's `today` level is the one before issue 26)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     default = rules.choose(world, seat, legal)
     candidates = _candidates(world, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
-    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
+    solve_from = min(solve_tricks, raspasy_tricks) if world.raspasy else solve_tricks
+    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_from:
         state = rng.getstate()
-        solved = _solved(knowledge, candidates, default, rng, solve_samples, solve_nodes)
+        solved = _solved(
+            knowledge, candidates, default, rng, solve_samples, solve_nodes, whists, solve_total
+        )
         if solved is not None:
             return solved
         rng.setstate(state)  # the playouts draw the same imagined deals as without the try
-    return _played_out(knowledge, candidates, default, rng, playouts)
+    return _played_out(knowledge, candidates, default, rng, playouts, whists)
 
 
 def _candidates(
@@ -134,13 +144,13 @@ def shown_voids(deal: PrefDeal) -> dict[int, set[Suit]]:
     return voids
 
 
-def sample(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
+def sample(knowledge: PrefKnowledge, rng: random.Random, whists: bool = True) -> PrefDeal:
     """A deal the seat cannot tell from the real one in which the others' words fit their hands
     (the first of a few tries that fits them all, else the one that fits most)."""
     best, fits_best = None, -1
     for _ in range(ATTEMPTS):
         world = sample_world(knowledge, rng)
-        fits, judged = _fits(world, knowledge)
+        fits, judged = _fits(world, knowledge, whists)
         if fits == judged:
             return world
         if fits > fits_best:
@@ -192,14 +202,23 @@ def sample_world(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
     return world
 
 
-def _fits(world: PrefDeal, knowledge: PrefKnowledge) -> tuple[int, int]:
-    """How many of the other seats' auction words fit their imagined hands, of how many judged:
-    a bid needs a count near it, a first-call pass a count below the next bid, misère a safe
-    hand (rules level's reading, ai/preferans.py)."""
+def _fits(world: PrefDeal, knowledge: PrefKnowledge, whists: bool = True) -> tuple[int, int]:
+    """How many of the other seats' words fit their imagined hands, of how many judged: a bid
+    needs a count near it, a first-call pass a count below the next bid, misère a safe hand, a
+    whist word its count (rules level's reading, ai/preferans.py; `whists` False: the auction's
+    words only)."""
     fits = judged = 0
     top = -1
     said: set[int] = set()
+    whisting = False  # the words after the contract are whist words (P6)
     for action in knowledge.history:
+        whisting = whisting or action.do is PrefDo.CONTRACT
+        if whisting:
+            hidden = action.seat != knowledge.seat and action.seat in knowledge.hidden_hands
+            if whists and hidden and action.do in WHIST_WORDS:
+                judged += 1
+                fits += _whist_fits(world, action)
+            continue
         if action.do not in (PrefDo.BID, PrefDo.PASS, PrefDo.MISERE):
             continue
         seat = action.seat
@@ -221,6 +240,19 @@ def _fits(world: PrefDeal, knowledge: PrefKnowledge) -> tuple[int, int]:
         if action.do is not PrefDo.PASS:
             top = max(top, place)
     return fits, judged
+
+
+def _whist_fits(world: PrefDeal, action: PrefAction) -> bool:
+    """A whist word fits a defender's imagined hand (the rules level's reading, loosened by a
+    trick): a whist a count of at least one trick, a pass or half-whist one short of whisting
+    alone."""
+    if world.contract is None:
+        return True
+    count = rules.defence_tricks(_hand_when_bidding(world, action.seat), world.trump)
+    contract_level = level(world.contract)
+    if action.do is PrefDo.WHIST:
+        return count >= 1.0
+    return count < rules.LONE_WHIST[contract_level] + 1
 
 
 def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
@@ -254,7 +286,7 @@ def play_out(deal: PrefDeal) -> PrefDeal:
 
 def _played_out(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, playouts: int,
+    rng: random.Random, playouts: int, whists: bool,
 ) -> PrefAction:  # fmt: skip
     """The candidate with the best mean payoff over playouts, if it beats the rules level's
     choice by more than the noise; else that choice."""
@@ -263,7 +295,7 @@ def _played_out(
     most = max(least, playouts // len(candidates))
 
     def row() -> list[float]:
-        imagined = sample(knowledge, rng)
+        imagined = sample(knowledge, rng, whists)
         return [payoff(play_out(imagined.apply(action)[0]), seat) for action in candidates]
 
     return best_of(candidates, default, row, most, least)
@@ -271,20 +303,24 @@ def _played_out(
 
 def _solved(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, samples: int, nodes: int | None,
+    rng: random.Random, samples: int, nodes: int | None, whists: bool, total: int = 0,
 ) -> PrefAction | None:  # fmt: skip
     """Each candidate card's mean value over imagined deals, each deal solved exactly from the
-    trick on the table (ai/pref_dd.py); None if a deal takes more than `nodes` positions."""
+    trick on the table (ai/pref_dd.py); None if a deal takes more than `nodes` positions, or
+    all of them more than `total`."""
     seat = knowledge.seat
     world = knowledge.world
     totals = [0.0] * len(candidates)
     worth: dict[tuple[int, ...], float] = {}
+    spent = 0
     for _ in range(samples):
-        solver = DDSolver(sample(knowledge, rng), limit=nodes)
+        limit = None if nodes is None else min(nodes, total - spent)
+        solver = DDSolver(sample(knowledge, rng, whists), limit=limit)
         try:
             ends = [solver.after(a.seat, a.card) for a in candidates if a.card is not None]
         except OverBudget:
             return None
+        spent += solver.nodes
         for i, won in enumerate(ends):
             if won not in worth:
                 entries = score_deal(

@@ -17,11 +17,11 @@ from engine.ai.preferans import settle
 from engine.cards import Card, make_deck
 from engine.knowledge import PrefKnowledge
 from engine.preferans.actions import PrefAction, PrefDo
-from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import Entries
 from engine.preferans.record import start, to_record
 from tests.pref_deal_helpers import act, new, plays, run
-from tests.pref_solver_reference import random_start
+from tests.pref_solver_reference import random_position, random_start
 
 QUICK_STRONG = partial(strong, playouts=4, solve_samples=2)  # what it may play: any budget
 PLAYERS = {**LEVELS, "strong": QUICK_STRONG}
@@ -160,20 +160,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
     rng = random.Random("pref/solver")
     kinds: Counter[str] = Counter()
     while kinds.total() < 90:
-        deal = random_start(rng)
-        while not deal.finished and not (
-            deal.phase is Phase.PLAY and len(deal.hands[deal.turn or 0]) <= 3
-        ):
-            legal = deal.legal_actions()
-            words = {a.do: a for a in legal}
-            if PrefDo.MISERE in words and rng.random() < 0.3:
-                deal, _ = deal.apply(words[PrefDo.MISERE])
-            elif PrefDo.PASS in words and rng.random() < 0.6:
-                deal, _ = deal.apply(words[PrefDo.PASS])
-            else:
-                deal, _ = deal.apply(rng.choice(legal))
-        if deal.finished:
-            continue
+        deal = random_position(rng, 3)
         seat = deal.turn
         assert seat is not None
         counted = seat if deal.raspasy else deal.declarer

@@ -8,10 +8,12 @@ What makes it fast (issue 26), the techniques of the skat and bridge solvers:
 - zero-window probes (MTD(f)): the value is found by a few searches of a null window, each
   cutting far more than one wide search, the bounds of each kept for the next;
 - touching cards merged: of a player's cards with no live card between them one is tried;
-- move order: the stored best lead first; a hand that completes a trick tries first the
-  cheapest card that gives its side what it wants;
+- move order: the stored best lead first; a following hand tries first the cards that leave
+  the trick where its side wants it (the cheapest winner, or the highest card that stays under);
 - bounds: a position's value lies between 0 and the tricks left, so a window outside them is
-  answered at once.
+  answered at once; in a trick contract the leader's quick tricks (his top cards in a suit, as
+  many rounds as no hand with a trump can ruff) bound it before any card is tried;
+- the first guess of each search is the value last found (MTD(f) needs few probes then).
 
 Cards are bits `suit * 8 + rank` (suits in `ai/preferans.SUITS` order, rank 0 the seven).
 """

@@ -20,11 +20,11 @@ sheet (Sochi rules, no raspasy before it), and its figure is in whists: each sea
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
 payoff of ai/preferans.settle, which the strong level plays for).
 
-`--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `today` is
-the Master before issue 26 (exact only in the last four tricks, its imagined deals fitting the
-auction's words only) and `strong4` today's Master solving raspasy only in its last four tricks.
+`--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
+issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
+positions, the deals fitting the whist words too), kept in the bench: it did not win whists.
 `--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at
-every seat (`--loss-levels`, default master,amateur; also today) and, for each card played, takes
+every seat (`--loss-levels`, default master,amateur; also exact) and, for each card played, takes
 the double-dummy value of the best card in the real position (all hands known, for this measure
 only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the defenders,
 in raspasy the seat to play against the other two) less the value of the card chosen: the
@@ -49,6 +49,7 @@ from typing import Any
 
 from engine.ai import LEVELS, pref_knowledge, seat_knowledge
 from engine.ai.pref_dd import DDSolver
+from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
 from engine.ai.pref_search import strong as pref_strong
 from engine.ai.preferans import settle
 from engine.cards import make_deck, shuffled
@@ -58,12 +59,12 @@ from engine.preferans.outcome import PrefRules
 
 ANTE = 10
 PREFERANS = "preferans"  # not in engine.games (not a TrickDeal): three players, whists
-# Preferans's Master as it was before issue 26 (exact only in the last four tricks, the auction's
-# words only), for a match against today's (`--pairs strong-today`).
+# Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-strong`).
 BENCH_LEVELS: dict[str, Any] = {
     **LEVELS,
-    "today": partial(pref_strong, solve_tricks=4, solve_nodes=None, whists=False),
-    "strong4": partial(pref_strong, raspasy_tricks=4),  # raspasy exact only in its last 4 tricks
+    "exact": partial(
+        pref_strong, solve_tricks=10, solve_nodes=EXACT_NODES, solve_total=EXACT_TOTAL, whists=True
+    ),
 }
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
@@ -117,7 +118,7 @@ def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) 
     adds its CPU time to `times`."""
     start = time.process_time()
     action = BENCH_LEVELS[level](knowledge, rng)
-    if level.startswith("strong") and len(knowledge.legal) > 1:
+    if level in ("strong", "exact") and len(knowledge.legal) > 1:
         times.append(time.process_time() - start)
     return action
 
@@ -186,7 +187,7 @@ def measure(
 # ---- card-play loss (issue 26) ------------------------------------------------------------------
 
 LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
-LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("today", "today"))  # today: bench only
+LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("exact", "exact"))  # exact: bench only
 
 
 def loss_kind(deal: PrefDeal) -> str:
@@ -294,8 +295,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
         "--pairs", default="strong-rules,rules-random",
-        help="the matches, A-B each (levels random, rules, strong; Preferans also today: the "
-        "Master before issue 26)",
+        help="the matches, A-B each (levels random, rules, strong; Preferans also exact: "
+        "issue 26's Master, exact from the first trick)",
     )  # fmt: skip
     parser.add_argument(
         "--card-play-loss", action="store_true",
@@ -304,7 +305,7 @@ def main() -> None:
     parser.add_argument(
         "--loss-levels",
         default="master,amateur",
-        help="the levels whose card-play loss to measure (also today: the Master before issue 26)",
+        help="the levels whose card-play loss to measure (also exact: issue 26's Master)",
     )
     parser.add_argument(
         "--matches", action=argparse.BooleanOptionalAction, default=True,

@@ -267,7 +267,9 @@ def test_p9_the_misere_declarer_ducks_with_his_highest_losing_card() -> None:
     assert rules(deal) == act(0, "play JC")  # the highest club under the king
 
 
-# ---- the strong level's card play (issue 26) ----------------------------------------------------
+# ---- issue 26's exact card play (bench/ai_strength.py's `exact`) ------------------------------
+
+EXACT = partial(strong, solve_tricks=10, solve_nodes=pref_search.EXACT_NODES, whists=True)
 
 
 def _six_hearts_whisted() -> PrefDeal:
@@ -276,27 +278,28 @@ def _six_hearts_whisted() -> PrefDeal:
     return run(deal, ["0: contract 6H", "1: whist", "2: whist"])
 
 
-def test_the_master_solves_imagined_deals_exactly_from_the_first_trick(
+def test_exact_play_solves_imagined_deals_from_the_first_trick(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The first lead of a trick contract, within the budget: 16 imagined deals solved, no
     playout (one would fail here), and the card is the declarer's master trump."""
     deal = _six_hearts_whisted()
     monkeypatch.setattr(pref_search, "_played_out", _no_playouts)
-    assert strong(_decide(deal), random.Random(1)) == act(0, "play AH")
+    assert EXACT(_decide(deal), random.Random(1)) == act(0, "play AH")
+    with pytest.raises(AssertionError, match="played out"):
+        strong(_decide(deal), random.Random(1))  # the Master plays the first tricks out
 
 
 def _no_playouts(*_: object) -> PrefAction:
     raise AssertionError("played out where the deals fit the budget")
 
 
-def test_the_master_plays_out_a_card_whose_deals_do_not_fit_the_budget() -> None:
+def test_exact_play_plays_out_a_card_whose_deals_do_not_fit_the_budget() -> None:
     """A budget of one position cannot solve a first trick: the card is the playouts' choice,
-    from the same imagined deals as a Master that never solves (the generator's state is put
-    back after the try)."""
+    from the same imagined deals as without the try (the generator's state is put back)."""
     knowledge = _decide(_six_hearts_whisted())
-    tried = strong(knowledge, random.Random(2), solve_nodes=1)
-    assert tried == strong(knowledge, random.Random(2), solve_tricks=0)
+    tried = EXACT(knowledge, random.Random(2), solve_nodes=1)
+    assert tried == strong(knowledge, random.Random(2), solve_tricks=0, whists=True)
 
 
 def test_p6_the_imagined_deals_read_the_whist_words() -> None:

@@ -3,13 +3,12 @@ seat knows (the cards played, the talon once shown or turned, the voids shown by
 others' words read as the rules level would say them), and weigh each candidate action on those
 deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
 
-In the play each imagined deal is solved exactly from the trick on the table (issue 26: the
-double-dummy solver of ai/pref_dd.py, each side playing its best), from the first trick where
-each of the 16 deals fits a budget of positions, and the card with the best mean value is
-played. Elsewhere — bidding, talon, contract, whisting, and a card whose deals are too big to
-solve in time — each candidate is played out with the rules level at every seat, the same
-imagined deals serving every candidate, and the rules level's choice is left only for a gain
-clear of the sampling noise (as ai/search.py does for the other games).
+Late in the play, once the cards are fixed, the deal is solved exactly: 16 imagined deals, each by
+the double-dummy solver of ai/pref_dd.py from the trick on the table, each side playing its
+best, and the card with the best mean value is played. Earlier — bidding, talon, contract,
+whisting and the first tricks — each candidate is played out with the rules level at every
+seat, the same imagined deals serving every candidate, and the rules level's choice is left only
+for a gain clear of the sampling noise (as ai/search.py does for the other games).
 """
 
 from __future__ import annotations
@@ -29,11 +28,12 @@ from .search import best_of
 
 PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
-SOLVE_TRICKS = 10  # try to solve exactly from this many tricks left (from the first trick)
+SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
-RASPASY_TRICKS = 10  # in raspasy, solve from this many tricks left (the solver's two against one)
-SOLVE_NODES = 5000  # positions one imagined deal may take to solve, else playouts
-SOLVE_TOTAL = 30000  # positions all the imagined deals of a decision may take (≈150 ms of CPU)
+# Issue 26's try, exact from the first trick within a budget (bench/ai_strength.py's `exact`):
+# card-play loss down by a third, no gain in whists over 1,000 duplicate deals, 3x the CPU.
+EXACT_NODES = 5000  # positions one imagined deal may take to solve, else playouts
+EXACT_TOTAL = 30000  # positions all the imagined deals of a decision may take (≈150 ms of CPU)
 DISCARDS = 5  # discards searched: the rules level's best by its own value
 ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
@@ -43,21 +43,19 @@ WHIST_WORDS = (PrefDo.WHIST, PrefDo.PASS, PrefDo.HALF_WHIST)  # P6
 def strong(
     knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
     solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
-    solve_nodes: int | None = SOLVE_NODES, solve_total: int = SOLVE_TOTAL, whists: bool = True,
-    raspasy_tricks: int = RASPASY_TRICKS,
+    solve_nodes: int | None = None, solve_total: int = EXACT_TOTAL, whists: bool = False,
 ) -> PrefAction:  # fmt: skip
     """The strong level's action for the seat that decides (the budget in imagined deals; a
     card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
-    each fits in `solve_nodes` positions, else by playouts; `whists`: the imagined deals fit the
-    whist words too; bench/ai_strength.py's `today` level is the one before issue 26)."""
+    each fits in `solve_nodes` positions and all in `solve_total`, else by playouts; `whists`:
+    the imagined deals fit the whist words too)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     default = rules.choose(world, seat, legal)
     candidates = _candidates(world, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
-    solve_from = min(solve_tricks, raspasy_tricks) if world.raspasy else solve_tricks
-    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_from:
+    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
         state = rng.getstate()
         solved = _solved(
             knowledge, candidates, default, rng, solve_samples, solve_nodes, whists, solve_total

@@ -1,7 +1,9 @@
 """How strong the computer players are: duplicate matches between levels, per game (issue 17).
 
 Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
-[--games frap,khrap,student_khrap,napoleon,preferans] [--players 4] [--seed 1] [--jobs 1]`.
+[--games frap,khrap,student_khrap,napoleon,preferans] [--players 4] [--seed 1] [--jobs 1]
+[--pairs strong-rules,rules-random] [--card-play-loss [--loss-levels master,amateur]]
+[--no-matches]`.
 
 Every deck is played twice with the two levels on alternating seats (A B A B, then B A B A), the
 same dealer and the same deck, so the cards' luck cancels: what remains is the levels' play. Each
@@ -17,6 +19,19 @@ Preferans is played by three (P1; `--players` does not apply), one deal at a tim
 sheet (Sochi rules, no raspasy before it), and its figure is in whists: each seat's P16
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
 payoff of ai/preferans.settle, which the strong level plays for).
+
+`--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
+issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
+positions, the deals fitting the whist words too), kept in the bench: it did not win whists.
+`--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at
+every seat (`--loss-levels`, default master,amateur; also exact) and, for each card played, takes
+the double-dummy value of the best card in the real position (all hands known, for this measure
+only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the defenders,
+in raspasy the seat to play against the other two) less the value of the card chosen: the
+card-play loss in tricks, summed per deal, with its 95 % interval for the declarer's trick
+contracts, whisting (the defence of one, light play too), misère (both sides) and raspasy, and
+in all (over the deals with card play). Its last line: `preferans card-play loss: master X [lo,
+hi] amateur Y [lo, hi] tricks a deal`. `--no-matches` measures the loss alone.
 """
 
 from __future__ import annotations
@@ -29,18 +44,28 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from engine.ai import LEVELS, pref_knowledge, seat_knowledge
+from engine.ai.pref_dd import DDSolver
+from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
+from engine.ai.pref_search import strong as pref_strong
 from engine.ai.preferans import settle
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
-from engine.preferans.deal import PrefDeal
+from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
 ANTE = 10
 PREFERANS = "preferans"  # not in engine.games (not a TrickDeal): three players, whists
-PAIRS = (("strong", "rules"), ("rules", "random"))
+# Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-strong`).
+BENCH_LEVELS: dict[str, Any] = {
+    **LEVELS,
+    "exact": partial(
+        pref_strong, solve_tricks=10, solve_nodes=EXACT_NODES, solve_total=EXACT_TOTAL, whists=True
+    ),
+}
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
 
@@ -92,8 +117,8 @@ def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) 
     """The level's action on the seat's knowledge (of any game); a strong decision with a choice
     adds its CPU time to `times`."""
     start = time.process_time()
-    action = LEVELS[level](knowledge, rng)
-    if level == "strong" and len(knowledge.legal) > 1:
+    action = BENCH_LEVELS[level](knowledge, rng)
+    if level in ("strong", "exact") and len(knowledge.legal) > 1:
         times.append(time.process_time() - start)
     return action
 
@@ -137,7 +162,7 @@ def measure(
     game: str, players: int, a: str, b: str, deals: int, seed: int, jobs: int
 ) -> list[Match]:
     """`deals` duplicate deals of `game` between levels A and B, over `jobs` processes."""
-    step = max(1, math.ceil(deals / (jobs * 8)))
+    step = max(1, min(20, math.ceil(deals / (jobs * 8))))  # progress at least every 20 deals
     chunks = [
         (game, players, a, b, seed, first, min(deals, first + step))
         for first in range(0, deals, step)
@@ -148,13 +173,113 @@ def measure(
             matches += result
             if len(matches) > 1:
                 mean, low, high = interval([m.diff for m in matches])
+                times = [t for m in matches for t in m.strong_times]
                 print(
                     f"  ... {game} {a}-vs-{b}: {len(matches)} of {deals}: {mean:+.2f} "
-                    f"[{low:.2f}, {high:.2f}]",
+                    f"[{low:.2f}, {high:.2f}]; strong decisions {len(times)}, median "
+                    f"{1000 * statistics.median(times or [0]):.0f} ms, p99 {p99_ms(times):.0f} ms",
                     file=sys.stderr,
                     flush=True,
                 )
     return matches
+
+
+# ---- card-play loss (issue 26) ------------------------------------------------------------------
+
+LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
+LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("exact", "exact"))  # exact: bench only
+
+
+def loss_kind(deal: PrefDeal) -> str:
+    """What the card to play is part of: the declarer's trick contract, the defence against one
+    (whisting, light play too), misère (either side), raspasy."""
+    if deal.raspasy:
+        return "raspasy"
+    if deal.contract == "misere":
+        return "misère"
+    return "contract" if deal.turn == deal.declarer else "whisting"
+
+
+def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
+    """The double-dummy value of the best card in the real position (all hands known, for the
+    measure only) less that of the card chosen, in tricks for the side to play."""
+    solver = DDSolver(deal)
+    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions()}
+    mover = deal.order.index(seat)
+    own = values[chosen.card]
+    if solver.maximisers[mover]:
+        return max(values.values()) - own
+    return own - min(values.values())
+
+
+def deal_loss(deck_seed: str, level: str) -> dict[str, float]:
+    """One Preferans deal with `level` at every seat: each kind's card-play loss summed over the
+    deal (the kinds of card play it had only)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    rngs = [random.Random(f"{deck_seed}/{level}/{s}") for s in range(3)]
+    loss: dict[str, float] = {}
+    while not deal.finished:
+        seat = deal.controller
+        assert seat is not None
+        action = _decide(level, pref_knowledge(deal, seat), rngs[seat], [])
+        if deal.phase is Phase.PLAY:
+            kind = loss_kind(deal)
+            loss[kind] = loss.get(kind, 0.0) + card_loss(deal, deal.turn or 0, action)
+        deal, _ = deal.apply(action)
+    return loss
+
+
+def _loss_run(args: tuple[str, int, int, int]) -> tuple[list[dict[str, float]], float]:
+    level, seed, first, last = args
+    started = time.process_time()
+    found = [deal_loss(f"{seed}/{PREFERANS}/{i}", level) for i in range(first, last)]
+    return found, time.process_time() - started
+
+
+def measure_loss(
+    level: str, deals: int, seed: int, jobs: int
+) -> tuple[list[dict[str, float]], float]:
+    """The card-play loss of `deals` seeded deals played by `level` at every seat, and the CPU
+    seconds it took (the level's play and the measure's solving)."""
+    step = max(1, min(20, math.ceil(deals / (jobs * 8))))
+    chunks = [(level, seed, first, min(deals, first + step)) for first in range(0, deals, step)]
+    found: list[dict[str, float]] = []
+    cpu = 0.0
+    with ProcessPoolExecutor(jobs) as pool:
+        for result, seconds in pool.map(_loss_run, chunks):
+            found += result
+            cpu += seconds
+            print(f"  ... {level} card-play loss: {len(found)} of {deals}", file=sys.stderr)
+    return found, cpu
+
+
+def report_loss(deals: int, seed: int, jobs: int, names: list[str]) -> str:
+    """Print each level's loss per kind of card play; return the fixed last line."""
+    parts = []
+    for name, level in LOSS_LEVELS:
+        if name not in names:
+            continue
+        found, cpu = measure_loss(level, deals, seed, jobs)
+        for kind in LOSS_KINDS:
+            values = [f[kind] for f in found if kind in f]
+            if values:
+                mean, low, high = interval(values)
+                print(
+                    f"preferans {name} card-play loss, {kind}: {mean:.3f} [{low:.3f}, {high:.3f}] "
+                    f"tricks a deal over {len(values)} deals",
+                    flush=True,
+                )
+        played = [sum(f.values()) for f in found if f]
+        mean, low, high = interval(played)
+        print(
+            f"preferans {name} card-play loss, all: {mean:.3f} [{low:.3f}, {high:.3f}] over "
+            f"{len(played)} deals with card play ({cpu:.0f} s of CPU)",
+            flush=True,
+        )
+        parts.append(f"{name} {mean:.3f} [{low:.3f}, {high:.3f}]")
+    return f"preferans card-play loss: {' '.join(parts)} tricks a deal"
 
 
 def main() -> None:
@@ -168,11 +293,29 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--pairs", default="strong-rules,rules-random",
+        help="the matches, A-B each (levels random, rules, strong; Preferans also exact: "
+        "issue 26's Master, exact from the first trick)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--card-play-loss", action="store_true",
+        help="Preferans: also the Master's and the Amateur's card-play loss over --deals deals",
+    )  # fmt: skip
+    parser.add_argument(
+        "--loss-levels",
+        default="master,amateur",
+        help="the levels whose card-play loss to measure (also exact: issue 26's Master)",
+    )
+    parser.add_argument(
+        "--matches", action=argparse.BooleanOptionalAction, default=True,
+        help="play the duplicate matches (--no-matches: the card-play loss alone)",
+    )  # fmt: skip
     args = parser.parse_args()
     summary = []
-    for game in args.games.split(","):
+    for game in args.games.split(",") if args.matches else ():
         parts, times = [], []
-        for a, b in PAIRS:
+        for a, b in (pair.split("-") for pair in args.pairs.split(",")):
             started = time.perf_counter()
             deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
             players = 3 if game == PREFERANS else args.players
@@ -197,6 +340,9 @@ def main() -> None:
                 flush=True,
             )
         summary.append(f"{game}: {' '.join(parts)} p99 {p99_ms(times):.0f} ms")
+    if args.card_play_loss:
+        names = args.loss_levels.split(",")
+        summary.append(report_loss(args.deals, args.seed, args.jobs, names))
     for line in summary:
         print(line)
 

@@ -10,36 +10,23 @@ from functools import partial
 
 import pytest
 
-from engine.ai import LEVELS, pref_knowledge, rules_player, seat_knowledge
-from engine.ai.pref_search import Solver, strong
+from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player, seat_knowledge
+from engine.ai.pref_dd import DDSolver
+from engine.ai.pref_search import strong
 from engine.ai.preferans import settle
-from engine.cards import Card, make_deck, shuffled
+from engine.cards import Card, make_deck
 from engine.knowledge import PrefKnowledge
 from engine.preferans.actions import PrefAction, PrefDo
-from engine.preferans.deal import Phase, PrefDeal
-from engine.preferans.outcome import Entries, PrefRules
+from engine.preferans.deal import PrefDeal
+from engine.preferans.outcome import Entries
 from engine.preferans.record import start, to_record
-from tests.pref_deal_helpers import NAMES, act, new, plays, run
+from tests.pref_deal_helpers import act, new, plays, run
+from tests.pref_solver_reference import random_position, random_start
 
 QUICK_STRONG = partial(strong, playouts=4, solve_samples=2)  # what it may play: any budget
 PLAYERS = {**LEVELS, "strong": QUICK_STRONG}
 DEALS = 2000
 STRONG_EVERY = 20  # one deal in so many has a strong seat
-
-
-def _random_start(rng: random.Random) -> PrefDeal:
-    """A new deal of 3 or 4 players under random house rules (and a raspasy streak)."""
-    players = rng.choice((3, 3, 4))
-    rules = PrefRules(
-        here=rng.choice(("on", "off")),
-        stalingrad=rng.random() < 0.3,
-        raspasy_exit=rng.choice((6, 7)),
-        ten=rng.choice(("checked", "whisted")),
-        whist=rng.choice(("greedy", "gentleman")),
-    )
-    deck = shuffled(make_deck(32), rng)
-    deal, _ = PrefDeal.new(rules, NAMES[:players], rng.randrange(players), deck, rng.choice((0, 1)))
-    return deal
 
 
 def _decide(deal: PrefDeal) -> PrefKnowledge:
@@ -55,7 +42,7 @@ def test_every_level_plays_only_legal_actions() -> None:
     words: dict[str, Counter[str]] = {level: Counter() for level in PLAYERS}
     kinds: Counter[str] = Counter()
     for i in range(DEALS):
-        deal = _random_start(rng)
+        deal = random_start(rng)
         levels = ["random", "rules", "strong"] if i % STRONG_EVERY == 0 else ["random", "rules"]
         seats = [rng.choice(levels) for _ in range(deal.n)]
         while not deal.finished:
@@ -99,7 +86,7 @@ def test_no_level_peeks_at_hidden_cards() -> None:
     checked: Counter[str] = Counter()
     changed = 0
     for _ in range(300):
-        deal = _random_start(rng)
+        deal = random_start(rng)
         stop = rng.randrange(40)
         while not deal.finished and len(deal.actions) < stop:
             legal = deal.legal_actions()
@@ -173,20 +160,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
     rng = random.Random("pref/solver")
     kinds: Counter[str] = Counter()
     while kinds.total() < 90:
-        deal = _random_start(rng)
-        while not deal.finished and not (
-            deal.phase is Phase.PLAY and len(deal.hands[deal.turn or 0]) <= 3
-        ):
-            legal = deal.legal_actions()
-            words = {a.do: a for a in legal}
-            if PrefDo.MISERE in words and rng.random() < 0.3:
-                deal, _ = deal.apply(words[PrefDo.MISERE])
-            elif PrefDo.PASS in words and rng.random() < 0.6:
-                deal, _ = deal.apply(words[PrefDo.PASS])
-            else:
-                deal, _ = deal.apply(rng.choice(legal))
-        if deal.finished:
-            continue
+        deal = random_position(rng, 3)
         seat = deal.turn
         assert seat is not None
         counted = seat if deal.raspasy else deal.declarer
@@ -197,7 +171,7 @@ def test_the_solver_agrees_with_plain_minimax_over_the_engine() -> None:
             maximisers = {counted}
         for action in deal.legal_actions():
             assert action.card is not None
-            won = Solver(deal).after(seat, action.card)
+            won = DDSolver(deal).after(seat, action.card)
             assert won[counted] == _minimax(deal.apply(action)[0], counted, maximisers)
             assert sum(won) == 10
         kinds["raspasy" if deal.raspasy else deal.contract or ""] += 1
@@ -291,3 +265,54 @@ def test_p9_the_misere_declarer_ducks_with_his_highest_losing_card() -> None:
     deal = plays(deal, ["0:7S 1:AS 2:8S", "1:KC"])
     deal = plays(deal, ["2:8C"])
     assert rules(deal) == act(0, "play JC")  # the highest club under the king
+
+
+# ---- issue 26's exact card play (bench/ai_strength.py's `exact`) ------------------------------
+
+EXACT = partial(strong, solve_tricks=10, solve_nodes=pref_search.EXACT_NODES, whists=True)
+
+
+def _six_hearts_whisted() -> PrefDeal:
+    """HANDS's 6♥ with both defenders whisting: the declarer leads the first trick."""
+    deal = run(new(HANDS, TALON), ["0: bid 6H", "1: pass", "2: pass", "0: discard 7C 8C"])
+    return run(deal, ["0: contract 6H", "1: whist", "2: whist"])
+
+
+def test_exact_play_solves_imagined_deals_from_the_first_trick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first lead of a trick contract, within the budget: 16 imagined deals solved, no
+    playout (one would fail here), and the card is the declarer's master trump."""
+    deal = _six_hearts_whisted()
+    monkeypatch.setattr(pref_search, "_played_out", _no_playouts)
+    assert EXACT(_decide(deal), random.Random(1)) == act(0, "play AH")
+    with pytest.raises(AssertionError, match="played out"):
+        strong(_decide(deal), random.Random(1))  # the Master plays the first tricks out
+
+
+def _no_playouts(*_: object) -> PrefAction:
+    raise AssertionError("played out where the deals fit the budget")
+
+
+def test_exact_play_plays_out_a_card_whose_deals_do_not_fit_the_budget() -> None:
+    """A budget of one position cannot solve a first trick: the card is the playouts' choice,
+    from the same imagined deals as without the try (the generator's state is put back)."""
+    knowledge = _decide(_six_hearts_whisted())
+    tried = EXACT(knowledge, random.Random(2), solve_nodes=1)
+    assert tried == strong(knowledge, random.Random(2), solve_tricks=0, whists=True)
+
+
+def test_p6_the_imagined_deals_read_the_whist_words() -> None:
+    """A whist with an imagined hand that counts no defensive trick does not fit it; the
+    auction's words alone do not see it."""
+    deal = _six_hearts_whisted()
+    knowledge = pref_knowledge(deal, 0)  # the declarer: the defenders' hands are hidden
+    world = deal.copy()
+    fits, judged = pref_search._fits(world, knowledge)
+    auction_fits, auction_judged = pref_search._fits(world, knowledge, whists=False)
+    assert (fits, judged) == (auction_fits + 2, auction_judged + 2)  # both whists fit
+    world.hands[2] = tuple(cards_of("8S 7S 9C 8C 7C 9D 8D 7D TH 9H"))  # imagined: no trick
+    fits, judged = pref_search._fits(world, knowledge)
+    assert (fits, judged) == (auction_fits + 1, auction_judged + 2)
+    assert not pref_search._whist_fits(world, act(2, "whist"))
+    assert pref_search._whist_fits(world, act(2, "pass"))

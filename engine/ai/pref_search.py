@@ -3,11 +3,12 @@ seat knows (the cards played, the talon once shown or turned, the voids shown by
 others' words read as the rules level would say them), and weigh each candidate action on those
 deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
 
-Late in the play, once the cards are fixed, the deal is solved exactly: an alpha-beta search over
-the tricks left (`Solver`), each side playing its best. Earlier — bidding, talon, contract,
-whisting and the first tricks — each candidate is played out with the rules level at every seat,
-the same imagined deals serving every candidate, and the rules level's choice is left only for a
-gain clear of the sampling noise (as ai/search.py does for the other games).
+Late in the play, once the cards are fixed, the deal is solved exactly: 16 imagined deals, each by
+the double-dummy solver of ai/pref_dd.py from the trick on the table, each side playing its
+best, and the card with the best mean value is played. Earlier — bidding, talon, contract,
+whisting and the first tricks — each candidate is played out with the rules level at every
+seat, the same imagined deals serving every candidate, and the rules level's choice is left only
+for a gain clear of the sampling noise (as ai/search.py does for the other games).
 """
 
 from __future__ import annotations
@@ -20,33 +21,49 @@ from ..knowledge import PrefKnowledge
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
-from ..preferans.outcome import score_deal
+from ..preferans.outcome import level, score_deal
 from . import preferans as rules
+from .pref_dd import DDSolver, OverBudget
 from .search import best_of
 
 PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
 SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
+# Issue 26's try, exact from the first trick within a budget (bench/ai_strength.py's `exact`):
+# card-play loss down by a third, no gain in whists over 1,000 duplicate deals, 3x the CPU.
+EXACT_NODES = 5000  # positions one imagined deal may take to solve, else playouts
+EXACT_TOTAL = 30000  # positions all the imagined deals of a decision may take (≈150 ms of CPU)
 DISCARDS = 5  # discards searched: the rules level's best by its own value
 ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
+WHIST_WORDS = (PrefDo.WHIST, PrefDo.PASS, PrefDo.HALF_WHIST)  # P6
 
 
 def strong(
     knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
-    solve_samples: int = SOLVE_SAMPLES,
+    solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
+    solve_nodes: int | None = None, solve_total: int = EXACT_TOTAL, whists: bool = False,
 ) -> PrefAction:  # fmt: skip
-    """The strong level's action for the seat that decides (the budget in imagined deals)."""
+    """The strong level's action for the seat that decides (the budget in imagined deals; a
+    card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
+    each fits in `solve_nodes` positions and all in `solve_total`, else by playouts; `whists`:
+    the imagined deals fit the whist words too)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     default = rules.choose(world, seat, legal)
     candidates = _candidates(world, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
-    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= SOLVE_TRICKS:
-        return _solved(knowledge, candidates, default, rng, solve_samples)
-    return _played_out(knowledge, candidates, default, rng, playouts)
+    if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
+        state = rng.getstate()
+        solved = _solved(
+            knowledge, candidates, default, rng, solve_samples, solve_nodes, whists, solve_total
+        )
+        if solved is not None:
+            return solved
+        rng.setstate(state)  # the playouts draw the same imagined deals as without the try
+    return _played_out(knowledge, candidates, default, rng, playouts, whists)
 
 
 def _candidates(
@@ -125,13 +142,13 @@ def shown_voids(deal: PrefDeal) -> dict[int, set[Suit]]:
     return voids
 
 
-def sample(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
+def sample(knowledge: PrefKnowledge, rng: random.Random, whists: bool = True) -> PrefDeal:
     """A deal the seat cannot tell from the real one in which the others' words fit their hands
     (the first of a few tries that fits them all, else the one that fits most)."""
     best, fits_best = None, -1
     for _ in range(ATTEMPTS):
         world = sample_world(knowledge, rng)
-        fits, judged = _fits(world, knowledge)
+        fits, judged = _fits(world, knowledge, whists)
         if fits == judged:
             return world
         if fits > fits_best:
@@ -183,14 +200,23 @@ def sample_world(knowledge: PrefKnowledge, rng: random.Random) -> PrefDeal:
     return world
 
 
-def _fits(world: PrefDeal, knowledge: PrefKnowledge) -> tuple[int, int]:
-    """How many of the other seats' auction words fit their imagined hands, of how many judged:
-    a bid needs a count near it, a first-call pass a count below the next bid, misère a safe
-    hand (rules level's reading, ai/preferans.py)."""
+def _fits(world: PrefDeal, knowledge: PrefKnowledge, whists: bool = True) -> tuple[int, int]:
+    """How many of the other seats' words fit their imagined hands, of how many judged: a bid
+    needs a count near it, a first-call pass a count below the next bid, misère a safe hand, a
+    whist word its count (rules level's reading, ai/preferans.py; `whists` False: the auction's
+    words only)."""
     fits = judged = 0
     top = -1
     said: set[int] = set()
+    whisting = False  # the words after the contract are whist words (P6)
     for action in knowledge.history:
+        whisting = whisting or action.do is PrefDo.CONTRACT
+        if whisting:
+            hidden = action.seat != knowledge.seat and action.seat in knowledge.hidden_hands
+            if whists and hidden and action.do in WHIST_WORDS:
+                judged += 1
+                fits += _whist_fits(world, action)
+            continue
         if action.do not in (PrefDo.BID, PrefDo.PASS, PrefDo.MISERE):
             continue
         seat = action.seat
@@ -212,6 +238,19 @@ def _fits(world: PrefDeal, knowledge: PrefKnowledge) -> tuple[int, int]:
         if action.do is not PrefDo.PASS:
             top = max(top, place)
     return fits, judged
+
+
+def _whist_fits(world: PrefDeal, action: PrefAction) -> bool:
+    """A whist word fits a defender's imagined hand (the rules level's reading, loosened by a
+    trick): a whist a count of at least one trick, a pass or half-whist one short of whisting
+    alone."""
+    if world.contract is None:
+        return True
+    count = rules.defence_tricks(_hand_when_bidding(world, action.seat), world.trump)
+    contract_level = level(world.contract)
+    if action.do is PrefDo.WHIST:
+        return count >= 1.0
+    return count < rules.LONE_WHIST[contract_level] + 1
 
 
 def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
@@ -245,7 +284,7 @@ def play_out(deal: PrefDeal) -> PrefDeal:
 
 def _played_out(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, playouts: int,
+    rng: random.Random, playouts: int, whists: bool,
 ) -> PrefAction:  # fmt: skip
     """The candidate with the best mean payoff over playouts, if it beats the rules level's
     choice by more than the noise; else that choice."""
@@ -254,7 +293,7 @@ def _played_out(
     most = max(least, playouts // len(candidates))
 
     def row() -> list[float]:
-        imagined = sample(knowledge, rng)
+        imagined = sample(knowledge, rng, whists)
         return [payoff(play_out(imagined.apply(action)[0]), seat) for action in candidates]
 
     return best_of(candidates, default, row, most, least)
@@ -262,19 +301,25 @@ def _played_out(
 
 def _solved(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, samples: int,
-) -> PrefAction:  # fmt: skip
-    """Each candidate card's mean value over imagined deals, each deal solved exactly."""
+    rng: random.Random, samples: int, nodes: int | None, whists: bool, total: int = 0,
+) -> PrefAction | None:  # fmt: skip
+    """Each candidate card's mean value over imagined deals, each deal solved exactly from the
+    trick on the table (ai/pref_dd.py); None if a deal takes more than `nodes` positions, or
+    all of them more than `total`."""
     seat = knowledge.seat
     world = knowledge.world
     totals = [0.0] * len(candidates)
     worth: dict[tuple[int, ...], float] = {}
+    spent = 0
     for _ in range(samples):
-        imagined = sample(knowledge, rng)
-        solver = Solver(imagined)
-        for i, action in enumerate(candidates):
-            assert action.card is not None
-            won = solver.after(action.seat, action.card)
+        limit = None if nodes is None else min(nodes, total - spent)
+        solver = DDSolver(sample(knowledge, rng, whists), limit=limit)
+        try:
+            ends = [solver.after(a.seat, a.card) for a in candidates if a.card is not None]
+        except OverBudget:
+            return None
+        spent += solver.nodes
+        for i, won in enumerate(ends):
             if won not in worth:
                 entries = score_deal(
                     world.outcome_with(won), world.n, world.dealer, world.streak, world.rules
@@ -283,139 +328,3 @@ def _solved(
             totals[i] += worth[won]
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
     return candidates[best]
-
-
-# ---- the exact solver ----------------------------------------------------------------------------
-
-
-class Solver:
-    """Alpha-beta over the tricks left of a deal whose cards are all known (P8, P9; after
-    raspasy's talon tricks, P10). The `target` seat's tricks are counted: in a contract the
-    declarer's (he wants more, the defenders fewer); in misère the declarer's (he wants none); in
-    raspasy the seat to play's own, the other two taken as playing against it."""
-
-    def __init__(self, deal: PrefDeal) -> None:
-        self.deal = deal
-        self.order = deal.order
-        self.trump = -1 if deal.trump is None else rules.SUITS.index(deal.trump)
-        self.hands = [sorted(_code(c) for c in deal.hands[s]) for s in self.order]
-        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
-        mover = self.order.index(deal.turn if deal.turn is not None else self.order[0])
-        if deal.raspasy or deal.contract == "misere":
-            target = mover if deal.raspasy else self.order.index(deal.declarer or 0)
-            self.targets = {target}
-            self.maximisers = {p for p in range(3) if p != target}
-        else:
-            self.targets = self.maximisers = {self.order.index(deal.declarer or 0)}
-
-    def after(self, seat: int, card: Card) -> tuple[int, ...]:
-        """Every seat's tricks at the end of the deal if `seat` plays `card` now and all play
-        best from then on; the tricks the solver does not count are shared out evenly."""
-        deal = self.deal
-        position = self.order.index(seat)
-        trick = [(self.order.index(p.seat), _code(p.card)) for p in deal.trick]
-        code = _code(card)
-        self.hands[position].remove(code)
-        trick.append((position, code))
-        left = len(self.hands[position]) + 1
-        if len(trick) == 3:
-            taker = _taker(trick, self.trump)
-            counted = (taker in self.targets) + self._value(taker, [], 0, left)
-        else:
-            counted = self._value((position + 1) % 3, trick, 0, left)
-        self.hands[position].append(code)
-        self.hands[position].sort()
-        won = list(deal.won)
-        target = next(iter(self.targets))
-        won[self.order[target]] += counted
-        others = [self.order[p] for p in range(3) if p not in self.targets]
-        rest = left - counted
-        for i, other in enumerate(others):
-            won[other] += rest // 2 + (i < rest % 2)
-        return tuple(won)
-
-    def _value(self, turn: int, trick: list[tuple[int, int]], alpha: int, beta: int) -> int:
-        """The target's tricks from here (the trick on the table included), within alpha-beta."""
-        hands = self.hands
-        key: tuple[object, ...] | None = None
-        if not trick:
-            if not hands[turn]:
-                return 0
-            key = (turn, *map(tuple, hands))
-            low, high = self.table.get(key, (0, len(hands[turn])))
-            if low >= beta or low == high:
-                return low
-            if high <= alpha:
-                return high
-            alpha, beta = max(alpha, low), min(beta, high)
-        start_alpha, start_beta = alpha, beta
-        maximising = turn in self.maximisers
-        best = -1 if maximising else 99
-        for code in self._moves(turn, trick):
-            hand = hands[turn]
-            at = hand.index(code)
-            del hand[at]
-            trick.append((turn, code))
-            if len(trick) == 3:
-                taker = _taker(trick, self.trump)
-                gain = 1 if taker in self.targets else 0
-                value = gain + self._value(taker, [], alpha - gain, beta - gain)
-            else:
-                value = self._value((turn + 1) % 3, trick, alpha, beta)
-            trick.pop()
-            hand.insert(at, code)
-            if maximising:
-                if value > best:
-                    best = value
-                    alpha = max(alpha, value)
-            elif value < best:
-                best = value
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        if key is not None:
-            low, high = self.table.get(key, (0, 10))
-            if best <= start_alpha:
-                high = min(high, best)
-            elif best >= start_beta:
-                low = max(low, best)
-            else:
-                low = high = best
-            self.table[key] = (low, high)
-        return best
-
-    def _moves(self, turn: int, trick: list[tuple[int, int]]) -> list[int]:
-        """The legal cards (P8), one of each run of touching cards, highest first."""
-        hand = self.hands[turn]
-        if trick:
-            suit = trick[0][1] >> 4
-            legal = [c for c in hand if c >> 4 == suit]
-            if not legal and self.trump >= 0:
-                legal = [c for c in hand if c >> 4 == self.trump]
-            legal = legal or hand
-        else:
-            legal = hand
-        live = {c for h in self.hands for c in h} | {c for _, c in trick}
-        moves: list[int] = []
-        above = -1
-        for code in sorted(legal, reverse=True):
-            touching = above >> 4 == code >> 4 and not any(code < c < above for c in live)
-            above = code
-            if not touching:  # a card touching the one above it is the same for every purpose
-                moves.append(code)
-        return moves
-
-
-def _code(card: Card) -> int:
-    return rules.SUITS.index(card.suit) << 4 | int(card.rank)
-
-
-def _taker(trick: list[tuple[int, int]], trump: int) -> int:
-    best_position, best = trick[0]
-    for position, code in trick[1:]:
-        if code >> 4 == best >> 4:
-            if code > best:
-                best_position, best = position, code
-        elif code >> 4 == trump:
-            best_position, best = position, code
-    return best_position

@@ -13,8 +13,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine.actions import Action, Do
 from engine.cards import Card, suit_order
 from engine.deal import TrickDeal
+from engine.errors import ReplayError
 from engine.events import Event
-from engine.record import ReplayError, replay, story
+from engine.record import replay, story
 from engine.tricks import Play
 from engine.views import SeatView, TableView, table_view
 from locales import t

@@ -21,9 +21,9 @@ from engine.ai import seat_knowledge
 from engine.cards import Card, make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.defaults import default_action
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, ReplayError
 from engine.events import ChipsMoved, Event
-from engine.record import ReplayError, replay
+from engine.record import replay
 from engine.views import seat_view, table_view
 from locales import pick_language, t
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
-from engine.record import ReplayError, replay
+from engine.errors import ReplayError
+from engine.record import replay
 from engine.views import table_view
 from locales import t
 

@@ -9,10 +9,11 @@ import json
 import sys
 
 from .ai import AI_GAMES, LEVELS
+from .errors import ReplayError
 from .games import GAMES
 from .preferans import pulya_record
 from .preferans.pulya_record import PulyaError
-from .record import ReplayError, read, summary
+from .record import read, summary
 from .terminal import play, play_preferans
 
 

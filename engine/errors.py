@@ -1,4 +1,4 @@
-"""The one error the engine raises for a move the rules do not allow."""
+"""The engine's errors: a move the rules do not allow, and a record that cannot be replayed."""
 
 from __future__ import annotations
 
@@ -10,3 +10,12 @@ class IllegalAction(ValueError):
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
         self.reason = reason
+
+
+class ReplayError(ValueError):
+    """A record that cannot be replayed; `index` names the failing action (None: the header)."""
+
+    def __init__(self, index: int | None, message: str) -> None:
+        where = "header" if index is None else f"action {index}"
+        super().__init__(f"{where}: {message}")
+        self.index = index

@@ -9,18 +9,10 @@ from typing import Any
 
 from .actions import Action
 from .deal import FORMAT, TrickDeal
-from .errors import IllegalAction
+from .errors import IllegalAction, ReplayError
 from .events import ChipsMoved, Event, Reason
 from .games import GAMES
-
-
-class ReplayError(ValueError):
-    """A record that cannot be replayed; `index` names the failing action (None: the header)."""
-
-    def __init__(self, index: int | None, message: str) -> None:
-        where = "header" if index is None else f"action {index}"
-        super().__init__(f"{where}: {message}")
-        self.index = index
+from .preferans.record import summary as preferans_summary
 
 
 def start(record: dict[str, Any]) -> TrickDeal:
@@ -88,16 +80,14 @@ def outcome(deal: TrickDeal) -> dict[str, Any]:
 
 def summary(record: dict[str, Any]) -> dict[str, Any]:
     """What `engine replay` prints for a record of any game; raises ReplayError."""
-    own = _own_summaries().get(record.get("game", "frap"))
+    own = _OWN_SUMMARIES.get(record.get("game", "frap"))
     return own(record) if own is not None else outcome(replay(record))
 
 
-def _own_summaries() -> dict[object, Callable[[dict[str, Any]], dict[str, Any]]]:
-    """Games outside the Frap family, whose records print their own summary (imported here, as
-    their record modules use ReplayError)."""
-    from .preferans.record import summary as preferans
-
-    return {"preferans": preferans}
+# Games outside the Frap family, whose records print their own summary.
+_OWN_SUMMARIES: dict[object, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "preferans": preferans_summary
+}
 
 
 def read(path: str | Path) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, Do
+from engine.errors import ReplayError
 from engine.frap import FrapRules
-from engine.record import ReplayError, dumps, outcome, read, replay, start
+from engine.record import dumps, outcome, read, replay, start
 from tests.engine_helpers import RECORDS, cli, printed, replayed
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.errors import ReplayError
 from engine.frap import FrapRules, KhrapDeal
-from engine.record import ReplayError, dumps, outcome, read, replay
+from engine.record import dumps, outcome, read, replay
 from tests.engine_helpers import RECORDS, cli, replayed
 
 

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, Do
+from engine.errors import ReplayError
 from engine.events import ChipsMoved, Reason
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
-from engine.record import ReplayError, dumps, outcome, read, replay, start
+from engine.record import dumps, outcome, read, replay, start
 from tests.engine_helpers import RECORDS, cli, replayed
 
 

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from engine.cards import make_deck, shuffled
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, ReplayError
 from engine.preferans.actions import PrefDo
 from engine.preferans.bidding import LADDER
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 from engine.preferans.record import replay
-from engine.record import ReplayError, read
+from engine.record import read
 from tests.engine_helpers import RECORDS, cards
 from tests.pref_deal_helpers import HANDS, NAMES, TALON, act, fresh, new, run, words
 

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.preferans.outcome import PrefRules, score_deal
+from engine.errors import ReplayError
+from engine.preferans.outcome import PrefRules
 from engine.preferans.pulya_record import load, report
 from engine.preferans.record import from_json, outcome, replay, to_json, to_record
-from engine.record import ReplayError, read
+from engine.preferans.scoring import score_deal
+from engine.record import read
 from tests.engine_helpers import RECORDS, cli
 from tests.pref_deal_helpers import fresh, run
 

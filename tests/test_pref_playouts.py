@@ -11,10 +11,11 @@ import pytest
 from engine.cards import make_deck, shuffled
 from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
-from engine.preferans.outcome import PrefRules, score_deal
+from engine.preferans.outcome import PrefRules
 from engine.preferans.pulya import Pulya
 from engine.preferans.pulya_record import load, report
 from engine.preferans.record import from_json, replay, to_json, to_record
+from engine.preferans.scoring import score_deal
 from engine.preferans.views import seat_view, table_view
 from engine.tricks import trick_winner
 from tests.pref_deal_helpers import NAMES, random_deal

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from engine.errors import IllegalAction
-from engine.preferans.outcome import Entries, Entry, Outcome, Overflow, PrefRules, score_deal
+from engine.preferans.outcome import Entries, Entry, Outcome, Overflow, PrefRules
 from engine.preferans.pulya import Line, Pulya, settle
 from engine.preferans.pulya_record import PulyaError, load, to_record
 from engine.preferans.record import to_record as deal_record
-from engine.preferans.scoring import defenders
+from engine.preferans.scoring import defenders, score_deal
 from tests.pref_pulya_helpers import played_deal, random_outcome, random_rules
 
 A, B, C, D = 0, 1, 2, 3

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from engine.errors import IllegalAction
-from engine.preferans.outcome import Entries, Outcome, PrefRules, score_deal
+from engine.preferans.outcome import Entries, Outcome, PrefRules
 from engine.preferans.pulya import settle
+from engine.preferans.scoring import score_deal
 
 # Seats A, B, C (and D at a table of four).
 A, B, C, D = 0, 1, 2, 3

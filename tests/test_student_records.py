@@ -11,8 +11,9 @@ import pytest
 
 from engine.actions import Action, Do
 from engine.cards import Card, Suit
+from engine.errors import ReplayError
 from engine.events import ChipsMoved, Reason
-from engine.record import ReplayError, dumps, read, replay, start
+from engine.record import dumps, read, replay, start
 from engine.student import JOKER, StudentDeal, StudentRules
 from tests.engine_helpers import RECORDS, cli, replayed
 

@@ -21,7 +21,8 @@ from ..knowledge import PrefKnowledge
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
-from ..preferans.outcome import level, score_deal
+from ..preferans.outcome import level
+from ..preferans.scoring import score_deal
 from . import preferans as rules
 from .pref_dd import DDSolver, OverBudget
 from .search import best_of

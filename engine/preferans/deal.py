@@ -30,8 +30,9 @@ from .events import (
     TalonTaken,
     TalonTurned,
 )
-from .outcome import Entries, Outcome, PrefRules, score_deal
+from .outcome import Entries, Outcome, PrefRules
 from .play import legal_cards, winner
+from .scoring import score_deal
 
 TRICKS = 10
 FIRST_TALON, LAST_TALON = 6, 8  # P3: one round of packets of 2 to three hands, then the talon

@@ -248,16 +248,3 @@ class Overflow:
     points: int
     to: int | None = None
     whists: int = 0
-
-
-def score_deal(
-    outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules
-) -> Entries:
-    """The entries one finished deal writes (P9–P13), before overflow (P15 needs the whole pulya).
-
-    `streak` is the number of raspasy in a row just before this deal (P10's price). Raises
-    IllegalAction naming the rule when the outcome is impossible at this table.
-    """
-    from .scoring import score  # scoring builds on the types above
-
-    return score(outcome, players, dealer, streak, rules)

@@ -6,8 +6,7 @@ from typing import Any
 
 from ..cards import parse_cards
 from ..deal import FORMAT
-from ..errors import IllegalAction
-from ..record import ReplayError
+from ..errors import IllegalAction, ReplayError
 from .actions import PrefAction
 from .deal import PrefDeal
 from .events import PrefEvent

@@ -52,9 +52,14 @@ def has_whisting(outcome: Outcome, rules: PrefRules) -> bool:
     return level(contract) < TRICKS or rules.ten == "whisted"
 
 
-def score(outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules) -> Entries:
-    """The entries of a finished deal before overflow (P9–P13); raises IllegalAction if the
-    outcome is impossible at this table."""
+def score_deal(
+    outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules
+) -> Entries:
+    """The entries one finished deal writes (P9–P13), before overflow (P15 needs the whole pulya).
+
+    `streak` is the number of raspasy in a row just before this deal (P10's price). Raises
+    IllegalAction naming the rule when the outcome is impossible at this table.
+    """
     return explained(outcome, players, dealer, streak, rules)[0]
 
 

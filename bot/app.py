@@ -31,7 +31,7 @@ from . import metrics
 from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
-from .health import Heartbeat, MetricsServer, TornadoHealthz
+from .health import Heartbeat, MetricsServer
 from .http import AiohttpRequest
 from .metrics import Telegram
 from .presenter import Presenter
@@ -103,18 +103,8 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
 
 
 class FrapApplication(Application):  # type: ignore[type-arg]
-    """PTB's Application, timing each update it handles (bot/metrics.py), and answering
-    /healthz on the webhook server's port too."""
-
-    async def start(self) -> None:
-        await super().start()
-        # The webhook server (PTB's tornado app) is started by now (bot.updates.run); PTB has
-        # no public way to add a route to it.
-        server = getattr(getattr(self.updater, "_httpd", None), "_http_server", None)
-        webapp = getattr(server, "request_callback", None)
-        heartbeat = self.bot_data.get("heartbeat")
-        if webapp is not None and heartbeat is not None and hasattr(webapp, "add_handlers"):
-            webapp.add_handlers(r".*", [(r"/healthz", TornadoHealthz, {"heartbeat": heartbeat})])
+    """PTB's Application, timing each update it handles (bot/metrics.py). (/healthz is served on
+    METRICS_PORT: PTB's webhook server takes no routes of ours through its public API.)"""
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()

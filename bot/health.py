@@ -3,7 +3,7 @@
 The bot writes a heartbeat to its database every HEARTBEAT_EVERY seconds: the time, and when
 Telegram last answered. The heartbeat is old when the event loop is stuck or the database
 refuses writes (a full disk, a lock); `python -m bot health` reads it from the database, and
-`/healthz` (on METRICS_PORT, and on the webhook server's port) answers from the bot itself.
+`/healthz` (on METRICS_PORT) answers from the bot itself.
 Either fails when the heartbeat is older than HEALTH_MAX_BEAT_AGE or Telegram has not answered
 for HEALTH_MAX_SILENCE.
 """
@@ -19,7 +19,6 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-import tornado.web
 from aiohttp import web
 
 from .config import DatabaseSettings
@@ -125,19 +124,6 @@ class MetricsServer:
     async def _healthz(self, _: web.Request) -> web.Response:
         status, text = healthz(self.heartbeat)
         return web.Response(status=status, text=text)
-
-
-class TornadoHealthz(tornado.web.RequestHandler):
-    """/healthz on the webhook server (python-telegram-bot's tornado application)."""
-
-    def initialize(self, heartbeat: Heartbeat) -> None:
-        self.heartbeat = heartbeat
-
-    def get(self) -> None:
-        status, text = healthz(self.heartbeat)
-        self.set_status(status)
-        self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(text)
 
 
 def command(path: str, settings: DatabaseSettings) -> int:

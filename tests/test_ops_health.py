@@ -1,7 +1,7 @@
-"""Issue 25: what an operator sees. /metrics (Prometheus) and /healthz on METRICS_PORT, /healthz
-on the webhook server too, and `python -m bot health` for Docker's HEALTHCHECK: healthy while
-the bot reaches Telegram and writes its database, unhealthy when Telegram has been silent too
-long or the database refuses the heartbeat."""
+"""Issue 25: what an operator sees. /metrics (Prometheus) and /healthz on METRICS_PORT, and
+`python -m bot health` for Docker's HEALTHCHECK: healthy while the bot reaches Telegram and writes
+its database, unhealthy when Telegram has been silent too long or the database refuses the
+heartbeat."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.bot_harness import make_players, open_table, play_deal, running_bot, webhook_overrides
+from tests.bot_harness import make_players, open_table, play_deal, running_bot
 from tests.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,14 +139,6 @@ async def test_a_database_refusing_writes_makes_the_bot_unhealthy(
             other.execute("ROLLBACK")
         await asyncio.sleep(0.5)
         assert await _get(url) == (200, "ok\n")  # the heartbeat is written again
-
-
-async def test_healthz_on_the_webhook_server(tg: FakeTelegram, tmp_path: Path) -> None:
-    webhook = webhook_overrides(tg)
-    async with running_bot(tg, tmp_path / "db.sqlite3", **webhook) as bot:
-        await bot.idle()
-        status, text = await _get(f"http://127.0.0.1:{webhook['port']}/healthz")
-        assert (status, text) == (200, "ok\n")
 
 
 @pytest.mark.parametrize("case", ["no database", "never ran", "stopped long ago"])

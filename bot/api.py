@@ -40,12 +40,17 @@ class FrapBot(ExtBot[Any]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        with self._unfrozen():  # PTB's objects refuse new attributes after __init__
-            self._known: dict[int, deque[int]] = {}  # ids the bot posted or was sent, by chat
-            self._sending: Counter[int] = Counter()  # sends to a chat not yet answered
-            self._last_post: dict[int, int] = {}  # chat → the id of the bot's last post there
-            self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
-            self.sweeps: set[asyncio.Task[None]] = set()
+        # (PTB's objects refuse new public attributes after __init__: these are all "_")
+        self._known: dict[int, deque[int]] = {}  # ids the bot posted or was sent, by chat
+        self._sending: Counter[int] = Counter()  # sends to a chat not yet answered
+        self._last_post: dict[int, int] = {}  # chat → the id of the bot's last post there
+        self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
+        self._sweeps: set[asyncio.Task[None]] = set()
+
+    @property
+    def sweeps(self) -> set[asyncio.Task[None]]:
+        """The deletions of duplicates under way (the presenter's flush waits for them)."""
+        return self._sweeps
 
     def seen(self, chat_id: int, message_id: int) -> None:
         """A message someone sent in a chat (an update): no duplicate of the bot's."""
@@ -73,8 +78,8 @@ class FrapBot(ExtBot[Any]):
                 task = asyncio.create_task(
                     self._sweep(chat, self._doubtful.pop(chat), posted), name=f"sweep {chat}"
                 )
-                self.sweeps.add(task)
-                task.add_done_callback(self.sweeps.discard)
+                self._sweeps.add(task)
+                task.add_done_callback(self._sweeps.discard)
         return result
 
     async def _sweep(self, chat_id: int, floor: int | None, posted: int) -> None:

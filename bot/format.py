@@ -1,10 +1,12 @@
-"""Small text helpers every message uses: a player's name, a card and a signed number of chips."""
+"""Small text helpers every message uses: a player's name, a card, a hand and a signed number
+of chips."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from html import escape
 
-from engine.cards import Card
+from engine.cards import Card, suit_order
 from locales import t
 
 MINUS = "\u2212"  # a typographic minus: «−30», not the hyphen of «-30»
@@ -31,3 +33,16 @@ def card_label(card: Card, lang: str) -> str:
     catalog's card.J … card.A). Hand records and callback data keep the codes."""
     rank = card.label[: -len(card.suit.symbol)]
     return (t(lang, f"card.{rank}") if rank in _FACES else rank) + card.suit.symbol
+
+
+def sorted_hand(cards: Sequence[Card]) -> list[Card]:
+    """A hand sorted by suit, then rank, for showing."""
+    return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
+
+
+def cards_text(cards: Sequence[Card], lang: str, marked: Collection[Card] = ()) -> str:
+    """Cards sorted as a hand, the `marked` ones underlined (a discard being chosen)."""
+    return " ".join(
+        f"<u>{card_label(c, lang)}</u>" if c in marked else card_label(c, lang)
+        for c in sorted_hand(cards)
+    )

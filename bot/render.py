@@ -21,7 +21,7 @@ from engine.views import SeatView, TableView, table_view
 from locales import t
 
 from . import account, callbacks, computer, games
-from .format import card_label, name, signed
+from .format import card_label, cards_text, name, signed, sorted_hand
 from .storage import ChatRow, DealRow
 
 # re-exported: the service and the handlers name players through render
@@ -52,11 +52,6 @@ class Rendered:
         digest = hasher.hexdigest()[:16]
         object.__setattr__(self, "keyboard", keyboard)
         object.__setattr__(self, "digest", digest)
-
-
-def sorted_hand(cards: Sequence[Card]) -> list[Card]:
-    """A hand sorted by suit, then rank, for showing."""
-    return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
 
 
 def deep_link(bot_username: str, payload: str) -> str:
@@ -294,11 +289,7 @@ def hand_message(
         else:
             lines.append(t(lang, "hand.closed", n=closed_cards))
     elif view.hand:
-        cards = " ".join(
-            f"<u>{card_label(c, lang)}</u>" if c in selection else card_label(c, lang)
-            for c in sorted_hand(view.hand)
-        )
-        lines.append(t(lang, "hand.cards", cards=cards))
+        lines.append(t(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
     else:
         lines.append(t(lang, "hand.empty"))
     info = table.seats[view.seat]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot import callbacks
-from bot.format import signed
+from bot.format import signed, sorted_hand
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
@@ -310,7 +310,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
                 assert not _named(deal.talon, untold, bids)
             else:
                 assert deal.contract is not None
-                talon = " ".join(c.label for c in pref._sorted(deal.talon))
+                talon = " ".join(c.label for c in sorted_hand(deal.talon))
                 assert lines[5] == f"{declarer} shows the talon and takes it: {talon}"
                 assert (
                     lines[7]

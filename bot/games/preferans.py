@@ -40,7 +40,7 @@ from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
 
 from .. import callbacks, render  # (render's names read at call time: it imports the registry)
-from ..format import card_label, signed
+from ..format import card_label, cards_text, signed, sorted_hand
 from ..format import name as shown_name
 from .base import GameUI, MatchTables, Option
 from .preferans_match import Match
@@ -431,9 +431,7 @@ def table_message(
     if bid is not None:
         lines.append(bid)
     if table.raspasy:
-        lines.append(ui.text(lang, "table.raspasy"))
-        if table.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_cards(lang, table.talon)))
+        lines += _raspasy_lines(lang, table)
     elif table.talon:
         lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
     for seat in table.seats:
@@ -445,9 +443,7 @@ def table_message(
             )
     if table.trick:
         lines.append(ui.text(lang, "table.trick", cards=_plays(lang, table.trick)))
-    if table.last_trick:
-        taker = names[_taker(table)]
-        lines.append(ui.text(lang, "table.last", cards=_plays(lang, table.last_trick), name=taker))
+    lines += _last_trick_line(lang, table, names)
     if note:
         lines.append(note)
     if voided:
@@ -455,6 +451,20 @@ def table_message(
     elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
     return render.Rendered("\n".join(lines))
+
+
+def _raspasy_lines(lang: str, table: PrefTableView) -> list[str]:
+    """Raspasy (P10) and the talon card turned for the trick in play, if any."""
+    turned = [UI.text(lang, "table.turned", cards=_cards(lang, table.talon))] if table.talon else []
+    return [UI.text(lang, "table.raspasy"), *turned]
+
+
+def _last_trick_line(lang: str, table: PrefTableView, names: Sequence[str]) -> list[str]:
+    """The last trick and who took it (P8: seen until the next is complete), if there is one."""
+    if not table.last_trick:
+        return []
+    cards = _plays(lang, table.last_trick)
+    return [UI.text(lang, "table.last", cards=cards, name=names[_taker(table)])]
 
 
 def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
@@ -528,7 +538,7 @@ def hand_message(
     names = [shown_name(seat.name) for seat in table.seats]
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
     if view.hand:
-        lines.append(ui.text(lang, "hand.cards", cards=_marked(lang, view.hand, selection)))
+        lines.append(ui.text(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
     if view.discards:
         lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
     if table.phase.value in ("discard", "contract"):
@@ -584,9 +594,7 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
         ]
     lines = []
     if table.raspasy:
-        lines.append(ui.text(lang, "table.raspasy"))
-        if table.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_cards(lang, table.talon)))
+        lines += _raspasy_lines(lang, table)
     elif table.declarer is not None and table.contract is not None:
         bid = ui.bid_label(lang, table.contract)
         contract = ui.text(lang, "table.contract", name=names[table.declarer], bid=bid)
@@ -603,9 +611,7 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
         lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(lang, seat.open_hand)))
     if table.trick:
         lines.append(ui.text(lang, "table.trick", cards=_laid(lang, table.trick, names)))
-    if table.last_trick:
-        taker = names[_taker(table)]
-        lines.append(ui.text(lang, "table.last", cards=_plays(lang, table.last_trick), name=taker))
+    lines += _last_trick_line(lang, table, names)
     return lines
 
 
@@ -633,7 +639,7 @@ def _keyboard(
                 _toggled(selection, c),
                 kind="t",
             )
-            for c in _sorted(view.hand)
+            for c in sorted_hand(view.hand)
         ]
         rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
         if len(selection) == 2:
@@ -764,10 +770,6 @@ def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
 # ---- helpers ------------------------------------------------------------------------------------
 
 
-def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (suit_order(c.suit), c.rank))
-
-
 def _toggled(selection: Sequence[Card], card: Card) -> str:
     """The discard selection after pressing `card`, as a toggle's callback code."""
     if card in selection:
@@ -788,14 +790,7 @@ def toggle_selection(view: PrefSeatView, code: str) -> tuple[Card, ...]:
 
 
 def _cards(lang: str, cards: Sequence[Card]) -> str:
-    return " ".join(card_label(card, lang) for card in _sorted(cards))
-
-
-def _marked(lang: str, cards: Sequence[Card], selection: Sequence[Card]) -> str:
-    return " ".join(
-        f"<u>{card_label(c, lang)}</u>" if c in selection else card_label(c, lang)
-        for c in _sorted(cards)
-    )
+    return cards_text(cards, lang)
 
 
 def _plays(lang: str, plays: Sequence[Play]) -> str:
@@ -804,4 +799,4 @@ def _plays(lang: str, plays: Sequence[Play]) -> str:
 
 def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
     """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
-    return ", ".join(f"{names[play.seat]} {_plays(lang, (play,))}" for play in plays)
+    return ", ".join(f"{names[play.seat]} {card_label(play.card, lang)}" for play in plays)

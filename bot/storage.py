@@ -193,6 +193,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN pinged INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: the running bot's heartbeat, one row, for `python -m bot health` (issue 25)
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        beat_at REAL NOT NULL,
+        telegram_at REAL,
+        pid INTEGER NOT NULL
+    );
+    """,
 )
 
 
@@ -340,11 +349,6 @@ class Storage:
         await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         storage = cls(db, {"lang": lang, "ante": ante, "turn_timeout": turn_timeout})
         await storage._migrate()
-        # Outside the migrations: a row an older version never reads (issue 25's heartbeat)
-        await db.execute(
-            "CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), "
-            "beat_at REAL NOT NULL, telegram_at REAL, pid INTEGER NOT NULL)"
-        )
         storage.moves = await storage.chat_moves()
         return storage
 

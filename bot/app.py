@@ -154,9 +154,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             server = MetricsServer(heartbeat, settings.metrics_listen, settings.metrics_port)
             await server.start()
             app.bot_data["metrics_server"] = server
-        tables = app.bot_data["open_tables"] = lambda: [
-            live.row.game for live in service._live.values() if live.row.status != "closed"
-        ]
+        tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
         register(app, Handlers(service, settings.zone))
         resumed = await service.resume()

@@ -148,6 +148,10 @@ class GameService:
         timer's move or a table closing."""
         return any(lock.locked() for lock in self._locks.values())
 
+    def open_games(self) -> list[str]:
+        """The game of each table open now (the open-tables gauge, bot/metrics.py)."""
+        return [live.row.game for live in self._live.values() if live.row.status != "closed"]
+
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """Hold the lock that serialises one chat's actions (a group that became a supergroup:
         the supergroup's, even when the move happened while waiting for it)."""

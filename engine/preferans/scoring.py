@@ -67,7 +67,7 @@ def explained(
     outcome: Outcome, players: int, dealer: int, streak: int, rules: PrefRules
 ) -> tuple[Entries, tuple[Entry, ...]]:
     """The entries of a finished deal before overflow and each one's reason, in the order
-    written (they add up to the entries); raises IllegalAction as `score` does."""
+    written (they add up to the entries); raises IllegalAction as `score_deal` does."""
     check(outcome, players, dealer, streak, rules)
     sheet = _Sheet(players)
     if outcome.contract is None:

@@ -38,6 +38,7 @@ from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
 from .storage import Problem, Storage
+from .web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,9 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
         register(app, Handlers(service, settings.zone))
+        if settings.webapp_url:  # issue 24: the Mini App (and, in webhook mode, the webhook)
+            web = app.bot_data["web"] = WebServer(app, service, settings)
+            await web.start()
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
@@ -197,6 +201,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot_data["metrics_server"].stop()
     if "heartbeat" in app.bot_data:
         await app.bot_data["heartbeat"].stop()
+    if "web" in app.bot_data:
+        await app.bot_data["web"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
         # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)

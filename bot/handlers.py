@@ -48,6 +48,21 @@ def person(user: User) -> Person:
     return Person(user.id, user.full_name or user.first_name, user.username, user.language_code)
 
 
+SEAT_PRESSES = ("a", "t")  # the buttons of a player's control message
+
+
+async def seat_press(service: GameService, user_id: int, press: callbacks.Press) -> None:
+    """A press of a player's control message, from its chat button or the Mini App's (issue 24):
+    one path, with the same refusals (stale, not his move, not seated): an action, or a card
+    marked for the discard."""
+    if press.kind == "a":
+        await service.act(user_id, press)
+    elif press.kind == "t":
+        await service.toggle(user_id, press)
+    else:
+        raise callbacks.BadCallback(f"not a seat's press: {press.kind!r}")
+
+
 class Handlers:
     """Every command and button of the bot, bound to one game service."""
 
@@ -668,11 +683,8 @@ class Handlers:
         assert query is not None
         user = query.from_user
         chat = query.message.chat if query.message else None
-        if press.kind in ("a", "t"):
-            if press.kind == "a":
-                await self.service.act(user.id, press)
-            else:
-                await self.service.toggle(user.id, press)
+        if press.kind in SEAT_PRESSES:
+            await seat_press(self.service, user.id, press)
             return
         if chat is None:
             raise Refusal("err.stale")

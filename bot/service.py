@@ -135,6 +135,8 @@ class GameService:
         self.computers = computer.Computers(
             self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
         )
+        # issue 24: told after each change of a chat's tables (bot/web/pages.py)
+        self.on_change: Callable[[int], None] | None = None
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
@@ -163,8 +165,23 @@ class GameService:
             current = self.storage.moves.get(chat_id, chat_id)
             async with self._locks.setdefault(current, asyncio.Lock()):
                 if self.storage.moves.get(chat_id, chat_id) == current:
-                    yield
+                    try:
+                        yield
+                    finally:
+                        self._changed(current)
                     return
+
+    def _changed(self, chat_id: int) -> None:
+        """The one place that tells the open Mini App pages (issue 24) that the chat's tables
+        may have changed: every change of a table (a press from a chat button or a page, a
+        time-out, a computer's move, a stop) is made under the chat's lock, and ends here."""
+        if self.on_change is not None:
+            self.on_change(chat_id)
+
+    def held(self, chat_id: int) -> bool:
+        """Whether the chat's lock is held now (a change is being made)."""
+        lock = self._locks.get(self.storage.moves.get(chat_id, chat_id))
+        return lock is not None and lock.locked()
 
     # ---- start-up -------------------------------------------------------------------------------
 

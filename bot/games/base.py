@@ -3,7 +3,7 @@ per game"): its words, buttons, questions, stakes, result reasons, settings and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -131,6 +131,27 @@ class GameUI:
     def tables(self, host: GameService) -> MatchTables:
         """The service that plays this game's tables, for a game whose tables are matches."""
         raise NotImplementedError(f"{self.game} is played deal by deal")
+
+    def web_view(
+        self,
+        table: Live,
+        seat: int | None,
+        lang: str,
+        chat: ChatRow,
+        balances: Mapping[int, int],
+        bot_username: str,
+    ) -> dict[str, Any] | None:
+        """The table in play as the Mini App draws it for `seat` (None: the public table), from
+        the engine's view for that seat only (issue 24); None when no deal is in play. By
+        default a Frap-family deal (bot/games/family_web.py)."""
+        from . import family_web  # it draws with the chat's renderers, which import the registry
+
+        return family_web.view(self, table, seat, lang, chat, balances, bot_username)
+
+    async def web_sheet(self, table: Live, lang: str) -> bytes | None:
+        """The picture of the table's score for the Mini App (a PNG), where the game keeps one
+        (a pulya's sheet); None by default."""
+        return None
 
     # ---- words ----------------------------------------------------------------------------------
 

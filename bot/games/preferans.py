@@ -7,7 +7,7 @@ Pure presentation: engine views in, HTML and keyboards out; a table's pulya is p
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
@@ -47,7 +47,8 @@ from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
 
 if TYPE_CHECKING:
-    from ..service import GameService
+    from ..service import GameService, Live
+    from ..storage import ChatRow
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
@@ -97,6 +98,26 @@ class PreferansUI(GameUI):
     def players(self) -> tuple[int, int]:
         """P1: three, or four with the dealer sitting out each deal."""
         return PrefDeal.MIN_PLAYERS, PrefDeal.MAX_PLAYERS
+
+    def web_view(
+        self,
+        table: Live,
+        seat: int | None,
+        lang: str,
+        chat: ChatRow,
+        balances: Mapping[int, int],
+        bot_username: str,
+    ) -> dict[str, Any] | None:
+        """A pulya's table in the Mini App (bot/games/preferans_web.py, issue 24)."""
+        from . import preferans_web  # it reads the pulya of PulyaService
+
+        return preferans_web.view(table, seat, lang, chat, balances)
+
+    async def web_sheet(self, table: Live, lang: str) -> bytes | None:
+        """The pulya sheet as the group's photo draws it (off the event loop)."""
+        from . import preferans_web
+
+        return await preferans_web.sheet(table, lang)
 
     def tables(self, host: GameService) -> MatchTables:
         """A table is a pulya of many deals (P14), played by its own service."""

@@ -7,7 +7,7 @@ import socket
 import time
 from typing import Any
 
-from bot.web.initdata import sign
+from bot.web.initdata import WebUser, sign
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeUser
 
@@ -63,3 +63,9 @@ def init_data(
 def auth(tg: FakeTelegram, user: FakeUser, table_id: int, **kw: Any) -> dict[str, str]:
     """The Authorization header of a page opened by `user` from the group's table button."""
     return {"Authorization": "tma " + init_data(tg.token, user, str(table_id), **kw)}
+
+
+def web_user(user: FakeUser, table_id: int | None = None) -> WebUser:
+    """The verified user a page of `user` stands for (to ask the server's views directly)."""
+    start = str(table_id) if table_id is not None else None
+    return WebUser(user.id, user.first_name, user.language_code, start, int(time.time()))

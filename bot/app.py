@@ -38,6 +38,7 @@ from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
 from .storage import Problem, Storage
+from .web.opening import Opener
 from .web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,9 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         metrics.OPEN_TABLES.sources.append(tables)
         register(app, Handlers(service, settings.zone))
         if settings.webapp_url:  # issue 24: the Mini App (and, in webhook mode, the webhook)
+            service.opener = Opener(
+                settings.webapp_url, app.bot.username, settings.webapp_short_name
+            )
             web = app.bot_data["web"] = WebServer(app, service, settings)
             await web.start()
         resumed = await service.resume()

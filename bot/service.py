@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Do
 from engine.ai import seat_knowledge
@@ -32,6 +32,9 @@ from .games.base import MatchState, MatchTables
 from .names import distinct
 from .presenter import Presenter
 from .storage import RETRY_AFTER, ChatRow, Movement, Storage, StorageUnavailable, TableRow, UserRow
+
+if TYPE_CHECKING:
+    from .web.opening import Opener
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +138,10 @@ class GameService:
         self.computers = computer.Computers(
             self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
         )
-        # issue 24: told after each change of a chat's tables (bot/web/pages.py)
+        # issue 24: told after each change of a chat's tables (bot/web/pages.py); the buttons
+        # that open the Mini App (bot/web/opening.py), when it is served
         self.on_change: Callable[[int], None] | None = None
+        self.opener: Opener | None = None
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
@@ -1123,9 +1128,20 @@ class GameService:
             closed=closing,
             private=_practice(chat.chat_id),
         )
+        content = self.with_opener(content, live, chat, shown=not closing and not deal.finished)
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(deal.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
+
+    def with_opener(
+        self, content: render.Rendered, live: Live, chat: ChatRow, *, shown: bool
+    ) -> render.Rendered:
+        """A group's table message with the Mini App's URL button while a deal is `shown` in
+        play (issue 24); as it is without the Mini App, or at a practice table (its player's
+        control message, just below, has the web_app button)."""
+        if self.opener is None or not shown or _practice(chat.chat_id):
+            return content
+        return self.opener.table(content, live.row.table_id, chat.lang)
 
     def _note(self, lang: str, live: Live) -> str | None:
         lines = []
@@ -1234,6 +1250,8 @@ class GameService:
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
+        if self.opener is not None:  # issue 24: a web_app button, in the private chat
+            content = self.opener.hand(content, live.row.table_id, lang)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
             user.user_id,

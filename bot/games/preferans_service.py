@@ -263,6 +263,7 @@ class PulyaService:
         content = pref.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
+        content = self.host.with_opener(content, live, chat, shown=not closed and not deal.finished)
         slot = f"table:{live.row.table_id}:{deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         mover = None if closed or deal.finished else deal.controller

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.views import SeatView, seat_view, table_view
 
 from .. import render
+from ..format import signed
 from ..web import kit
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def view(
                 "word": ui.bid_word(lang, info.bid, info.level) if info.bid else None,
                 "dealer": info.seat == public.dealer,
                 "to_act": info.seat == public.to_act,
-                "chips": balances.get(table.deal_seats[info.seat]),
+                "chips": _chips(balances, table.deal_seats[info.seat]),
                 "you": info.seat == seat,
             }
             for info in public.seats
@@ -76,6 +77,7 @@ def view(
         "turnup": kit.card(public.turnup, lang) if public.turnup is not None else None,
         "pot": public.pot,
         "stakes": kit.plain(ui.stakes(lang, public)),
+        "phase": str(public.phase.value),
         "trick": kit.plays(public.trick, lang),
         "last_trick": kit.plays(public.last_trick, lang),
         "last_winner": public.last_winner,
@@ -87,3 +89,8 @@ def view(
         "result": kit.plain(result),
         "finished": public.finished,
     }
+
+
+def _chips(balances: Mapping[int, int], user_id: int) -> str | None:
+    """A player's chips in the chat, signed with the minus sign ('−10'), if he has any record."""
+    return signed(balances[user_id]) if user_id in balances else None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.preferans.views import PrefSeatView, seat_view, table_view
 
+from ..format import signed
 from ..web import kit
 from . import preferans as pref
 from .preferans_service import pulya
@@ -70,7 +71,7 @@ def view(
                 "to_act": info.seat == public.controller,
                 "pulya": sheet.pulya[info.seat],
                 "gora": sheet.gora[info.seat],
-                "chips": balances.get(table.deal_seats[info.seat]),
+                "chips": _chips(balances, table.deal_seats[info.seat]),
                 "you": info.seat == seat,
                 # P7, P9: a hand laid open; in light play the whister taps the passer's cards
                 "open_hand": kit.attach(info.open_hand, buttons, lang)
@@ -83,6 +84,7 @@ def view(
         "contract": pref.UI.bid_label(lang, public.contract) if public.contract else None,
         "talon": kit.cards(public.talon, lang) if public.talon is not None else None,
         "raspasy": public.raspasy,
+        "phase": str(public.phase.value),
         "trick": kit.plays(public.trick, lang),
         "last_trick": kit.plays(public.last_trick, lang),
         "hand": hand,
@@ -103,3 +105,8 @@ async def sheet(table: Live, lang: str) -> bytes | None:
         return None
     png, _caption = await asyncio.to_thread(pref.sheet_photo, lang, pulya(table))
     return png
+
+
+def _chips(balances: Mapping[int, int], user_id: int) -> str | None:
+    """A player's chips in the chat, signed with the minus sign ('−10'), if he has any record."""
+    return signed(balances[user_id]) if user_id in balances else None

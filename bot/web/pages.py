@@ -149,6 +149,7 @@ class Pages:
             "lang": lang,
             "chat": chat.title,
             "deal_no": live.row.deal_no,
+            "step": live.step,  # how many moves the deal has seen: a page knows it is current
             "seat": seat,
             "seated": user.user_id in live.row.seats,
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],

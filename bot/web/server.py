@@ -81,6 +81,7 @@ class WebServer:
         self.key = secret_key(settings.bot_token.get_secret_value())
         self.pages = Pages(service, clock)
         self._calls: dict[int, deque[float]] = {}
+        self.rate = RATE
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
         self._runner: web.AppRunner | None = None
         self.web = self._routes()
@@ -130,16 +131,16 @@ class WebServer:
         return user
 
     def _within_rate(self, user_id: int) -> bool:
-        """A user's calls in the last RATE[1] seconds are fewer than RATE[0] (then counted)."""
-        now = self.clock()
+        """A user's calls in the last `rate[1]` seconds are fewer than `rate[0]` (then counted)."""
+        now, (most, window) = self.clock(), self.rate
         calls = self._calls.setdefault(user_id, deque())
-        while calls and now - calls[0] >= RATE[1]:
+        while calls and now - calls[0] >= window:
             calls.popleft()
-        if len(calls) >= RATE[0]:
+        if len(calls) >= most:
             return False
         calls.append(now)
         if len(self._calls) > 10_000:  # forget the idle
-            self._calls = {uid: c for uid, c in self._calls.items() if c and now - c[-1] < RATE[1]}
+            self._calls = {uid: c for uid, c in self._calls.items() if c and now - c[-1] < window}
         return True
 
     async def _opened(self, request: web.Request) -> Opened:

@@ -72,6 +72,8 @@ function playsNode(plays, names) {
 
 function render() {
   const words = view.words || {};
+  document.body.dataset.step = String(view.deal_no || 0) + ":" + String(view.step || 0);
+  document.body.dataset.phase = (view.deal && view.deal.phase) || view.status || "";
   document.documentElement.lang = view.lang || "en";
   document.getElementById("title").textContent =
     [view.game, view.chat].filter(Boolean).join(" · ") + (view.deal_no ? " #" + view.deal_no : "");

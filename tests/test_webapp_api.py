@@ -285,3 +285,44 @@ async def test_the_webhook_and_the_page_share_one_port(tg: FakeTelegram, tmp_pat
             assert response.status == 403
     assert tg.calls("getUpdates") == []
     assert tg.webhook.deliveries and all(status == 200 for _, status in tg.webhook.deliveries)
+
+
+async def test_a_time_out_and_a_computers_move_reach_the_page(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A practice table in private (its player's page: user id = the chat's): the computer
+    players' moves are pushed like anyone's; the player's own time-out too."""
+    _, (alice,) = make_players(tg, 1)
+    quick = {"computer_pause_min": 0.0, "computer_pause_max": 0.01, "computer_workers": 1}
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=5, **quick, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await alice.start()
+        await alice.send(alice.dm, "/newgame frap")
+        await bot.idle()
+        lobby = next(m for m in reversed(tg.messages(alice.dm)) if m.from_bot and m.buttons)
+        await bot.service.storage.set_chat(alice.id, turn_timeout=1)  # her turn: one second
+        await alice.press(lobby, data=next(d for _, d in lobby.buttons if d and d[:2] == "s:"))
+        await bot.idle()
+        live = bot.service.table_in(alice.id)
+        assert live is not None
+        socket = await http.ws_connect(_socket(bot, auth(tg, alice, live.row.table_id)))
+
+        def mover(view: dict[str, Any]) -> str | None:
+            seats = (view["deal"] or {}).get("seats") or []
+            return next(("you" if s["you"] else "computer" for s in seats if s["to_act"]), None)
+
+        moved: dict[str, int] = {"you": 0, "computer": 0}
+        before = await socket.receive_json(timeout=10)
+        for _ in range(60):  # she never presses: the computers play, her time runs out
+            view = await socket.receive_json(timeout=10)
+            who = mover(before)
+            if who is not None and view["step"] > before["step"]:
+                moved[who] += 1
+            before = view
+            if min(moved.values()) >= 2:
+                break
+        assert min(moved.values()) >= 2, moved  # pushed after her time-outs and their moves
+        await socket.close()
+        assert live.row.strikes or live.row.away  # her moves were made for her (time-outs)

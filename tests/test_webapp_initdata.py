@@ -1,4 +1,5 @@
-"""Issue 24: Telegram's Mini App initData check (HMAC-SHA256 under HMAC("WebAppData", token))."""
+"""Issue 24: Telegram's Mini App initData check (HMAC-SHA256 under HMAC("WebAppData", token));
+the Mini App's settings."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import json
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
+from pydantic import ValidationError
 
+from bot.config import Settings
 from bot.web.initdata import BadInitData, secret_key, sign, verify
 
 TOKEN = "123456:AAFakeTokenForTests_0123456789abcdefXYZ"
@@ -81,3 +84,38 @@ def test_stale_initdata_is_refused() -> None:
 def test_missing_or_malformed_fields_are_refused(data: str, error: str) -> None:
     with pytest.raises(BadInitData, match=error):
         _check(data)
+
+
+def _settings(**env: str) -> Settings:
+    return Settings(_env_file=None, bot_token=TOKEN, **env)  # type: ignore[call-arg, arg-type]
+
+
+def test_the_mini_app_settings() -> None:
+    assert _settings().webapp_url is None and _settings(webapp_url="").webapp_url is None
+    settings = _settings(webapp_url="https://bot.example.com/app/", webapp_short_name="table")
+    assert settings.webapp_path == "/app" and settings.webapp_max_age == 86_400
+    assert _settings(webapp_url="http://127.0.0.1:8080/app").webapp_path == "/app"
+    assert _settings(webapp_url="https://bot.example.com").webapp_path == ""
+
+
+@pytest.mark.parametrize(
+    ("env", "error"),
+    [
+        ({"webapp_url": "http://bot.example.com/app"}, "must be an https:// URL"),
+        ({"webapp_url": "bot.example.com/app"}, "must be an https:// URL"),
+        ({"webapp_url": "https://b.example.com/app", "webapp_short_name": "a b"}, "3-30"),
+        ({"webapp_url": "https://b.example.com/app", "webapp_max_age": "5"}, "greater than"),
+        (
+            {
+                "webapp_url": "https://b.example.com/app",
+                "webhook_url": "https://b.example.com/app/hook",
+                "webhook_secret": "s",
+            },
+            "outside WEBAPP_URL's path",
+        ),
+    ],
+    ids=["plain-http", "no-scheme", "short-name", "max-age", "hook-inside-page"],
+)
+def test_mini_app_settings_are_checked(env: dict[str, str], error: str) -> None:
+    with pytest.raises(ValidationError, match=error):
+        _settings(**env)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -23,47 +21,11 @@ from locales import t
 from . import account, callbacks, computer, games
 from .format import card_label, cards_text, name, signed, sorted_hand
 from .storage import ChatRow, DealRow
+from .view.message import Rendered, deep_link
+from .view.message import fit as _fit
 
-# re-exported: the service and the handlers name players through render
-__all__ = ["name", "signed"]
-
-MAX_TEXT = 4096
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    """A message's content: HTML text and an optional inline keyboard; with `photo` (a PNG),
-    a photo message whose caption is the text (edited as media: issue 15's pulya sheet).
-
-    `keyboard` (the markup as Bot API JSON) and `digest` (a short fingerprint, to avoid sending
-    an identical edit) are computed once, when the content is made."""
-
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-    photo: bytes | None = field(default=None, repr=False)
-    keyboard: str = field(init=False, repr=False, compare=False)
-    digest: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        keyboard = self.markup.to_json() if self.markup else ""
-        hasher = hashlib.sha1(f"{self.text}\x00{keyboard}".encode())
-        if self.photo is not None:
-            hasher.update(b"\x00" + self.photo)
-        digest = hasher.hexdigest()[:16]
-        object.__setattr__(self, "keyboard", keyboard)
-        object.__setattr__(self, "digest", digest)
-
-
-def deep_link(bot_username: str, payload: str) -> str:
-    """A t.me link that opens the private chat with the bot and sends /start payload."""
-    return f"https://t.me/{bot_username}?start={payload}"
-
-
-def _fit(text: str) -> str:
-    if len(text) <= MAX_TEXT:
-        return text
-    return text[: MAX_TEXT - 1] + "…"  # never reached by our own layouts; a last guard
-
+# re-exported: the handlers name players and links through render
+__all__ = ["Rendered", "deep_link", "name", "signed"]
 
 # ---- lobby ---------------------------------------------------------------------------------------
 

@@ -13,12 +13,12 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Do
 from engine.ai import seat_knowledge
-from engine.cards import Card, make_deck, shuffled
+from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.defaults import default_action
 from engine.errors import IllegalAction, ReplayError
@@ -28,10 +28,14 @@ from engine.views import seat_view, table_view
 from locales import pick_language, t
 
 from . import callbacks, computer, games, render, settings_menu, summary, turns
-from .games.base import MatchState, MatchTables
-from .names import distinct
+from .games.base import MatchTables
+from .names import distinct, labels
 from .presenter import Presenter
-from .storage import RETRY_AFTER, ChatRow, Movement, Storage, StorageUnavailable, TableRow, UserRow
+from .storage import RETRY_AFTER, ChatRow, Movement, Storage, StorageUnavailable, UserRow
+from .table.live import Live, Person, Refusal
+
+# re-exported: the handlers name a press's person and a refusal through the service
+__all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -42,65 +46,6 @@ def _practice(chat_id: int) -> bool:
     """Whether a chat's table is a practice table against computer players (issue 17): one
     opened in a private chat, whose id is its player's."""
     return chat_id > 0
-
-
-class Refusal(Exception):
-    """A request the service turns down; `key` is the locale string explaining why."""
-
-    def __init__(self, key: str, url: str | None = None, **values: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.url = url
-        self.values = values
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """Who pressed or typed: the Telegram user as the service needs it."""
-
-    user_id: int
-    name: str
-    username: str | None = None
-    language_code: str | None = None
-
-
-@dataclass
-class Live:
-    """An open table held in memory beside its database rows."""
-
-    row: TableRow
-    users: dict[int, UserRow]
-    deal: TrickDeal | None = None
-    deal_id: int | None = None
-    deal_seats: tuple[int, ...] = ()
-    selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
-    sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
-    short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
-    mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
-    auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
-    match: MatchState | None = None  # a match of many deals, played by its game's own service
-
-    @property
-    def step(self) -> int:
-        """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
-        if self.match is not None:
-            return self.match.step
-        return 0 if self.deal is None else sum(a.do is not Do.LOOK for a in self.deal.actions)
-
-    @property
-    def in_deal(self) -> bool:
-        """Whether a deal (or a match of many) is being played now."""
-        if self.match is not None:
-            return self.match.in_play
-        return self.deal is not None and not self.deal.finished
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat (of `deal_seats`) whose decision the table waits for."""
-        if self.match is not None:
-            return self.match.to_act
-        return self.deal.to_act if self.deal is not None else None
 
 
 class GameService:
@@ -140,7 +85,7 @@ class GameService:
         presenter.on_removed = self.removed
         # the games whose tables are matches of many deals, each played by its own service
         self._own: dict[str, MatchTables] = {
-            game: ui.tables(self) for game, ui in games.REGISTRY.items() if ui.match
+            game: tables(self) for game, tables in games.TABLES.items()
         }
 
     def busy(self) -> bool:
@@ -702,7 +647,7 @@ class GameService:
             )
             dealer, dealt_dealer = everyone.index(dealer_uid), seats.index(dealer_uid)
             sitting_out = tuple(uid for uid in everyone if uid not in seats)
-        names = games.labels([live.users[uid].name for uid in seats])
+        names = labels([live.users[uid].name for uid in seats])
         deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.rng)
         deal, events = cls.create(
             rules, names, dealt_dealer, ante, chat.pot_of(game), deck,

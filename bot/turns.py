@@ -11,7 +11,7 @@ from locales import t
 
 from . import games
 from .format import card_label
-from .render import Rendered
+from .view.message import Rendered
 
 
 def clock(seconds: float) -> str:

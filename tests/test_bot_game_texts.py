@@ -14,8 +14,8 @@ import pytest
 from bot import account, games, handlers, render, settings_menu
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match
-from bot.render import Rendered
 from bot.storage import ChatRow, DealRow
+from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.preferans import record as deal_record

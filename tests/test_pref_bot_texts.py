@@ -18,7 +18,7 @@ from bot import callbacks
 from bot.format import card_label, signed
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, Step
-from bot.render import Rendered
+from bot.view.message import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import Outcome, PrefRules

@@ -15,8 +15,8 @@ from bot.api import FrapBot
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match, default_action
 from bot.presenter import Presenter
-from bot.render import Rendered
 from bot.storage import Storage
+from bot.view.message import Rendered
 from engine.preferans.outcome import PrefRules
 from tests.fakebot import FakeTelegram
 

@@ -3,13 +3,14 @@ per game"). Shared code finds a game's words, buttons, settings and rules only t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from engine.deal import TrickDeal
 
 from . import frap, khrap, napoleon, preferans, student_khrap
-from .base import GameUI, Option
+from .base import GameUI, Host, MatchTables, Option
+from .preferans_service import PulyaService
 
 # The registry, in the order the lobby's game button cycles through them. A new game adds its
 # module's UI here (and its engine package, its catalog section): nothing else names it.
@@ -17,8 +18,10 @@ REGISTRY: dict[str, GameUI] = {
     ui.game: ui for ui in (frap.UI, khrap.UI, student_khrap.UI, napoleon.UI, preferans.UI)
 }
 ORDER = tuple(REGISTRY)
+# The games whose table is a match of many deals, and the service that plays their tables.
+TABLES: dict[str, Callable[[Host], MatchTables]] = {preferans.UI.game: PulyaService}
 
-__all__ = ["ORDER", "REGISTRY", "GameUI", "Option", "deal_class", "labels", "next_game", "parse"]
+__all__ = ["ORDER", "REGISTRY", "TABLES", "GameUI", "Option", "deal_class", "next_game", "parse"]
 
 
 def ui(game: str) -> GameUI:
@@ -50,17 +53,3 @@ def rules_for(game: str, chat_rules: dict[str, Any]) -> dict[str, Any]:
 def next_game(game: str) -> str:
     """The game after `game` in the lobby's cycle."""
     return ORDER[(ORDER.index(game) + 1) % len(ORDER)] if game in ORDER else ORDER[0]
-
-
-def labels(names: Sequence[str]) -> list[str]:
-    """Distinct seat labels for the engine (F2): a repeated name gets " 2", " 3"…"""
-    used: set[str] = set()
-    out = []
-    for name in names:
-        label, k = name, 1
-        while label in used:
-            k += 1
-            label = f"{name} {k}"
-        used.add(label)
-        out.append(label)
-    return out

@@ -16,9 +16,13 @@ from locales import has, t
 from ..format import card_label
 
 if TYPE_CHECKING:
+    import random
+
     from ..callbacks import Press
-    from ..service import GameService, Live
-    from ..storage import ChatRow, TableRow
+    from ..presenter import Presenter
+    from ..storage import ChatRow, Storage, TableRow
+    from ..table.live import Live
+    from ..view.message import Rendered
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,25 +35,26 @@ class Option:
     values: tuple[Any, ...]
 
 
-class MatchState(Protocol):
-    """What the shared service reads of a table that plays a match of many deals (`Live.match`)."""
+class Host(Protocol):
+    """What a game's tables may ask of the table host that runs them (pucxobot's
+    pcx_game_callbacks): its storage and presenter, its chance, and a player's control message
+    sent the host's way (what the bot played for him, his time left, his ping)."""
 
-    @property
-    def step(self) -> int:
-        """How many actions the deal in play has seen (a button and a timer name it)."""
+    storage: Storage
+    presenter: Presenter
+    rng: random.Random
 
-    @property
-    def to_act(self) -> int | None:
-        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
-
-    @property
-    def in_play(self) -> bool:
-        """Whether the match is still being played (its players cannot stand up)."""
+    def deliver_hand(
+        self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
+        anew: bool = False,
+    ) -> None:  # fmt: skip
+        """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
+        just passed to him; `anew`: posted again at the bottom of his chat)."""
 
 
 class MatchTables(Protocol):
     """A game whose table is a match of many deals played on as one (a Preferans pulya, P14)
-    plays it through its own service (`GameUI.tables`); the shared service keeps the lobby,
+    plays it through its own service (the registry's `TABLES`); the shared service keeps the lobby,
     the seats, the timers, away players and the evening, and hands it these moments. Each
     call runs under the chat's lock; `deadline` is the next move's, set before it is stored."""
 
@@ -112,7 +117,7 @@ class GameUI:
     aliases: ClassVar[tuple[str, ...]]  # what /newgame accepts, first = the one shown
     options: ClassVar[tuple[Option, ...]] = ()
     # A table plays a match of many deals (a Preferans pulya) through the game's own service
-    # (`tables`), not deal by deal through the shared one.
+    # (the registry's `TABLES`), not deal by deal through the shared one.
     match: ClassVar[bool] = False
     # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
     # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
@@ -127,10 +132,6 @@ class GameUI:
     def players(self) -> tuple[int, int]:
         """The fewest and the most players a table of this game takes."""
         return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
-
-    def tables(self, host: GameService) -> MatchTables:
-        """The service that plays this game's tables, for a game whose tables are matches."""
-        raise NotImplementedError(f"{self.game} is played deal by deal")
 
     # ---- words ----------------------------------------------------------------------------------
 

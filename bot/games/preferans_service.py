@@ -3,8 +3,8 @@ transaction, the chips moved once, when the pulya closes (P14, P16 × the whist 
 one photo edited after each deal, a restart resuming pulya and deal.
 
 The shared GameService keeps a Preferans table's lobby, seats, timers, away players and evening;
-once the lobby starts, it hands this service (`PreferansUI.tables`, the `MatchTables` of
-`base.py`) the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
+once the lobby starts, it hands this service (the registry's `TABLES`, the `MatchTables`
+of `base.py`) the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
 
 from __future__ import annotations
 
@@ -22,15 +22,15 @@ from locales import pick_language, t
 
 from .. import callbacks
 from ..format import name as shown_name
-from ..render import Rendered
-from ..service import Refusal
+from ..names import labels
 from ..storage import ChatRow, Movement, TableRow
-from . import labels
+from ..table.live import Live, Refusal
+from ..view.message import Rendered
 from . import preferans as pref
 from .preferans_match import Match, default_action, from_records
 
 if TYPE_CHECKING:
-    from ..service import GameService, Live
+    from .base import Host
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
@@ -66,7 +66,7 @@ def pulya(live: Live) -> Match:
 class PulyaService:
     """Every Preferans table of the bot, played for its host; each call under the chat's lock."""
 
-    def __init__(self, host: GameService) -> None:
+    def __init__(self, host: Host) -> None:
         self.host = host
         self.storage = host.storage
         self.presenter = host.presenter

@@ -93,9 +93,10 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.service",),  # the table host
     # the chat's pages, which read the registry
     ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),
-    ("bot.account", "bot.computer"),
+    ("bot.account",),
     ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
-    ("bot.table", "bot.presenter"),  # an open table's model; the messages kept up to date
+    # an open table's model and seating, the computer players, the messages kept up to date
+    ("bot.table", "bot.computer", "bot.presenter"),
     (  # leaves: value types, storage, the Bot API client
         "bot",
         "bot.view",

@@ -4,24 +4,56 @@ per game"). Shared code finds a game's words, buttons, settings and rules only t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.deal import TrickDeal
+from . import preferans
+from .base import GameUI, Host, Moved, Option, TableGame
+from .family import frap, khrap, napoleon, student_khrap
+from .family.table import DealTables
+from .preferans_service import PulyaTables
 
-from . import frap, khrap, napoleon, preferans, student_khrap
-from .base import GameUI, Host, MatchTables, Option
-from .preferans_service import PulyaService
+U = TypeVar("U", bound=GameUI)
 
-# The registry, in the order the lobby's game button cycles through them. A new game adds its
-# module's UI here (and its engine package, its catalog section): nothing else names it.
-REGISTRY: dict[str, GameUI] = {
-    ui.game: ui for ui in (frap.UI, khrap.UI, student_khrap.UI, napoleon.UI, preferans.UI)
-}
-ORDER = tuple(REGISTRY)
-# The games whose table is a match of many deals, and the service that plays their tables.
-TABLES: dict[str, Callable[[Host], MatchTables]] = {preferans.UI.game: PulyaService}
+REGISTRY: dict[str, GameUI] = {}  # each game's UI, by the engine's name for it
+KINDS: dict[str, Callable[[Host, Any], TableGame]] = {}  # each game's kind of table
+ORDER: tuple[str, ...] = ()  # the order the lobby's game button cycles through them
 
-__all__ = ["ORDER", "REGISTRY", "TABLES", "GameUI", "Option", "deal_class", "next_game", "parse"]
+
+def register(ui: U, kind: Callable[[Host, U], TableGame]) -> None:
+    """Register a game: its UI, and the kind of table it is played at (a `TableGame` made for
+    the host and the UI). The lobby's game button cycles through the games in this order."""
+    global ORDER
+    REGISTRY[ui.game] = ui
+    KINDS[ui.game] = kind
+    ORDER = tuple(REGISTRY)
+
+
+# One line per game. A new game adds its line here (and its engine package, its bot package,
+# its catalog section): nothing else names it.
+register(frap.UI, DealTables)
+register(khrap.UI, DealTables)
+register(student_khrap.UI, DealTables)
+register(napoleon.UI, DealTables)
+register(preferans.UI, PulyaTables)
+
+__all__ = [
+    "KINDS",
+    "ORDER",
+    "REGISTRY",
+    "GameUI",
+    "Moved",
+    "Option",
+    "TableGame",
+    "next_game",
+    "parse",
+    "register",
+    "tables",
+]
+
+
+def tables(game: str, host: Host) -> TableGame:
+    """The kind of table a registered game is played at, made for the host."""
+    return KINDS[game](host, REGISTRY[game])
 
 
 def ui(game: str) -> GameUI:
@@ -38,11 +70,6 @@ def parse(word: str) -> str | None:
 def choices() -> str:
     """The /newgame arguments, one per game, for the usage line."""
     return " | ".join(g.aliases[0] for g in REGISTRY.values())
-
-
-def deal_class(game: str) -> type[TrickDeal]:
-    """The engine's deal class for a game."""
-    return REGISTRY[game].deal
 
 
 def rules_for(game: str, chat_rules: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 open hands and the last trick, each player's buttons, a deal's result lines and the settlement.
 
 Pure presentation: engine views in, HTML and keyboards out; a table's pulya is played by
-`preferans_service.py` (the registry's `TABLES`)."""
+`preferans_service.py` (`PulyaTables`, the registry's kind of table for it)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,10 @@ from engine.preferans.play import winner
 from engine.preferans.pulya import Line, Pulya
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
+from locales import t
 
 from .. import callbacks
-from ..format import card_label, cards_text, signed, sorted_hand
+from ..format import card_label, cards_text, in_a_sentence, signed, sorted_hand
 from ..format import name as shown_name
 from ..view.message import Rendered
 from .base import GameUI, Option
@@ -134,13 +135,13 @@ class PreferansUI(GameUI):
         number: int,
         date: str,
         earlier: Sequence[dict[str, Any]] = (),
-    ) -> str | None:
+    ) -> str:
         """A deal of a pulya: its contract (or raspasy) and what each player wrote and why, as
-        the sheet got it (P15's overflow from the pulya's `earlier` deals); None if the record
-        does not replay."""
+        the sheet got it (P15's overflow from the pulya's `earlier` deals); a record that does not
+        replay: its number and date only."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
-            return None
+            return t(lang, "history.line_plain", number=number, date=date, changes="?")
         line = _written(deal, earlier)
         outcome = line.outcome
         if outcome.contract is None or outcome.declarer is None:
@@ -188,19 +189,19 @@ class PreferansUI(GameUI):
         lines += result_lines(lang, _written(deal, earlier), deal.players, number)
         return "\n".join(lines)
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None]:
         """The declarer of a trick game or misère, whether he made it, and "misere" for a
         misère (P9: /stats counts them apart); nobody in raspasy."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
-            return None
+            return None, False, None
         outcome = deal.outcome
         made = bool(outcome.declarer is not None and outcome.made)
         return outcome.declarer, made, MISERE if outcome.contract == MISERE else None
 
-    def move_words(self, lang: str, action: Any) -> str | None:
+    def move_words(self, lang: str, action: Any) -> str:
         """What the bot played for a player: his button's words."""
-        return self.button_label(lang, action) if isinstance(action, PrefAction) else None
+        return in_a_sentence(self.button_label(lang, action))
 
     def option_label(self, lang: str, option: Option, value: Any) -> str:
         """A settings button: numbers (P14's target, P10's exit) as they are, yes/no for the

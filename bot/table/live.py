@@ -6,15 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.actions import Do
 from engine.cards import Card
-from engine.deal import TrickDeal
 
 from ..storage import TableRow, UserRow
 
 
-class MatchState(Protocol):
-    """What the shared service reads of a table that plays a match of many deals (`Live.match`)."""
+class TableState(Protocol):
+    """What the host reads of the game played at a table (`Live.play`), whatever its kind: a
+    deal of the Frap family, a Preferans pulya of many deals. A new object after each step."""
 
     @property
     def step(self) -> int:
@@ -26,7 +25,8 @@ class MatchState(Protocol):
 
     @property
     def in_play(self) -> bool:
-        """Whether the match is still being played (its players cannot stand up)."""
+        """Whether a deal (or a match of many) is being played now (its players cannot stand
+        up; a stop voids it)."""
 
 
 class Refusal(Exception):
@@ -55,7 +55,7 @@ class Live:
 
     row: TableRow
     users: dict[int, UserRow]
-    deal: TrickDeal | None = None
+    play: TableState | None = None  # the game played here since the lobby started (its kind's)
     deal_id: int | None = None
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
@@ -64,25 +64,18 @@ class Live:
     short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
     mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
     auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
-    match: MatchState | None = None  # a match of many deals, played by its game's own service
 
     @property
     def step(self) -> int:
         """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
-        if self.match is not None:
-            return self.match.step
-        return 0 if self.deal is None else sum(a.do is not Do.LOOK for a in self.deal.actions)
+        return 0 if self.play is None else self.play.step
 
     @property
     def in_deal(self) -> bool:
         """Whether a deal (or a match of many) is being played now."""
-        if self.match is not None:
-            return self.match.in_play
-        return self.deal is not None and not self.deal.finished
+        return self.play is not None and self.play.in_play
 
     @property
     def to_act(self) -> int | None:
         """The seat (of `deal_seats`) whose decision the table waits for."""
-        if self.match is not None:
-            return self.match.to_act
-        return self.deal.to_act if self.deal is not None else None
+        return None if self.play is None else self.play.to_act

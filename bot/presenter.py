@@ -20,8 +20,8 @@ from telegram.error import (
 
 from .api import FrapBot
 from .ratelimit import SendLimiter
-from .render import Rendered
 from .storage import Storage, StorageUnavailable
+from .view.message import Rendered
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from engine.record import read, summary
+from engine.games import summary
+from engine.record import read
 from tests.engine_helpers import RECORDS, cli, printed, replayed
 
 

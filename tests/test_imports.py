@@ -76,8 +76,9 @@ def test_the_cycle_finder_finds_a_circle_and_a_deferred_import() -> None:
     graph = import_graph("engine")
     assert "engine.deal" in graph["engine.record"]  # `from .deal import …`
     assert "engine.preferans.scoring" in graph["engine.preferans.deal"]  # `from .scoring …`
-    assert "engine.ai.preferans" in graph["engine.ai.games"]  # `from . import preferans`
-    assert "engine.ai" not in graph["engine.ai.games"]
+    assert "engine.preferans.record" in graph["engine.preferans.game"]  # `from . import record`
+    assert "engine.preferans" not in graph["engine.preferans.game"]
+    assert "engine.games" in graph["engine.ai.levels"]  # deferred, inside `_computer`
 
 
 @pytest.mark.parametrize("package", ["engine", "bot"])

@@ -61,7 +61,7 @@ class SlotBuffer:
     async def save(self) -> None:
         """Write every slot at once."""
         rows = [(name, *row) for name, row in self.slots.items()]
-        await self.storage._write(
+        await self.storage.transaction(
             lambda db: db.executemany(
                 "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?)",
@@ -85,7 +85,7 @@ async def build(
 ) -> dict[str, int]:
     """Create `tables` running tables of four players at `path`; returns a few counts."""
     storage = await Storage.open(path, lang="ru", ante=10, turn_timeout=turn_timeout)
-    await storage._db.execute("PRAGMA synchronous=OFF")  # the builder only: speed
+    await storage.connection.execute("PRAGMA synchronous=OFF")  # the builder only: speed
     master = random.Random(seed)
     slots = SlotBuffer(storage)
     presenter = Presenter(StubBot(), slots)  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
 
 
 def _chat(game: str, lang: str) -> ChatRow:
-    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0, False)
+    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0)
 
 
 def _deal(game: str, seed: int, n: int) -> TrickDeal:

@@ -30,8 +30,11 @@ from engine.actions import Do  # noqa: E402
 class StubBot:
     """Enough of bot.api.FrapBot for the presenter: numbered messages per chat, edits accepted."""
 
+    rate_limiter = None  # no Telegram limits to spare: a turn ping is always a new message
+
     def __init__(self) -> None:
         self._next: defaultdict[int, int] = defaultdict(int)
+        self.sweeps: set[asyncio.Task[None]] = set()  # no lost answers to sweep up after
 
     async def post_text(self, chat_id: int, text: str, keyboard: str, **_: Any) -> int:
         """A new message id in the chat."""
@@ -40,6 +43,9 @@ class StubBot:
 
     async def edit_text(self, *_: Any) -> None:
         """Accept an edit."""
+
+    async def delete_message(self, *_: Any) -> None:
+        """Accept a deletion (a slot posted anew)."""
 
 
 class SlotBuffer:

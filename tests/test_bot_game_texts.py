@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot import account, games, handlers, render, settings_menu
+from bot import account, games, render, settings_menu
 from bot.games import preferans as pref
 from bot.games.preferans_match import Match
+from bot.handlers.common import help_text
 from bot.render import Rendered
 from bot.storage import ChatRow, DealRow
 from engine.cards import make_deck, shuffled
@@ -277,7 +278,7 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_help_names_every_registered_game_and_its_newgame_word(lang: str) -> None:
     """/help lists the games from the registry, so a new game appears there by registering."""
-    text = handlers._help(lang)
+    text = help_text(lang)
     for game in games.ORDER:
         ui = games.ui(game)
         assert ui.title(lang) in text and ui.aliases[0] in text

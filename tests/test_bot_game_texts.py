@@ -13,13 +13,13 @@ import pytest
 
 from bot import account, games, render, settings_menu
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match
 from bot.handlers.common import help_text
 from bot.render import Rendered
 from bot.storage import ChatRow, DealRow
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.preferans import record as deal_record
+from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view

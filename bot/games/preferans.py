@@ -33,6 +33,7 @@ from engine.preferans.events import (
     TalonTaken,
     TalonTurned,
 )
+from engine.preferans.match import Match
 from engine.preferans.outcome import CONTRACTS, MISERE, Entry, Outcome, PrefRules, level
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line, Pulya
@@ -43,7 +44,6 @@ from .. import callbacks, render  # (render's names read at call time: it import
 from ..format import card_label, cards_text, signed, sorted_hand
 from ..format import name as shown_name
 from .base import GameUI, MatchTables, Option
-from .preferans_match import Match
 from .pulya_sheet import SheetFigures, render_sheet
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from engine.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
+from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.views import seat_view, table_view
 from locales import pick_language, t
 
@@ -27,7 +28,6 @@ from ..service import Refusal
 from ..storage import ChatRow, Movement, TableRow
 from . import labels
 from . import preferans as pref
-from .preferans_match import Match, default_action, from_records
 
 if TYPE_CHECKING:
     from ..service import GameService, Live

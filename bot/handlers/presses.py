@@ -28,7 +28,7 @@ class Answer:
     url: str | None = None
 
 
-# A press that needs no chat: the presser's own move (a/t: his control message is private).
+# A press that needs no chat: the presser's own move (a/t, on the presser's private message).
 AnywherePress = Callable[[int, Press], Awaitable[None]]
 # A press on a chat's message: (the bot, the press, the decoded data, the chat's id).
 ChatPress = Callable[[Bot, Pressed, Press, int], Awaitable[None]]

@@ -91,6 +91,7 @@ def test_no_import_runs_in_a_circle(package: str) -> None:
 BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli", "bot.health"),  # wiring
     ("bot.handlers",),  # Telegram updates in, the host's answers out
+    ("bot.pages",),  # the information pages a command answers with (/balance … /export)
     ("bot.service",),  # the table host
     # the chat's pages, which read the registry
     ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),

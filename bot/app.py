@@ -158,12 +158,14 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             app.bot_data["metrics_server"] = server
         tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
-        register(app, Handlers(service, settings.zone))
+        # the handlers, whose handle_press another front end's presses take too (a Mini App)
+        handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
+        register(app, handlers)
         if settings.webapp_url:  # issue 24: the Mini App (and, in webhook mode, the webhook)
             service.opener = Opener(
                 settings.webapp_url, app.bot.username, settings.webapp_short_name
             )
-            web = app.bot_data["web"] = WebServer(app, service, settings)
+            web = app.bot_data["web"] = WebServer(app, service, handlers, settings)
             await web.start()
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)

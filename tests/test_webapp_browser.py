@@ -125,7 +125,7 @@ def _pref_choice(phase: str, moves: list[str], live: Any, rng: random.Random) ->
     the declarer discards the first two cards he marks and names the lowest contract."""
     if phase == "bidding":
         bids = [m for m in moves if m.rsplit(":", 1)[1].startswith("b")]
-        opened = live.match.match.deal.auction.holder is not None
+        opened = live.play.match.deal.auction.holder is not None
         passes = [m for m in moves if m.endswith(":P")]
         return passes[0] if opened and passes else (bids or moves)[0]
     if phase == "discard":
@@ -175,8 +175,10 @@ async def test_four_players_play_a_frap_deal_by_tapping(
                 taps += 1
             await synced(bot, pages, table_id)
             live = bot.service.find(table_id)
-            assert live is not None and live.deal is not None
-            trick, nxt = live.deal.trick, live.deal.to_act
+            assert live is not None
+            played = bot.service.game(live).position(live)
+            assert played is not None
+            trick, nxt = played.trick, played.to_act
             if not trick_shot and len(trick) >= 2 and nxt is not None:  # the next to play
                 await pages[nxt].screenshot(path=shots(tmp_path) / "frap-trick.png", full_page=True)
                 trick_shot = True
@@ -184,7 +186,7 @@ async def test_four_players_play_a_frap_deal_by_tapping(
             pytest.fail("the deal did not end")
         assert taps > 5 and by_chat == 1 and trick_shot
         live = bot.service.find(table_id)
-        assert live is not None and live.deal is not None and live.deal.finished
+        assert live is not None and not live.in_deal  # the deal is over
         for page in pages:  # the result, with its reasons, on every page
             await page.wait_for_selector("#result:not([hidden]) pre")
         assert await forged.locator("button").count() == 0

@@ -15,10 +15,8 @@ import aiohttp
 import pytest
 
 from bot.format import card_label
-from bot.games.preferans_service import pulya
 from bot.web.pages import Page
 from engine.cards import Card
-from engine.knowledge import seat_knowledge
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -65,19 +63,21 @@ class Checker:
 
     async def checked(self, page: Page, view: dict[str, Any]) -> None:
         live = self.bot.service.find(page.table_id)
-        deal = None
-        if live is not None:
-            deal = pulya(live).deal if live.match is not None else live.deal
+        deal = (
+            None
+            if live is None or live.play is None
+            else self.bot.service.game(live).position(live)
+        )
         if deal is not None and view.get("deal"):
             uid = page.user.user_id
             seat = live.deal_seats.index(uid) if live and uid in live.deal_seats else None
             seats = range(deal.n) if seat is None else [seat]
             unseen: set[Card] = set()
             for s in seats:
-                unseen |= set(seat_knowledge(deal, s).unseen)
+                unseen |= set(self.bot.service.game(live).knowledge(live, s).unseen)
             leaked = {str(c) for c in unseen} & _codes(view)
             assert not leaked, f"seat {seat} was sent {leaked}"
-            if live is not None and live.match is None:  # Preferans' words name bids like 7♠
+            if live is not None and live.row.game != "preferans":  # its words name bids like 7♠
                 text = _texts(view)
                 shown = [card_label(c, view["lang"]) for c in unseen]
                 assert not [label for label in shown if label in text], (seat, text)

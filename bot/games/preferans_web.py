@@ -1,32 +1,40 @@
-"""The Mini App's view of a Preferans table (issue 24): built only from the engine's seat view (the
-player's hand, his discard and the talon he took as declarer, P5) or its public table view (the
-talon where the table saw it, raspasy's turned card, the open hands of P7 and P9), with the chat
-control message's own buttons (`preferans.hand_message`), the last deal's result and the sheet."""
+"""The Mini App's view of a Preferans table (issue 24): built only from what its `TableGame` gives
+one seat (the engine's seat view: the player's hand, his discard and the talon he took as
+declarer, P5) or the group (the public view: the talon where the table saw it, raspasy's turned
+card, the open hands of P7 and P9), with the chat control message's own buttons
+(`preferans.hand_message`), the last deal's result and the sheet."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.preferans.views import PrefSeatView, seat_view, table_view
+from engine.preferans.views import PrefSeatView, PrefTableView
 
 from ..format import signed
 from ..web import kit
 from . import preferans as pref
-from .preferans_service import pulya
 
 if TYPE_CHECKING:
-    from ..service import Live
+    from engine.preferans.match import Match
+
     from ..storage import ChatRow
+    from ..table.live import Live
+    from .base import TableGame
 
 
 def view(
-    table: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    game: TableGame,
+    ui: pref.PreferansUI,
+    match: Match,
+    table: Live,
+    seat: int | None,
+    lang: str,
+    chat: ChatRow,
+    balances: Mapping[int, int],
 ) -> dict[str, Any] | None:
     """The pulya's deal in play as `seat` sees it; `seat` None: the public table."""
-    match = pulya(table)
     sheet = match.sheet
     figures = {
         "deals": sheet.deals,
@@ -43,14 +51,15 @@ def view(
         "finished": match.finished,
     }
     deal = match.deal
-    if deal is None:
+    public: PrefTableView | None = game.public_view(table)
+    if deal is None or public is None:
         return out
-    public = table_view(deal)
     mine: PrefSeatView | None = None
     control = None
     chosen = table.selection.get(seat, ()) if seat is not None else ()
     if seat is not None:
-        mine = seat_view(deal, seat)
+        mine = game.seat_view(table, seat)
+        assert mine is not None
         if deal.finished:
             mine = replace(mine, legal=())
         control = pref.hand_message(
@@ -66,7 +75,7 @@ def view(
                 "name": info.name,
                 "cards": info.cards,
                 "tricks": info.tricks,
-                "word": pref.UI.said_label(lang, info.said) if info.said else None,
+                "word": ui.said_label(lang, info.said) if info.said else None,
                 "dealer": info.seat == public.dealer,
                 "to_act": info.seat == public.controller,
                 "pulya": sheet.pulya[info.seat],
@@ -81,7 +90,7 @@ def view(
             for info in public.seats
         ],
         "trump": public.trump.symbol if public.trump is not None else None,
-        "contract": pref.UI.bid_label(lang, public.contract) if public.contract else None,
+        "contract": ui.bid_label(lang, public.contract) if public.contract else None,
         "talon": kit.cards(public.talon, lang) if public.talon is not None else None,
         "raspasy": public.raspasy,
         "phase": str(public.phase.value),
@@ -97,14 +106,6 @@ def view(
         "names": names,
     }
     return out
-
-
-async def sheet(table: Live, lang: str) -> bytes | None:
-    """The pulya sheet's PNG, as the group's photo shows it (drawn off the event loop)."""
-    if table.match is None:
-        return None
-    png, _caption = await asyncio.to_thread(pref.sheet_photo, lang, pulya(table))
-    return png
 
 
 def _chips(balances: Mapping[int, int], user_id: int) -> str | None:

@@ -1,9 +1,9 @@
 """The pieces every game's page view is made of (issue 24): a card as the page draws it, the
 chat control message's buttons as the page's buttons, a chat message's text as plain text.
 
-A game's builder (`GameUI.web_view`) puts these together from what the engine gives one seat
-(its seat view) or the whole table (the public view): the engine's views are the one place that
-hides cards, so no builder ever reads a hand the seat may not see."""
+A kind of table's builder (`TableGame.web_view`) puts these together from what the engine gives
+one seat (its seat view) or the whole table (the public view): the engine's views are the one
+place that hides cards, so no builder ever reads a hand the seat may not see."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.cards import Card
 from engine.tricks import Play
 
 from ..format import card_label, sorted_hand
-from ..render import Rendered
+from ..view.message import Rendered
 
 _TAG = re.compile(r"<[^>]+>")
 Json = dict[str, Any]

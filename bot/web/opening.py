@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from locales import t
 
-from ..render import Rendered
+from ..view.message import Rendered
 
 
 @dataclass(frozen=True, slots=True)

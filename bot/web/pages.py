@@ -17,7 +17,8 @@ from aiohttp import web
 from locales import pick_language, t
 
 from .. import games
-from ..service import GameService, Live
+from ..service import GameService
+from ..table.live import Live
 from .initdata import WebUser
 
 log = logging.getLogger(__name__)
@@ -46,9 +47,9 @@ class Pages:
         self.service = service
         self.clock = clock
         self._open: dict[int, set[Page]] = {}
-        self._due: dict[int, asyncio.Task[None]] = {}  # by chat: a push on its way
+        self._due: dict[int, asyncio.Task[None]] = {}  # by table: a push on its way
         self.pushed = 0  # bytes sent to pages (the bench reads it)
-        service.on_change = self.changed
+        service.observers.append(self.changed)
 
     def __len__(self) -> int:
         return sum(len(pages) for pages in self._open.values())
@@ -65,13 +66,14 @@ class Pages:
             if not pages:
                 del self._open[page.table_id]
 
-    def changed(self, chat_id: int) -> None:
-        """A chat's tables may have changed: a push to their open pages, once the lock is let go
-        (many changes in a row make one push)."""
-        if not self._open or chat_id in self._due:
+    def changed(self, live: Live) -> None:
+        """A table changed (`GameService._changed`, under the chat's lock): a push to its open
+        pages once the lock is let go (many changes in a row make one push)."""
+        table_id = live.row.table_id
+        if table_id not in self._open or table_id in self._due:
             return
-        task = asyncio.get_running_loop().create_task(self._push(chat_id))
-        self._due[chat_id] = task
+        task = asyncio.get_running_loop().create_task(self._push(table_id, live.row.chat_id))
+        self._due[table_id] = task
 
     async def close(self) -> None:
         """Stop the pushes on their way, close every page's socket (at shutdown)."""
@@ -82,22 +84,20 @@ class Pages:
             for page in list(pages):
                 await page.socket.close()
 
-    async def _push(self, chat_id: int) -> None:
+    async def _push(self, table_id: int, chat_id: int) -> None:
         try:
-            await asyncio.sleep(0)  # the change's lock is let go first
-            del self._due[chat_id]
-            if self.service.held(chat_id):
-                return  # another change is being made: its end pushes again
-            chat = await self.service.storage.chat(chat_id)
-            for table_id, pages in list(self._open.items()):
+            async with self.service.lock(chat_id):  # the views of one position, made at once
+                del self._due[table_id]
                 live = self.service.find(table_id)
-                if live is not None and live.row.chat_id != chat.chat_id:
-                    continue
                 balances = await self._balances(live)
-                for page in list(pages):
-                    await self.send(page, await self.view(page.user, table_id, live, balances))
+                views = [
+                    (page, await self.view(page.user, table_id, live, balances))
+                    for page in list(self._open.get(table_id, ()))
+                ]
+            for page, view in views:
+                await self.send(page, view)
         except Exception:  # nobody awaits a push: say so
-            log.exception("pages of chat %s not pushed", chat_id)
+            log.exception("pages of table %s not pushed", table_id)
 
     async def send(self, page: Page, view: Json) -> None:
         """Send a page its view, unless it is the one it has."""
@@ -132,13 +132,13 @@ class Pages:
             return {"table": table_id, "status": "closed", "lang": lang, **_words(lang)}
         if balances is None:
             balances = await self._balances(live)
-        ui = games.ui(live.row.game)
+        ui = games.ui(live.row.game)  # (its name)
         chat = await self.service.storage.chat(live.row.chat_id)
-        seated = live.row.status != "lobby" and user.user_id in live.deal_seats
+        seated = live.play is not None and user.user_id in live.deal_seats
         seat = live.deal_seats.index(user.user_id) if seated else None
         deal = None
-        if live.row.status != "lobby":
-            deal = ui.web_view(live, seat, lang, chat, balances, self.service.bot_username)
+        if live.play is not None:
+            deal = self.service.game(live).web_view(live, seat, lang, chat, balances)
         left = None
         if live.to_act is not None and live.row.deadline is not None:
             left = max(0, round(live.row.deadline - self.clock()))

@@ -20,18 +20,19 @@ from importlib.resources import files
 from pathlib import Path
 
 from aiohttp import web
-from telegram import Update
+from telegram import Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application
 
-from locales import pick_language, t
+from locales import pick_language
 
-from .. import callbacks, games
+from .. import callbacks
+from ..callbacks import Kind
 from ..config import Settings
-from ..handlers import SEAT_PRESSES, seat_press
-from ..service import GameService, Refusal
-from ..storage import StorageUnavailable
+from ..handlers import Handlers
+from ..handlers.common import Pressed
+from ..service import GameService
 from .initdata import BadInitData, WebUser, secret_key, verify
 from .pages import Page, Pages
 
@@ -46,6 +47,7 @@ CSP = (
     "base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
+SEAT_PRESSES = (Kind.ACT, Kind.TOGGLE)  # the buttons of a player's control message
 RATE = (20, 10.0)  # a user's calls: 20 in 10 seconds (a page makes one per tap or opening)
 MEMBER_CACHE = 300.0  # seconds a group membership looked up holds
 MAX_BODY = 4096  # bytes of a press's request
@@ -71,11 +73,13 @@ class WebServer:
         self,
         app: Application,  # type: ignore[type-arg]
         service: GameService,
+        handlers: Handlers,
         settings: Settings,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.app = app
         self.service = service
+        self.handlers = handlers
         self.settings = settings
         self.clock = clock
         self.key = secret_key(settings.bot_token.get_secret_value())
@@ -211,15 +215,15 @@ class WebServer:
         if press.kind not in SEAT_PRESSES or press.table_id != opened.table_id:
             raise _error(web.HTTPBadRequest, "not a button of this table")
         user = opened.user
-        lang = await self.service.user_lang(user.user_id, user.language_code)
-        try:
-            await seat_press(self.service, user.user_id, press)
-        except callbacks.BadCallback:
-            raise _error(web.HTTPBadRequest, t(lang, "err.stale")) from None
-        except Refusal as refusal:  # stale, not his move, not seated: as a chat button's alert
-            raise _error(web.HTTPConflict, t(lang, refusal.key, **refusal.values)) from None
-        except StorageUnavailable:
-            raise _error(web.HTTPServiceUnavailable, t(lang, "err.not_saved")) from None
+        live = self.service.find(opened.table_id)
+        if live is None:
+            raise _error(web.HTTPConflict, "this table is closed")
+        who = User(user.user_id, user.name, False, language_code=user.language_code)
+        answer = await self.handlers.handle_press(
+            self.app.bot, Pressed(who, live.row.chat_id, data)
+        )
+        if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
+            raise _error(web.HTTPConflict, answer.text)
         return web.json_response(await self.pages.view(user, opened.table_id))
 
     async def _sheet(self, request: web.Request) -> web.Response:
@@ -227,7 +231,7 @@ class WebServer:
         opened = await self._opened(request)
         live = self.service.find(opened.table_id)
         lang = pick_language(opened.user.language_code)
-        png = None if live is None else await games.ui(live.row.game).web_sheet(live, lang)
+        png = None if live is None else await self.service.game(live).web_sheet(live, lang)
         if png is None:
             raise _error(web.HTTPNotFound, "this table has no sheet")
         return web.Response(body=png, content_type="image/png")

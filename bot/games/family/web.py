@@ -1,6 +1,7 @@
-"""The Mini App's view of a Frap-family table (issue 24): built only from the engine's seat view
-(the seated player's hand once opened, F7, and his legal actions) or its public table view, with
-the chat control message's own buttons (`render.hand_message`) and the group's texts."""
+"""The Mini App's view of a Frap-family table (issue 24): built only from what its `TableGame`
+gives one seat (the engine's seat view: his hand once opened, F7, and his legal actions) or the
+group (the public table view), with the chat control message's own buttons (`hand_message`)
+and the group's texts."""
 
 from __future__ import annotations
 
@@ -8,20 +9,25 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.views import SeatView, seat_view, table_view
+from engine.deal import TrickDeal
+from engine.views import SeatView, TableView
 
-from .. import render
-from ..format import signed
-from ..web import kit
+from ...format import signed
+from ...table import seating
+from ...web import kit
+from . import render
 
 if TYPE_CHECKING:
-    from ..service import Live
-    from ..storage import ChatRow
-    from .base import GameUI
+    from ...storage import ChatRow
+    from ...table.live import Live
+    from ..base import TableGame
+    from .ui import FamilyUI
 
 
 def view(
-    ui: GameUI,
+    game: TableGame,
+    ui: FamilyUI,
+    played: TrickDeal,
     table: Live,
     seat: int | None,
     lang: str,
@@ -30,34 +36,33 @@ def view(
     bot_username: str,
 ) -> dict[str, Any] | None:
     """The deal in play (or just finished) as `seat` sees it; `seat` None: the public table."""
-    deal = table.deal
-    if deal is None:
+    public: TableView | None = game.public_view(table)
+    if public is None:
         return None
-    public = table_view(deal)
-    names = list(deal.players)
-    practice = chat.chat_id > 0
+    names = list(played.players)
     mine: SeatView | None = None
     control = None
+    chosen = table.selection.get(seat, ()) if seat is not None else ()
     if seat is not None:
-        mine = seat_view(deal, seat)
-        if deal.finished:
+        mine = game.seat_view(table, seat)
+        assert mine is not None
+        if played.finished:
             mine = replace(mine, legal=())
         control = render.hand_message(
-            lang, mine, names, table.row.table_id, table.row.deal_no, table.step, chat.title,
-            table.selection.get(seat, ()), beside_table=practice,
+            lang, ui, mine, names, table.row.table_id, table.row.deal_no, table.step, chat.title,
+            chosen, beside_table=seating.practice(chat.chat_id),
         )  # fmt: skip
-    chosen = table.selection.get(seat, ()) if seat is not None else ()
     buttons = kit.buttons(control)
     hand = kit.attach(mine.hand, buttons, lang, chosen) if mine and mine.hand is not None else None
     group = render.table_message(
-        lang, public, names, table.row.deal_no, deal.redeal, bot_username, private=True
+        lang, ui, public, names, table.row.deal_no, played.redeal, bot_username, private=True
     )
     result = None
-    if deal.finished:
+    if played.finished:
         by_seat = {s: balances.get(uid, 0) for s, uid in enumerate(table.deal_seats)}
         result = render.result_message(
-            lang, public, names, table.row.deal_no, by_seat, table.row.table_id,
-            pot_has_penalty=deal.pot_has_penalty, offer_next=False, record=deal.to_record(),
+            lang, ui, public, names, table.row.deal_no, by_seat, table.row.table_id,
+            pot_has_penalty=played.pot_has_penalty, offer_next=False, record=played.to_record(),
         )  # fmt: skip
     return {
         "seats": [

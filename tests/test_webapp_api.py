@@ -326,3 +326,25 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
         assert min(moved.values()) >= 2, moved  # pushed after her time-outs and their moves
         await socket.close()
         assert live.row.strikes or live.row.away  # her moves were made for her (time-outs)
+
+
+async def test_a_stopped_table_shows_closed_on_its_pages(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        socket = await http.ws_connect(_socket(bot, auth(tg, users[1], table_id)))
+        assert (await socket.receive_json(timeout=5))["status"] == "playing"
+        await users[0].send(group, "/stopgame")  # the creator closes the table
+        await bot.idle()
+        assert (await socket.receive_json(timeout=5))["status"] == "closed"
+        status, view = await _get(http, _base(bot) + "/api/view", auth(tg, users[1], table_id))
+        assert status == 200 and view["status"] == "closed"  # a seat of it may still look
+        status, body = await _press(
+            http, bot, auth(tg, users[1], table_id), {"press": f"a:{table_id}:1:0:P"}
+        )
+        assert status == 409 and body["error"]
+        await socket.close()

@@ -9,7 +9,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -34,10 +34,6 @@ class Page:
     table_id: int
     socket: web.WebSocketResponse
     sent: str = ""
-    lang: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.lang = pick_language(self.user.language_code)
 
 
 class Pages:

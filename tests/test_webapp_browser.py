@@ -198,6 +198,7 @@ async def test_three_players_play_a_preferans_deal_by_tapping(
 ) -> None:
     group, users = make_players(tg, 3)
     users[2].language_code = "en"  # his page in English
+    users[1].first_name = "<i>Bob</i>"  # a name goes in as text, never as HTML
     rng = random.Random(7)
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=7, **webapp_overrides()) as bot:
         await open_table(bot, group, users, "/newgame preferans")
@@ -206,6 +207,10 @@ async def test_three_players_play_a_preferans_deal_by_tapping(
         await synced(bot, pages, table_id)
         assert await pages[2].evaluate("document.documentElement.lang") == "en"
         assert await pages[0].evaluate("document.documentElement.lang") == "ru"
+        assert await pages[0].locator("#seats i").count() == 0
+        assert "<i>Bob</i>" in (await pages[0].text_content("#seats") or "")
+        theme = "getComputedStyle(document.documentElement).getPropertyValue('--tg-second')"
+        assert (await pages[0].evaluate(theme)).strip() == THEME["secondary_bg_color"]
         whist_shot, whisted_deal = False, None
         for _ in range(600):
             live = bot.service.find(table_id)

@@ -47,7 +47,7 @@ PLAN = ("half_whist", "light", "misere", "raspasy")
 
 def _live(bot: RunningBot):  # type: ignore[no-untyped-def]
     live = bot.service.table_in(GROUP_ID)
-    assert live is not None and live.match is not None
+    assert live is not None and live.play is not None
     return live
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     NAMES,
     RunningBot,
@@ -88,7 +89,8 @@ async def assert_moved(bot: RunningBot, group: FakeChat, was: Before) -> None:
     new = bot.tg.chat(NEW_ID)
     assert await storage.chat_moves() == {OLD_ID: NEW_ID}
     assert await storage.ledger_rows(OLD_ID) == [] and await storage.balances(OLD_ID) == []
-    rows = await storage._all("SELECT chat_id FROM chats WHERE chat_id IN (?, ?)", (OLD_ID, NEW_ID))
+    sql = "SELECT chat_id FROM chats WHERE chat_id IN (?, ?)"
+    rows = await storage.query(sql, (OLD_ID, NEW_ID))
     assert [r["chat_id"] for r in rows] == [NEW_ID]
     assert (await storage.chat(NEW_ID)).pot == was.pot
     assert {u.user_id: b for u, b in await storage.balances(NEW_ID)} == was.balances
@@ -183,7 +185,7 @@ async def test_the_turn_timer_follows_the_table_to_the_supergroup(
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=2) as bot:
         await open_table(bot, group, users)
         live = bot.service.table_in(OLD_ID)
-        assert live is not None and live.deal is not None
+        assert live is not None and deal_of(live) is not None
         step = live.step
         tg.migrate(group, NEW_ID, by=users[0])
         await bot.idle()

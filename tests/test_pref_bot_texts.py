@@ -17,7 +17,7 @@ import pytest
 from bot import callbacks
 from bot.format import card_label, signed
 from bot.games import preferans as pref
-from bot.render import Rendered
+from bot.view.message import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.match import Match, Step

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 from engine.games import GAMES
 
@@ -50,7 +53,8 @@ def _shared(path: Path) -> bool:
     return not rel.startswith((*OWN, *BOT_BENCHES)) and rel not in FAMILY_ENGINE
 
 
-def game_classes() -> set[str]:
+@cache
+def game_classes() -> frozenset[str]:
     """The names of the classes a game's own packages define (its deal, its view, its UI…)."""
     names: set[str] = set()
     for path in _sources("bot", "engine"):
@@ -58,7 +62,7 @@ def game_classes() -> set[str]:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names |= {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    return names - {"Rules"}  # (a generic word some game modules use for a local alias)
+    return frozenset(names - {"Rules"})  # (a generic word some game modules use for an alias)
 
 
 def _names_a_game(value: object) -> bool:
@@ -66,7 +70,7 @@ def _names_a_game(value: object) -> bool:
     return isinstance(value, str) and (value in GAME_NAMES or value in GAMES)
 
 
-def kind_tests(path: Path, classes: set[str]) -> list[str]:
+def kind_tests(path: Path, classes: frozenset[str]) -> list[str]:
     """Where a module tests which game it has: `isinstance` on a game's class, a comparison with
     a game's name, a flag named after a game."""
     found = []
@@ -113,15 +117,19 @@ def test_the_kind_check_finds_each_way_of_testing_for_a_game(tmp_path: Path) -> 
     assert {"PrefDeal", "PulyaTables", "DealTables", "FrapUI"} <= game_classes()
 
 
-def test_no_shared_module_tests_which_game_it_has() -> None:
+SHARED = [_rel(path) for path in _sources("bot", "engine", "bench") if _shared(path)]
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_no_shared_module_tests_which_game_it_has(module: str) -> None:
     """STYLE.md, "One place per game": outside a game's own packages, code asks the game (its
     UI, its kind of table, the registries: bot/games, engine/games.py) and never tests which one
     it has."""
-    classes = game_classes()
-    sources = _sources("bot", "engine", "bench")
-    found = [line for path in sources if _shared(path) for line in kind_tests(path, classes)]
-    assert found == []
-    assert "engine/knowledge.py" in {_rel(path) for path in sources if _shared(path)}
+    assert kind_tests(ROOT / module, game_classes()) == []
+
+
+def test_the_kind_check_reads_the_bot_the_engine_and_its_benches() -> None:
+    assert {"bot/service.py", "engine/knowledge.py", "bench/ai_strength.py"} <= set(SHARED)
 
 
 def test_no_engine_file_is_over_600_lines() -> None:

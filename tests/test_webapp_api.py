@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -25,7 +27,7 @@ from tests.bot_harness import (
     running_bot,
     webhook_overrides,
 )
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 from tests.webapp_helpers import PATH, auth, init_data, webapp_overrides
 
 OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
@@ -39,6 +41,19 @@ async def _table_id(bot: RunningBot) -> int:
 
 def _base(bot: RunningBot) -> str:
     return bot.app.bot_data["web"].settings.webapp_url
+
+
+@asynccontextmanager
+async def served(
+    tg: FakeTelegram, tmp_path: Path, group: FakeChat, users: list[FakeUser], *, seed: int
+) -> AsyncIterator[tuple[RunningBot, aiohttp.ClientSession, int]]:
+    """A bot serving the Mini App, its table opened and started by `users`, and an HTTP client."""
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=seed, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        yield bot, http, await _table_id(bot)
 
 
 def _socket(bot: RunningBot, headers: dict[str, str]) -> str:
@@ -84,12 +99,7 @@ async def test_a_seat_sees_its_own_hand_and_presses_its_buttons(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
     group, users = make_players(tg, 3)
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         url = _base(bot) + "/api/view"
         mover = next(u for u in users if moves_now(control_message(tg, u)))
         message = control_message(tg, mover)
@@ -136,12 +146,7 @@ async def test_bad_initdata_is_401_and_changes_nothing(
     tg: FakeTelegram, tmp_path: Path, make: Any
 ) -> None:
     group, users = make_players(tg, 3)
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         mover = next(u for u in users if moves_now(control_message(tg, u)))
         data = moves_now(control_message(tg, mover))[0]
         headers = make(tg, mover, table_id)
@@ -165,12 +170,7 @@ async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
 ) -> None:
     group, users = make_players(tg, 3)
     stranger = tg.user(77, "Mallory", language_code="en")  # not in the group
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         mover = next(u for u in users if moves_now(control_message(tg, u)))
         before = await bot.service.storage.current_deal(table_id)
         headers = auth(tg, mover, table_id)
@@ -205,12 +205,7 @@ async def test_a_group_member_not_seated_sees_the_public_table(
 ) -> None:
     group, users = make_players(tg, 4)
     watcher = users.pop()  # in the group, not at the table
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=4, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=4) as (bot, http, table_id):
         status, view = await _get(http, _base(bot) + "/api/view", auth(tg, watcher, table_id))
         assert status == 200 and view["seat"] is None
         assert view["deal"]["hand"] is None and view["deal"]["buttons"] == []
@@ -223,12 +218,7 @@ async def test_a_group_member_not_seated_sees_the_public_table(
 
 async def test_a_user_over_the_rate_limit_gets_429(tg: FakeTelegram, tmp_path: Path) -> None:
     group, users = make_players(tg, 3)
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         url = _base(bot) + "/api/view"
         statuses = [(await _get(http, url, auth(tg, users[0], table_id)))[0] for _ in range(25)]
         assert statuses[:20] == [200] * 20 and set(statuses[20:]) == {429}
@@ -239,12 +229,7 @@ async def test_the_socket_pushes_each_change_and_the_view_on_reconnect(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
     group, users = make_players(tg, 3)
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         sockets = [await http.ws_connect(_socket(bot, auth(tg, u, table_id))) for u in users]
         first = [await ws.receive_json(timeout=5) for ws in sockets]
         assert all(v["status"] == "playing" for v in first)
@@ -330,12 +315,7 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
 
 async def test_a_stopped_table_shows_closed_on_its_pages(tg: FakeTelegram, tmp_path: Path) -> None:
     group, users = make_players(tg, 3)
-    async with (
-        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
-        aiohttp.ClientSession() as http,
-    ):
-        await open_table(bot, group, users)
-        table_id = await _table_id(bot)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         socket = await http.ws_connect(_socket(bot, auth(tg, users[1], table_id)))
         assert (await socket.receive_json(timeout=5))["status"] == "playing"
         await users[0].send(group, "/stopgame")  # the creator closes the table

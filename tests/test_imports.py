@@ -91,6 +91,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli", "bot.health"),  # wiring
     ("bot.handlers",),  # Telegram updates in, the host's answers out
     ("bot.service",),  # the table host
+    ("bot.lobby",),  # its lobby and seats
     # the chat's pages, which read the registry
     ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),
     ("bot.account",),

@@ -15,7 +15,6 @@ GAME_NAMES = ("frap", "khrap", "student", "napoleon", "preferans")
 OWN = (
     "bot/games/family/",
     "bot/games/preferans",  # its package, or its modules beside the registry
-    "bot/games/pulya_sheet.py",
     "engine/frap/",
     "engine/student/",
     "engine/napoleon/",

@@ -27,7 +27,9 @@ from telegram.ext import ContextTypes
 
 from locales import LANGUAGES, pick_language, t
 
-from . import callbacks, computer, export, games, names, render, settings_menu, stats, stats_view
+from . import callbacks, computer, export, games, names, stats
+from .chat import lines as render
+from .chat import settings_menu, stats_view
 from .service import GameService, Person, Refusal
 from .storage import DealRow, StorageUnavailable
 

@@ -20,11 +20,13 @@ from typing import Any
 
 from locales import pick_language, t
 
-from . import callbacks, computer, games, render, settings_menu, summary, turns
+from . import callbacks, computer, games
+from .chat import evening, settings_menu, turns
+from .format import name as shown_name
 from .games.base import Moved, TableGame
-from .lobby import Lobby
 from .names import distinct
 from .presenter import Presenter
+from .seats import Seats
 from .storage import RETRY_AFTER, ChatRow, Storage, StorageUnavailable, UserRow
 from .table import seating
 from .table.live import Live, Person, Refusal
@@ -37,7 +39,7 @@ __all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
 log = logging.getLogger(__name__)
 
 
-class GameService(Lobby):
+class GameService(Seats):
     """Every chat's table, hosted; every method runs under the chat's lock."""
 
     def __init__(
@@ -155,7 +157,7 @@ class GameService(Lobby):
             lang = self._langs[user_id] = pick_language(user.lang)
         return lang
 
-    # ---- start and stop (the lobby and the seats: lobby.py) ---------------------------------
+    # ---- start and stop (the lobby and the seats: seats.py) ---------------------------------
 
     async def start(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
@@ -205,7 +207,7 @@ class GameService(Lobby):
         else:  # its deal in play voided, a match settled as it stands; shown for the last time
             voided = await self.game(live).stop(live, chat)
         del self._live[live.row.table_id]
-        self._changed(live)
+        self.changed(live)
         table_id = live.row.table_id
         self.presenter.retire(
             f"lobby:{table_id}", f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:"
@@ -218,7 +220,7 @@ class GameService(Lobby):
         if deals:  # issue 16: the evening's result and who pays whom, in the same message
             names = distinct((await self.storage.users(results)).values())
             ui = games.ui(live.row.game)
-            text += "\n\n" + summary.session_summary(chat.lang, ui, deals, results, names)
+            text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
         await self.presenter.post(chat.chat_id, Rendered(text))
 
     async def repost(self, chat_id: int) -> None:
@@ -265,7 +267,7 @@ class GameService(Lobby):
             raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
-                names = ", ".join(render.name(live.users[uid].name) for uid in short)
+                names = ", ".join(shown_name(live.users[uid].name) for uid in short)
                 raise Refusal("bankroll.too_few", low=fewest, names=names)
             raise Refusal("seat.too_few_dealt", low=fewest)
 
@@ -283,7 +285,7 @@ class GameService(Lobby):
             await self.game(live).toggle(live, user_id, press)
             seating.back(live, user_id)
             self._arm_timer(live)
-            self._changed(live)
+            self.changed(live)
 
     @asynccontextmanager
     async def _pressed(self, user_id: int, press: callbacks.Press) -> AsyncIterator[Live]:
@@ -326,9 +328,9 @@ class GameService(Lobby):
             return
         if not armed:
             self._arm_timer(live)
-        self._changed(live)
+        self.changed(live)
 
-    def _changed(self, live: Live) -> None:
+    def changed(self, live: Live) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
         toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
         Mini App, issue 24, redraws from `TableGame.seat_view`/`public_view`)."""
@@ -468,7 +470,7 @@ class GameService(Lobby):
         lang = pick_language(user.lang)
         chat = await self.storage.chat(live.row.chat_id)
         text = turns.timed_out_message(
-            lang, live.row.game, action, render.name(chat.title), away=user_id in live.row.away
+            lang, live.row.game, action, shown_name(chat.title), away=user_id in live.row.away
         )
         await self.presenter.post(user_id, Rendered(text))
 
@@ -544,7 +546,7 @@ class GameService(Lobby):
                 await self.presenter.post(
                     chat.chat_id,
                     Rendered(
-                        t(chat.lang, "table.dm_blocked", name=render.name(user.name), link=link)
+                        t(chat.lang, "table.dm_blocked", name=shown_name(user.name), link=link)
                     ),
                 )
 

@@ -91,9 +91,8 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli", "bot.health"),  # wiring
     ("bot.handlers",),  # Telegram updates in, the host's answers out
     ("bot.service",),  # the table host
-    ("bot.lobby",),  # its lobby and seats
-    # the chat's pages, which read the registry
-    ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),
+    ("bot.seats",),  # its lobby and seats
+    ("bot.chat",),  # the chat's pages, which read the registry
     ("bot.account",),
     ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
     # an open table's model and seating, the computer players, the messages kept up to date
@@ -132,7 +131,7 @@ def layer(module: str) -> int:
 
 def test_the_layer_check_places_a_module_by_its_longest_prefix() -> None:
     assert layer("bot.games.base") == layer("bot.games")
-    assert layer("bot.view.message") > layer("bot.games") > layer("bot.service")
+    assert layer("bot.view.message") > layer("bot.games") > layer("bot.chat.lines")
     assert layer("bot") == len(BOT_LAYERS) - 1
 
 

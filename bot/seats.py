@@ -1,6 +1,7 @@
 """The lobby and the seats of the host's tables (issues 16, 17, F15): opening a table, sitting
-down and standing up (a computer player too), the game button, and the lobby's message. A part
-of the table host (`bot.service.GameService`, which it is mixed into), kept apart from the play."""
+down and standing up (a computer player too), the game button, the lobby shown (its message:
+`chat/lobby.py`). A part of the table host (`bot.service.GameService`, which it is mixed into),
+kept apart from the play."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from dataclasses import replace
 
 from locales import pick_language, t
 
-from . import computer, games, render
+from . import computer, games
+from .chat import lobby
+from .format import name as shown_name
 from .games.base import TableGame
 from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
@@ -17,7 +20,7 @@ from .table.live import Live, Person, Refusal
 from .view.message import Rendered, deep_link
 
 
-class Lobby:
+class Seats:
     """The lobby and the seats; every method runs under the chat's lock."""
 
     storage: Storage
@@ -194,7 +197,7 @@ class Lobby:
             return False
         chat = await self.storage.chat(live.row.chat_id)
         user = live.users.get(user_id) or await self.storage.user(user_id)
-        name = render.name(user.name if user else "?")
+        name = shown_name(user.name if user else "?")
         if live.in_deal and user_id in live.deal_seats:
             live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
             await self.storage.save_table(live.row)
@@ -222,7 +225,7 @@ class Lobby:
         if user is not None and not user.blocked and not computer.is_computer(user_id):
             key = "seat.kicked_you" if kicked else "seat.left_you"
             text = games.ui(live.row.game).text(
-                pick_language(user.lang), key, group=render.name(chat.title)
+                pick_language(user.lang), key, group=shown_name(chat.title)
             )
             self.presenter.show(slot, user_id, Rendered(text))
         self.presenter.retire(slot)
@@ -252,7 +255,7 @@ class Lobby:
         return Refusal(
             "seat.table_open",
             game=games.ui(live.row.game).title(lang),
-            name=render.name(user.name if user else "?"),
+            name=shown_name(user.name if user else "?"),
         )
 
     async def switch_game(
@@ -283,7 +286,7 @@ class Lobby:
     def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
         names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
         creator = live.users.get(live.row.creator_id)
-        content = render.lobby(
+        content = lobby.lobby(
             chat.lang,
             live.row.table_id,
             live.row.game,

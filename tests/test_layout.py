@@ -102,3 +102,19 @@ def test_no_shared_module_tests_which_game_it_has() -> None:
         line for path in _sources("bot") if _shared(path) for line in kind_tests(path, classes)
     ]
     assert found == []
+
+
+# The files another engineer splits in this same issue (storage, handlers: the `store` branch)
+# are allowed their size until that split lands; each is named with its current bound.
+SPLIT_ELSEWHERE = {"bot/storage.py": 1200, "bot/handlers.py": 850}
+
+
+def test_no_file_in_bot_over_600_lines_and_the_host_under_700() -> None:
+    sizes = {_rel(p): len(p.read_text(encoding="utf-8").splitlines()) for p in _sources("bot")}
+    assert sizes["bot/service.py"] < 700
+    too_long = {
+        rel: n
+        for rel, n in sizes.items()
+        if n > SPLIT_ELSEWHERE.get(rel, 600) and rel != "bot/service.py"
+    }
+    assert too_long == {}

@@ -1,7 +1,7 @@
 """How strong the computer players are: duplicate matches between levels, per game (issue 17).
 
 Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
-[--games frap,khrap,student_khrap,napoleon,preferans] [--players 4] [--seed 1] [--jobs 1]
+[--games frap,khrap,student_khrap,napoleon,preferans] [--players N] [--seed 1] [--jobs 1]
 [--pairs strong-rules,rules-random] [--card-play-loss [--loss-levels master,amateur]]
 [--no-matches]`.
 
@@ -15,8 +15,10 @@ confidence interval (normal approximation over the duplicate deals), each level'
 the CPU time of the strong level's decisions (those with a choice), whose p99 is the speed goal.
 The last lines, one per game, have a fixed form for comparing runs.
 
-Preferans is played by three (P1; `--players` does not apply), one deal at a time from an empty
-sheet (Sochi rules, no raspasy before it), and its figure is in whists: each seat's P16
+Every game of the registry (engine/games.py) is played the same way, at its default table (four;
+Preferans three, P1) or `--players` clamped to the sizes it is played at, and measured in its
+registry entry's unit. Preferans is played one deal at a time from an empty sheet (Sochi
+rules, no raspasy before it), and its figure is in whists: each seat's P16
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
 payoff of ai/preferans.settle, which the strong level plays for).
 
@@ -47,18 +49,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from engine.ai import LEVELS, pref_knowledge, seat_knowledge
+from engine.ai import LEVELS, pref_knowledge
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
 from engine.ai.pref_search import strong as pref_strong
-from engine.ai.preferans import settle
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
-ANTE = 10
-PREFERANS = "preferans"  # not in engine.games (not a TrickDeal): three players, whists
+PREFERANS = "preferans"  # the card-play loss (issue 26) measures Preferans's card play
 # Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-strong`).
 BENCH_LEVELS: dict[str, Any] = {
     **LEVELS,
@@ -82,35 +82,20 @@ class Match:
 def play_deal(
     game: str, players: int, deck_seed: str, levels: list[str], times: list[float]
 ) -> list[float]:
-    """One deal of `game` with the given level at each seat; returns each seat's chips plus an
-    equal share of the pot left at the end (the pot is played for later, F3, F8, F15)."""
-    if game == PREFERANS:
-        return play_preferans(deck_seed, levels, times)
-    cls = GAMES[game]
-    rules = {"preset": "classic"}
+    """One deal of `game` with the given level at each seat; returns what it gave each seat in
+    the game's unit (the Frap family's chips plus an equal share of the pot left at the end, the
+    pot being played for later, F3, F8, F15; Preferans's whists, P16)."""
+    entry = GAMES[game]
+    rules: dict[str, Any] = {}  # each game's default (the family's classic preset, Sochi)
     deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(cls.deck_size_for(rules, players)), deck_rng)
-    deal, _ = cls.create(rules, NAMES[:players], deck_rng.randrange(players), ANTE, 0, deck)
+    deck = shuffled(make_deck(entry.deck_size(rules, players)), deck_rng)
+    deal = entry.new(rules, NAMES[:players], deck_rng.randrange(players), deck)
     rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(players)]
     while not deal.finished:
-        seat = deal.to_act
+        seat = entry.to_act(deal)  # P7: the lone whister decides the passer's cards in light play
         assert seat is not None
-        deal, _ = deal.apply(_decide(levels[seat], seat_knowledge(deal, seat), rngs[seat], times))
-    return [chips + deal.pot / players for chips in deal.delta]
-
-
-def play_preferans(deck_seed: str, levels: list[str], times: list[float]) -> list[float]:
-    """One Preferans deal of three with the given level at each seat; each seat's whists (P16)."""
-    deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(32), deck_rng)
-    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
-    rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(3)]
-    while not deal.finished:
-        seat = deal.controller  # P7: the lone whister decides the passer's cards in light play
-        assert seat is not None
-        deal, _ = deal.apply(_decide(levels[seat], pref_knowledge(deal, seat), rngs[seat], times))
-    assert deal.entries is not None
-    return settle(deal.entries, deal.n)
+        deal, _ = deal.apply(_decide(levels[seat], entry.knowledge(deal, seat), rngs[seat], times))
+    return entry.payoff(deal)
 
 
 def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
@@ -289,8 +274,8 @@ def main() -> None:
     parser.add_argument(
         "--strong-deals", type=int, help="duplicate deals with the strong level (default --deals)"
     )
-    parser.add_argument("--games", default=",".join([*GAMES, PREFERANS]))
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--players", type=int, help="each game's table (default: its usual one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
@@ -318,7 +303,9 @@ def main() -> None:
         for a, b in (pair.split("-") for pair in args.pairs.split(",")):
             started = time.perf_counter()
             deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
-            players = 3 if game == PREFERANS else args.players
+            seats = GAMES[game].seats
+            players = GAMES[game].default_players if args.players is None else args.players
+            players = min(max(players, seats.start), seats.stop - 1)
             matches = measure(game, players, a, b, deals, args.seed, args.jobs)
             mean, low, high = interval([m.diff for m in matches])
             mean_a = statistics.fmean(m.mean_a for m in matches)
@@ -326,7 +313,7 @@ def main() -> None:
             times += [t for m in matches for t in m.strong_times]
             print(
                 f"{game} {a}-vs-{b}: {len(matches)} duplicate deals, {a} {mean_a:+.2f} and "
-                f"{b} {mean_b:+.2f} {'whists' if game == PREFERANS else 'chips'} per deal a "
+                f"{b} {mean_b:+.2f} {GAMES[game].unit} per deal a "
                 f"seat; {a} − {b} {mean:+.2f} "
                 f"[{low:.2f}, {high:.2f}] ({time.perf_counter() - started:.0f} s)",
                 flush=True,

@@ -14,7 +14,6 @@ from bot import computer
 from bot.games.family.table import deal as deal_of
 from bot.games.preferans import action_code as pref_code
 from bot.games.preferans.table import pulya
-from bot.games.preferans_match import default_action as pref_default
 from bot.service import Live
 from bot.storage import DealRow
 from engine.actions import Do
@@ -23,6 +22,7 @@ from engine.defaults import default_action
 from engine.preferans import record as pref_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
+from engine.preferans.match import default_action as pref_default
 from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,

@@ -11,18 +11,19 @@ from dataclasses import replace
 
 import pytest
 
-from bot import games, handlers
+from bot import games
 from bot.chat import lines as render
 from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
-from bot.games.preferans_match import Match
+from bot.handlers.common import help_text
 from bot.storage import ChatRow, DealRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.preferans import record as deal_record
+from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view
@@ -37,7 +38,7 @@ NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
 
 
 def _chat(game: str, lang: str) -> ChatRow:
-    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0, False)
+    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0)
 
 
 def _deal(game: str, seed: int, n: int) -> TrickDeal:
@@ -297,7 +298,7 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_help_names_every_registered_game_and_its_newgame_word(lang: str) -> None:
     """/help lists the games from the registry, so a new game appears there by registering."""
-    text = handlers._help(lang)
+    text = help_text(lang)
     for game in games.ORDER:
         ui = games.ui(game)
         assert ui.title(lang) in text and ui.aliases[0] in text

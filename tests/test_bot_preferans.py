@@ -20,12 +20,12 @@ from bot import callbacks
 from bot.format import signed, sorted_hand
 from bot.games import preferans as pref
 from bot.games.preferans.table import SETTLEMENT, pulya
-from bot.games.preferans_match import Match, default_action, from_records
 from engine.cards import ALL_CARDS, Card
 from engine.events import TrickWon
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.events import Called
+from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.outcome import level
 from engine.preferans.record import story
 from engine.preferans.views import table_view

@@ -11,6 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
 from engine.preferans.actions import PrefDo
+from engine.preferans.match import Match
 from engine.preferans.outcome import Entry, Outcome
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line
@@ -21,7 +22,6 @@ from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Rendered
-from ..preferans_match import Match
 from .codes import _toggled, action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards

@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.errors import IllegalAction
-from engine.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
+from engine.preferans.knowledge import PrefKnowledge, pref_knowledge
+from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.views import PrefSeatView, PrefTableView, seat_view, table_view
 from locales import pick_language, t
 
@@ -28,7 +29,6 @@ from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
 from ..base import Moved
-from ..preferans_match import Match, default_action, from_records
 from . import codes, render
 from .ui import PreferansUI
 

@@ -380,7 +380,8 @@ def _request_timing() -> Any:
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
     resume time."""
-    from bot.games.preferans_service import PulyaService
+    from bot.games.family.table import DealTables
+    from bot.games.preferans.table import PulyaTables
     from bot.http import AiohttpRequest
     from bot.presenter import Presenter
     from bot.service import GameService
@@ -407,38 +408,38 @@ def install_bot_hooks() -> None:
 
     Presenter.show = show
 
-    original_new_deal = GameService._new_deal
+    original_new_deal = DealTables._new_deal
 
-    async def new_deal(self: GameService, *args: Any, **kwargs: Any) -> None:
+    async def new_deal(self: DealTables, *args: Any, **kwargs: Any) -> None:
         INS.deals_started += 1
         await original_new_deal(self, *args, **kwargs)
 
-    GameService._new_deal = new_deal
+    DealTables._new_deal = new_deal
 
-    original_over = GameService._deal_over
+    original_over = DealTables._deal_over
 
-    async def deal_over(self: GameService, *args: Any, **kwargs: Any) -> None:
+    async def deal_over(self: DealTables, *args: Any, **kwargs: Any) -> Any:
         INS.deals_finished += 1
-        await original_over(self, *args, **kwargs)
+        return await original_over(self, *args, **kwargs)
 
-    GameService._deal_over = deal_over
+    DealTables._deal_over = deal_over
 
     # A Preferans table's deals are dealt and ended by its own service (a pulya of many deals).
-    original_next = PulyaService._next_deal
+    original_next = PulyaTables._next_deal
 
-    async def next_deal(self: PulyaService, *args: Any, **kwargs: Any) -> None:
+    async def next_deal(self: PulyaTables, *args: Any, **kwargs: Any) -> None:
         INS.deals_started += 1
         await original_next(self, *args, **kwargs)
 
-    PulyaService._next_deal = next_deal
+    PulyaTables._next_deal = next_deal
 
-    original_result = PulyaService._show_result
+    original_result = PulyaTables._show_result
 
-    def show_result(self: PulyaService, *args: Any, **kwargs: Any) -> None:
+    def show_result(self: PulyaTables, *args: Any, **kwargs: Any) -> None:
         INS.deals_finished += 1
         original_result(self, *args, **kwargs)
 
-    PulyaService._show_result = show_result
+    PulyaTables._show_result = show_result
 
     original_resume = GameService.resume
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot import games, render
+from bot import games
+from bot.chat import lines as render
 from bot.games.family import render as family_render
 from bot.storage import DealRow
 from engine.actions import Action, Do

@@ -51,9 +51,11 @@ from engine.ai import LEVELS, pref_knowledge, seat_knowledge
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
 from engine.ai.pref_search import strong as pref_strong
-from engine.ai.preferans import settle
+from engine.ai.preferans import DENOMINATIONS, settle, tricks
+from engine.ai.preferans import choose as rules_choose
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
+from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
@@ -65,6 +67,8 @@ BENCH_LEVELS: dict[str, Any] = {
     "exact": partial(
         pref_strong, solve_tricks=10, solve_nodes=EXACT_NODES, solve_total=EXACT_TOTAL, whists=True
     ),
+    "today": partial(pref_strong, modest=False),  # the Master before its modest contracts
+    "ddwords": partial(pref_strong, dd_words=6, solve_total=24000),
 }
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
@@ -77,15 +81,18 @@ class Match:
     mean_a: float
     mean_b: float
     strong_times: list[float]
+    kind: str = ""  # Preferans: what the two tables played (`deal_kind`), "/" between them
 
 
 def play_deal(
-    game: str, players: int, deck_seed: str, levels: list[str], times: list[float]
-) -> list[float]:
+    game: str, players: int, deck_seed: str, levels: list[str], times: list[float],
+    kinds: list[str] | None = None,
+) -> list[float]:  # fmt: skip
     """One deal of `game` with the given level at each seat; returns each seat's chips plus an
-    equal share of the pot left at the end (the pot is played for later, F3, F8, F15)."""
+    equal share of the pot left at the end (the pot is played for later, F3, F8, F15). For
+    Preferans, what was played is added to `kinds`."""
     if game == PREFERANS:
-        return play_preferans(deck_seed, levels, times)
+        return play_preferans(deck_seed, levels, times, kinds)
     cls = GAMES[game]
     rules = {"preset": "classic"}
     deck_rng = random.Random(deck_seed)
@@ -99,8 +106,11 @@ def play_deal(
     return [chips + deal.pot / players for chips in deal.delta]
 
 
-def play_preferans(deck_seed: str, levels: list[str], times: list[float]) -> list[float]:
-    """One Preferans deal of three with the given level at each seat; each seat's whists (P16)."""
+def play_preferans(
+    deck_seed: str, levels: list[str], times: list[float], kinds: list[str] | None = None
+) -> list[float]:
+    """One Preferans deal of three with the given level at each seat; each seat's whists (P16).
+    What was played is added to `kinds` (`deal_kind`)."""
     deck_rng = random.Random(deck_seed)
     deck = shuffled(make_deck(32), deck_rng)
     deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
@@ -110,7 +120,18 @@ def play_preferans(deck_seed: str, levels: list[str], times: list[float]) -> lis
         assert seat is not None
         deal, _ = deal.apply(_decide(levels[seat], pref_knowledge(deal, seat), rngs[seat], times))
     assert deal.entries is not None
+    if kinds is not None:
+        kinds.append(deal_kind(deal, levels))
     return settle(deal.entries, deal.n)
+
+
+def deal_kind(deal: PrefDeal, levels: list[str]) -> str:
+    """What a finished Preferans deal was: raspasy, or a contract or misère and the level of
+    its declarer."""
+    if deal.raspasy:
+        return "raspasy"
+    kind = "misère" if deal.contract == "misere" else "contract"
+    return f"{kind} by {levels[deal.declarer or 0]}"
 
 
 def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
@@ -118,7 +139,7 @@ def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) 
     adds its CPU time to `times`."""
     start = time.process_time()
     action = BENCH_LEVELS[level](knowledge, rng)
-    if level in ("strong", "exact") and len(knowledge.legal) > 1:
+    if level in BENCH_LEVELS and level not in ("random", "rules") and len(knowledge.legal) > 1:
         times.append(time.process_time() - start)
     return action
 
@@ -128,14 +149,30 @@ def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) ->
     deck_seed = f"{seed}/{game}/{index}"
     totals = {a: 0.0, b: 0.0}
     times: list[float] = []
+    kinds: list[str] = []
     for shift in (0, 1):
         levels = [a if (seat + shift) % 2 == 0 else b for seat in range(players)]
-        for seat, chips in enumerate(play_deal(game, players, deck_seed, levels, times)):
+        for seat, chips in enumerate(play_deal(game, players, deck_seed, levels, times, kinds)):
             totals[levels[seat]] += chips
     count_a = sum(1 for shift in (0, 1) for s in range(players) if (s + shift) % 2 == 0)
     count_b = 2 * players - count_a
     mean_a, mean_b = totals[a] / count_a, totals[b] / count_b
-    return Match(mean_a - mean_b, mean_a, mean_b, times)
+    return Match(mean_a - mean_b, mean_a, mean_b, times, " / ".join(sorted(kinds)))
+
+
+def report_kinds(game: str, a: str, b: str, matches: list[Match]) -> None:
+    """Where the difference comes from (Preferans): for each pair of what the two tables of a
+    duplicate deal played, its deals, its share of A − B a deal and its mean A − B."""
+    by_kind: dict[str, list[float]] = {}
+    for match in matches:
+        by_kind.setdefault(match.kind, []).append(match.diff)
+    for kind, diffs in sorted(by_kind.items(), key=lambda item: -abs(sum(item[1]))):
+        mean, low, high = interval(diffs)
+        print(
+            f"{game} {a}-vs-{b} by kind, {kind}: {len(diffs)} deals, share "
+            f"{sum(diffs) / len(matches):+.2f} a deal, mean {mean:+.2f} [{low:.2f}, {high:.2f}]",
+            flush=True,
+        )
 
 
 def _run(args: tuple[str, int, str, str, int, int, int]) -> list[Match]:
@@ -282,6 +319,47 @@ def report_loss(deals: int, seed: int, jobs: int, names: list[str]) -> str:
     return f"preferans card-play loss: {' '.join(parts)} tricks a deal"
 
 
+# ---- the rules level's count against double dummy (issue 26) ---------------------------------
+
+
+def count_check(deals: int, seed: int) -> None:
+    """For `deals` seeded deals the rules level bids and discards to a trick contract: each
+    denomination's count (`ai/preferans.tricks`, rounded to the half) against the declarer's
+    tricks double dummy in its lowest contract the bid allows, both defenders whisting (the
+    hands known: for the measure only). Prints the mean tricks per denomination kind and count."""
+    found: dict[tuple[str, float], list[int]] = {}
+    for index in range(deals):
+        deck_rng = random.Random(f"{seed}/{PREFERANS}/{index}")
+        deck = shuffled(make_deck(32), deck_rng)
+        deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+        while not deal.finished and deal.phase is not Phase.CONTRACT:
+            seat = deal.controller
+            assert seat is not None
+            deal, _ = deal.apply(rules_choose(deal, seat, deal.legal_actions()))
+        if deal.phase is not Phase.CONTRACT:
+            continue
+        declarer = deal.controller
+        assert declarer is not None
+        legal = deal.legal_actions()
+        for suffix, trump in DENOMINATIONS:
+            named = [a for a in legal if (a.bid or "")[1:] == suffix]
+            if not named:
+                continue
+            played, _ = deal.apply(named[0])
+            while played.phase is not Phase.PLAY:
+                words = {a.do: a for a in played.legal_actions()}
+                played, _ = played.apply(words.get(PrefDo.WHIST) or words[PrefDo.LIGHT])
+            count = round(2 * tricks(deal.hands[declarer], trump)) / 2
+            kind = "no trump" if trump is None else "suit"
+            found.setdefault((kind, count), []).append(DDSolver(played).ends()[declarer])
+    for (kind, count), taken in sorted(found.items()):
+        print(
+            f"preferans count {kind} {count:.1f}: {statistics.fmean(taken):.2f} tricks double "
+            f"dummy over {len(taken)} contracts",
+            flush=True,
+        )
+
+
 def main() -> None:
     """Run the matches and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -311,7 +389,13 @@ def main() -> None:
         "--matches", action=argparse.BooleanOptionalAction, default=True,
         help="play the duplicate matches (--no-matches: the card-play loss alone)",
     )  # fmt: skip
+    parser.add_argument(
+        "--counts", type=int, default=0,
+        help="Preferans: the rules level's count against double dummy over so many deals",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.counts:
+        count_check(args.counts, args.seed)
     summary = []
     for game in args.games.split(",") if args.matches else ():
         parts, times = [], []
@@ -332,6 +416,8 @@ def main() -> None:
                 flush=True,
             )
             parts.append(f"{a}-vs-{b} {mean:+.2f} [{low:.2f}, {high:.2f}]")
+            if game == PREFERANS:
+                report_kinds(game, a, b, matches)
         if times:
             print(
                 f"{game} strong decisions: {len(times)}, "

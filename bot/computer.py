@@ -5,7 +5,7 @@ evening summary's pot): `-(100 · level + k)`, level 1–3 in `engine.ai.LEVELS`
 number at a table. It owns a balance and ledger rows in each chat like anyone, and is never sent
 a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
 legal actions, never from the deal itself (a match of many deals, a Preferans pulya, gives its
-seat's knowledge through its own service, `MatchTables.knowledge`): the strong level's search
+seat's knowledge through its kind of table, `TableGame.knowledge`): the strong level's search
 runs in a worker process (at most `workers` at once), the cheap levels on the event loop; the
 move is applied after a human-like pause, counted from the moment the move passed to it, under
 the chat's lock.
@@ -30,7 +30,7 @@ from engine.ai import AI_GAMES, LEVELS, Knowledge, PrefKnowledge, rules_player
 from engine.preferans.actions import PrefAction
 from locales import t
 
-from . import games, metrics
+from . import metrics
 from .storage import RETRY_AFTER, StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ def next_seat(level: str, seats: Iterable[int]) -> int:
 def plays(game: str) -> bool:
     """Whether a registered game gets computer seats: the engine has computer players for it
     (issue 17: as soon as `engine.ai` registers it)."""
-    return games.ui(game).game in AI_GAMES
+    return game in AI_GAMES
 
 
 @overload

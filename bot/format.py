@@ -46,3 +46,11 @@ def cards_text(cards: Sequence[Card], lang: str, marked: Collection[Card] = ()) 
         f"<u>{card_label(c, lang)}</u>" if c in marked else card_label(c, lang)
         for c in sorted_hand(cards)
     )
+
+
+def in_a_sentence(label: str) -> str:
+    """A button's label quoted inside a sentence: 'Пас' reads 'пас' (issue 22); a card's
+    'Д♠' or a number stays as it is."""
+    if len(label) > 1 and label[0].isupper() and label[1].islower():
+        return label[0].lower() + label[1:]
+    return label

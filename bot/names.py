@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .storage import UserRow
 
@@ -24,3 +24,17 @@ def distinct(users: Iterable[UserRow]) -> dict[int, str]:
             numbered[user.name.casefold()] += 1
             labels[user.user_id] = f"{user.name} ({numbered[user.name.casefold()]})"
     return labels
+
+
+def labels(names: Sequence[str]) -> list[str]:
+    """Distinct seat labels for the engine (F2): a repeated name gets " 2", " 3"…"""
+    used: set[str] = set()
+    out = []
+    for name in names:
+        label, k = name, 1
+        while label in used:
+            k += 1
+            label = f"{name} {k}"
+        used.add(label)
+        out.append(label)
+    return out

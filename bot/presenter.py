@@ -20,8 +20,8 @@ from telegram.error import (
 
 from .api import FrapBot
 from .ratelimit import SendLimiter
-from .render import Rendered
 from .storage import Storage, StorageUnavailable
+from .view.message import Rendered
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +167,9 @@ class Presenter:
                 *(s.task for s in self._slots.values() if s.task), return_exceptions=True
             )
         await asyncio.gather(*self._background, return_exceptions=True)
-        if self._saver is not None:
+        if self._saver is not None:  # a batch it was writing is kept for this last save
             self._saver.cancel()
+            await asyncio.gather(self._saver, return_exceptions=True)
         await self.save()
 
     async def post(
@@ -335,10 +336,18 @@ class Presenter:
                 await self.storage.remember_messages(rows, forget=dropped)
             except StorageUnavailable as exc:  # kept for the next batch (issue 25)
                 log.debug("message ids not saved: %s", exc)
-                for row in rows:
-                    self._unsaved.setdefault(row[0], row)
-                self._dropped.update(n for n in dropped if n not in self._slots)
+                self._keep(rows, dropped)
                 self._save_later_again()
+            except asyncio.CancelledError:  # shutdown stopped the batch: `close` writes it
+                self._keep(rows, dropped)
+                raise
+
+    def _keep(self, rows: list[tuple[str, int, int, str]], dropped: list[str]) -> None:
+        """A batch that was not written goes back to wait for the next one (a newer digest of
+        the same slot, taken meanwhile, wins)."""
+        for row in rows:
+            self._unsaved.setdefault(row[0], row)
+        self._dropped.update(n for n in dropped if n not in self._slots)
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Do
-from engine.cards import Card
 from locales import t
 
 from . import games
-from .format import card_label
-from .render import Rendered
+from .view.message import Rendered
 
 
 def clock(seconds: float) -> str:
@@ -25,28 +22,10 @@ def timer_line(lang: str, seconds: float) -> str:
     return t(lang, "timer.left", time=clock(seconds))
 
 
-def action_words(lang: str, game: str, action: Any, turnup: Card | None = None) -> str:
-    """A move in a few words: the card played, the cards discarded, or the call's own word in
-    the game's words (its button's)."""
-    own = games.ui(game).move_words(lang, action)
-    if own is not None:
-        return _in_a_sentence(own)
-    if action.do is Do.DISCARD and action.cards is not None:
-        if not action.cards:
-            return t(lang, "timer.kept_cards")
-        return t(lang, "timer.discarded", cards=" ".join(card_label(c, lang) for c in action.cards))
-    if action.card is not None:
-        ui = games.ui(game)
-        return ui.play_label(lang, action.card, bool(action.joker))
-    return _in_a_sentence(games.ui(game).action_label(lang, action, turnup))
-
-
-def _in_a_sentence(label: str) -> str:
-    """A button's label quoted inside a sentence: 'Пас' reads 'пас' (issue 22); a card's
-    'Д♠' or a number stays as it is."""
-    if len(label) > 1 and label[0].isupper() and label[1].islower():
-        return label[0].lower() + label[1:]
-    return label
+def action_words(lang: str, game: str, action: Any) -> str:
+    """A move in a few words, in the game's words: the card played, the cards discarded, or the
+    call's own word (its button's)."""
+    return games.ui(game).move_words(lang, action)
 
 
 def auto_line(lang: str, game: str, action: Any) -> str:

@@ -14,6 +14,7 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -223,7 +224,7 @@ async def _settle(bot: RunningBot, user: FakeUser) -> None:
             _mover(bot.tg, [user])
         except LookupError:
             live = bot.service.table_in(user.id)
-            return live is None or live.deal is None or live.deal.finished
+            return live is None or deal_of(live) is None or deal_of(live).finished
         return True
 
     await bot.tg.wait_for(ready, timeout=30)

@@ -6,10 +6,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.games.preferans_match import default_action
 from engine.cards import Card, make_deck, shuffled
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import PrefDeal
+from engine.preferans.match import default_action
 from engine.preferans.outcome import PrefRules
 from tests.engine_helpers import cards
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import computer
+from bot.games.family.table import deal as deal_of
 from bot.games.preferans import action_code as pref_code
-from bot.games.preferans_match import default_action as pref_default
 from bot.games.preferans_service import pulya
 from bot.service import Live
 from bot.storage import DealRow
@@ -22,6 +22,7 @@ from engine.defaults import default_action
 from engine.preferans import record as pref_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
+from engine.preferans.match import default_action as pref_default
 from engine.record import replay, start
 from tests.bot_harness import (
     GROUP_ID,
@@ -85,14 +86,14 @@ async def _play_deal(bot: RunningBot, live: Live, users: list[FakeUser], rng: ra
     by_id = {user.id: user for user in users}
     for _ in range(600):
         await bot.idle()
-        deal = live.deal
+        deal = deal_of(live)
         assert deal is not None
         if deal.finished:
             return sum(computer.is_computer(live.deal_seats[a.seat]) for a in deal.actions)
         assert deal.to_act is not None
         mover = live.deal_seats[deal.to_act]
         if computer.is_computer(mover):
-            await bot.tg.wait_for(lambda deal=deal: live.deal is not deal, timeout=30)
+            await bot.tg.wait_for(lambda deal=deal: deal_of(live) is not deal, timeout=30)
             continue
         person = by_id[mover]
         moves = await bot.tg.wait_for(lambda p=person: moves_now(control_message(bot.tg, p)))
@@ -204,18 +205,18 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
         await users[0].press(lobby, data=_data(lobby, "s:"))
         await bot.idle()
         live = bot.service.table_in(GROUP_ID)
-        assert live is not None and live.deal is not None
+        assert live is not None and deal_of(live) is not None
         rng = random.Random(7)
-        while not computer.is_computer(live.deal_seats[live.deal.to_act or 0]):
-            mover = next(u for u in users if u.id == live.deal_seats[live.deal.to_act or 0])
+        while not computer.is_computer(live.deal_seats[deal_of(live).to_act or 0]):
+            mover = next(u for u in users if u.id == live.deal_seats[deal_of(live).to_act or 0])
             message = control_message(tg, mover)
             await mover.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
-        steps = len(live.deal.actions)
+        steps = len(deal_of(live).actions)
     async with running_bot(tg, db, seed=7, **QUICK) as bot:
         live = bot.service.table_in(GROUP_ID)
-        assert live is not None and live.deal is not None
-        await tg.wait_for(lambda: len(live.deal.actions) > steps, timeout=10)
+        assert live is not None and deal_of(live) is not None
+        await tg.wait_for(lambda: len(deal_of(live).actions) > steps, timeout=10)
         await _play_deal(bot, live, users, rng)
         for user in users:  # the people stand up: a table of computer players alone closes
             await user.send(group, "/leave")
@@ -247,10 +248,10 @@ async def test_an_away_player_is_played_by_the_rules_level(
         await alice.press(lobby, data=_data(lobby, "s:"))
         live = bot.service.table_in(alice.id)
         assert live is not None
-        await tg.wait_for(lambda: live.deal is not None and live.deal.finished, timeout=20)
+        await tg.wait_for(lambda: deal_of(live) is not None and deal_of(live).finished, timeout=20)
         seat = live.deal_seats.index(alice.id)
         assert alice.id in live.row.away
-        record = live.deal.to_record()
+        record = deal_of(live).to_record()
     deal, hers = start(record), []
     for action in replay(record).actions:
         if action.seat == seat and action.do is not Do.LOOK:
@@ -292,7 +293,7 @@ def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
 
 def _pulya_table(bot: RunningBot, chat_id: int) -> Live:
     live = bot.service.table_in(chat_id)
-    assert live is not None and live.match is not None
+    assert live is not None and live.play is not None
     return live
 
 

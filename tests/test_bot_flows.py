@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot.format import signed
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     GROUP_ID,
     action_buttons,
@@ -105,7 +106,7 @@ async def test_only_creator_or_admin_starts_and_strangers_cannot_press_moves(
         await bot.idle()
         answers = [tg.callback_answer(first), tg.callback_answer(second)]
         assert [bool(a and a["show_alert"]) for a in answers] == [False, True]
-        deal = bot.service.find(1).deal  # type: ignore[union-attr]
+        deal = deal_of(bot.service.find(1))  # type: ignore[arg-type]
         assert deal is not None and len([a for a in deal.actions if a.do == "pass"]) == 1
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []

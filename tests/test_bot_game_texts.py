@@ -11,14 +11,16 @@ from dataclasses import replace
 
 import pytest
 
-from bot import account, games, handlers, render, settings_menu
+from bot import games, handlers, render, settings_menu
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match
-from bot.render import Rendered
+from bot.games.family import account
+from bot.games.family import render as family_render
 from bot.storage import ChatRow, DealRow
+from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.preferans import record as deal_record
+from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view
@@ -38,7 +40,7 @@ def _chat(game: str, lang: str) -> ChatRow:
 
 def _deal(game: str, seed: int, n: int) -> TrickDeal:
     rng = random.Random(seed)
-    cls = games.deal_class(game)
+    cls = games.ui(game).deal
     rules = games.rules_for(game, {"preset": "classic"})
     deck = shuffled(make_deck(cls.deck_size_for(rules, n)), rng)
     deal, _ = cls.create(rules, NAMES[:n], rng.randrange(n), 10, rng.choice([0, 40, 280]), deck)
@@ -48,7 +50,7 @@ def _deal(game: str, seed: int, n: int) -> TrickDeal:
 def _playout(game: str, seed: int) -> Iterator[TrickDeal]:
     """Every position of one random deal, the finished one last."""
     rng = random.Random(seed)
-    cls = games.deal_class(game)
+    cls = games.ui(game).deal
     deal = _deal(game, seed, rng.randint(max(3, cls.MIN_PLAYERS), min(4, cls.MAX_PLAYERS)))
     yield deal
     while not deal.finished:
@@ -114,18 +116,28 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     deal = None
     for deal in _playout(game, seed):
         table = table_view(deal)
-        yield render.table_message(lang, table, names, 1, False, "bot").text
+        yield family_render.table_message(lang, games.ui(game), table, names, 1, False, "bot").text
         for seat in range(deal.n):
-            content = render.hand_message(lang, seat_view(deal, seat), names, 1, 1, 0, "Group")
+            content = family_render.hand_message(
+                lang, games.ui(game), seat_view(deal, seat), names, 1, 1, 0, "Group"
+            )
             yield content.text
             if content.markup:
                 yield from (b.text for row in content.markup.inline_keyboard for b in row)
     assert deal is not None
     record = deal.to_record()
-    yield render.result_message(
-        lang, table_view(deal), names, 1, {}, 1, pot_has_penalty=False, offer_next=True,
+    yield family_render.result_message(
+        lang,
+        games.ui(game),
+        table_view(deal),
+        names,
+        1,
+        {},
+        1,
+        pot_has_penalty=False,
+        offer_next=True,
         record=record,
-    ).text  # fmt: skip
+    ).text
     row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
     yield render.history_line(lang, row, 1, "01.12 20:00")
     account_text = render.deal_account(lang, row)
@@ -181,7 +193,9 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
     """Issue 12: Khrap's unopened hand names «храп втёмную», never «фрап втёмную» (K2)."""
     deal = _deal("khrap", 1, 3)
-    content = render.hand_message("ru", seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G")
+    content = family_render.hand_message(
+        "ru", games.ui("khrap"), seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G"
+    )
     buttons = [b.text for row in content.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
     assert "Храп втёмную" in buttons and "храп втёмную" in content.text
     assert "фрап" not in content.text.lower() + " ".join(buttons).lower()
@@ -208,7 +222,9 @@ def test_reasons_add_up_to_each_change(game: str) -> None:
                 if item.times:
                     seen_penalty = True
                     assert item.amount == -item.times * finished.p0
-        lines = account.reason_lines("ru", table_view(deal), list(deal.players), items)
+        lines = account.reason_lines(
+            "ru", games.ui(game), table_view(deal), list(deal.players), items
+        )
         for seat, line in enumerate(lines):
             assert render.signed(deal.delta[seat]) in line
     assert seen_penalty
@@ -224,7 +240,9 @@ def test_last_trick_stays_shown_with_its_winner_even_the_deciding_one() -> None:
             if deal.tricks_played and not deal.trick:
                 table = table_view(deal)
                 assert table.last_winner is not None
-                text = render.table_message("ru", table, NAMES, 1, False, "bot").text
+                text = family_render.table_message(
+                    "ru", games.ui("frap"), table, NAMES, 1, False, "bot"
+                ).text
                 k = len(deal.tricks_played)
                 assert f"Взятка {k}:" in text and f"берёт {NAMES[table.last_winner]}" in text
         return

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot import render
+from bot import games, render
+from bot.games.family import render as family_render
 from bot.storage import DealRow
 from engine.actions import Action, Do
 from engine.cards import Card, make_deck
@@ -440,10 +441,18 @@ def test_everyone_passing_is_said_and_the_contributions_stay() -> None:
         deal, _ = deal.apply(Action(deal.to_act, Do.PASS))
     table = table_view(deal)
     record = deal.to_record()
-    text = render.result_message(
-        "ru", table, list(deal.players), 1, {}, 1, pot_has_penalty=False, offer_next=True,
+    text = family_render.result_message(
+        "ru",
+        games.ui("napoleon"),
+        table,
+        list(deal.players),
+        1,
+        {},
+        1,
+        pot_has_penalty=False,
+        offer_next=True,
         record=record,
-    ).text  # fmt: skip
+    ).text
     assert "Все спасовали: взносы остаются в кладе." in text and "Клад: 60" in text
     row = DealRow(1, 1, 1, 1, (1, 2, 3), record, "finished", 0.0)
     history = render.history_line("en", row, 1, "01.12 20:00")

@@ -19,13 +19,13 @@ import pytest
 from bot import callbacks
 from bot.format import signed, sorted_hand
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match, default_action, from_records
 from bot.games.preferans_service import SETTLEMENT, pulya
 from engine.cards import ALL_CARDS, Card
 from engine.events import TrickWon
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.events import Called
+from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.outcome import level
 from engine.preferans.record import story
 from engine.preferans.views import table_view
@@ -47,7 +47,7 @@ PLAN = ("half_whist", "light", "misere", "raspasy")
 
 def _live(bot: RunningBot):  # type: ignore[no-untyped-def]
     live = bot.service.table_in(GROUP_ID)
-    assert live is not None and live.match is not None
+    assert live is not None and live.play is not None
     return live
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     RunningBot,
     action_buttons,
@@ -164,7 +165,8 @@ async def test_a_late_comer_waits_through_the_all_pass_rounds_for_a_real_deal(
         assert late.id in live.row.seats
         first = live.deal_seats
         await _until(
-            lambda: live.deal is not None and live.deal.redeal, _mover(bot, players, rng, "P")
+            lambda: deal_of(live) is not None and deal_of(live).redeal,
+            _mover(bot, players, rng, "P"),
         )
         assert live.deal_seats == first and late.id not in live.deal_seats
         assert late.id in live.row.seats

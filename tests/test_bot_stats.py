@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from bot.format import signed
+from bot.games.family.table import deal as deal_of
 from engine.record import replay
 from engine.views import table_view
 from tests.bot_harness import GROUP_ID, bot_messages, open_table, play_deal, running_bot
@@ -32,7 +33,11 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
         assert live is not None
         for _ in range(3):
             await play_deal(bot, users, rng)
-            if live.deal is not None and live.deal.finished and not live.deal.needs_redeal:
+            if (
+                deal_of(live) is not None
+                and deal_of(live).finished
+                and not deal_of(live).needs_redeal
+            ):
                 result = bot_messages(tg, group)[-1]
                 data = next(d for _, d in result.buttons if d and d.startswith("n:"))
                 await users[2].press(result, data=data)

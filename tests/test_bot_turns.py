@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot import games
+from bot.games.family.table import deal as deal_of
 from bot.storage import MIGRATIONS, Storage
 from tests.bot_harness import (
     GROUP_ID,
@@ -99,7 +100,7 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
         assert pings >= 3  # the move passed several times (a Napoleon deal may stop early, N4)
         live = bot.service.find(1)
         assert live is not None
-        assert live.row.deal_no > 1 or (live.deal is not None and live.deal.finished)
+        assert live.row.deal_no > 1 or (deal_of(live) is not None and deal_of(live).finished)
     assert tg.errors == []
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot import service as service_module
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     RunningBot,
     action_buttons,
@@ -92,7 +93,7 @@ async def test_a_full_disk_mid_deal_loses_nothing_and_play_resumes(
         saved = await _refused_press(bot, users, db, tries=30)  # some fit in the last pages
         await _refused_press(bot, users, db)  # and again: the bot keeps running
         live = bot.service.find(1)
-        assert live is not None and live.deal is not None and not live.deal.finished
+        assert live is not None and deal_of(live) is not None and not deal_of(live).finished
         await connection.execute(f"PRAGMA max_page_count={pages * 100}")  # space returns
         user, data = _mover(bot, users)
         await user.press(control_message(tg, user), data=data)  # type: ignore[arg-type]

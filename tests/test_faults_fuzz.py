@@ -16,6 +16,7 @@ from hypothesis import Phase as Run
 from hypothesis import strategies as st
 
 from bot import callbacks
+from bot.games.family.table import deal as deal_of
 from bot.service import GameService
 from engine.frap import Phase
 from tests.bot_harness import (
@@ -136,7 +137,9 @@ async def scene(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Scene]:
         for codes in ("F", "W", "P"):
             assert await _press_first(bot, players[0], codes)
         live = bot.service.find(2)
-        assert live is not None and live.deal is not None and live.deal.phase is Phase.BUYING
+        assert (
+            live is not None and deal_of(live) is not None and deal_of(live).phase is Phase.BUYING
+        )
         chats = [*groups, *(u.dm for users in players for u in users)]
         shown = {chat.id: bot_messages(tg, chat) for chat in chats}
         tables = [(lv.row.table_id, lv.row.deal_no, lv.step) for lv in bot.service._live.values()]
@@ -148,7 +151,7 @@ async def _snapshot(service: GameService) -> Any:
     live = {
         table_id: (
             lv.row,
-            lv.deal.to_record() if lv.deal else None,
+            deal_of(lv).to_record() if deal_of(lv) else None,
             lv.deal_seats,
             dict(lv.selection),
             lv.note,
@@ -173,7 +176,7 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     except callbacks.BadCallback:
         return False
     live = service.find(press.table_id)
-    if press.kind not in ("a", "t") or live is None or live.deal is None or not live.in_deal:
+    if press.kind not in ("a", "t") or live is None or deal_of(live) is None or not live.in_deal:
         return False
     looking = press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK  # F7: any step
     if press.deal_no != live.row.deal_no or (press.step != live.step and not looking):
@@ -183,15 +186,15 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     seat = live.deal_seats.index(user_id)
     try:
         if press.kind == "a":
-            live.deal.apply(callbacks.parse_action(seat, press.code))
+            deal_of(live).apply(callbacks.parse_action(seat, press.code))
             return True
         cards = callbacks.parse_cards_code(press.code)
     except Exception:
         return False
     return (
-        live.deal.phase is Phase.BUYING
-        and live.deal.to_act == seat
-        and set(cards) <= set(live.deal.hands[seat])
+        deal_of(live).phase is Phase.BUYING
+        and deal_of(live).to_act == seat
+        and set(cards) <= set(deal_of(live).hands[seat])
     )
 
 
@@ -342,8 +345,8 @@ async def test_forged_presses_and_junk_commands_change_nothing(scene: Scene, dat
 async def test_forged_presses_are_refused_with_an_alert(scene: Scene) -> None:
     tg, service = scene.tg, scene.service
     live = service.find(2)
-    assert live is not None and live.deal is not None and live.deal.to_act is not None
-    mover = next(u for u in scene.players[0] if u.id == live.deal_seats[live.deal.to_act])
+    assert live is not None and deal_of(live) is not None and deal_of(live).to_act is not None
+    mover = next(u for u in scene.players[0] if u.id == live.deal_seats[deal_of(live).to_act])
     other = next(u for u in scene.players[0] if u is not mover)
     hand, other_hand = control_message(tg, mover), control_message(tg, other)
     assert hand is not None and other_hand is not None

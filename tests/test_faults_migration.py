@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
     NAMES,
     RunningBot,
@@ -183,7 +184,7 @@ async def test_the_turn_timer_follows_the_table_to_the_supergroup(
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=2) as bot:
         await open_table(bot, group, users)
         live = bot.service.table_in(OLD_ID)
-        assert live is not None and live.deal is not None
+        assert live is not None and deal_of(live) is not None
         step = live.step
         tg.migrate(group, NEW_ID, by=users[0])
         await bot.idle()

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.family.table import deal as deal_of
 from bot.service import AWAY_AFTER
+from bot.table import seating
 from engine.actions import Action
 from engine.ai import rules_player, seat_knowledge
 from engine.defaults import default_action
@@ -246,19 +248,19 @@ async def test_a_player_who_blocks_the_bot_mid_deal(
                     return
 
         live = bot.service.find(1)
-        assert live is not None and live.deal is not None
+        assert live is not None and deal_of(live) is not None
         seat = live.deal_seats.index(blocker.id)
 
         def moved_for_him() -> bool:
-            assert live.deal is not None
-            return any(a.seat == seat and a.do != "look" for a in live.deal.actions)
+            assert deal_of(live) is not None
+            return any(a.seat == seat and a.do != "look" for a in deal_of(live).actions)
 
         await _until(bot, moved_for_him, 20, lambda: others_move([users[0], users[2]], "P"))
         await bot.idle()
         notices = [m for m in bot_messages(tg, group) if "не может написать" in m.text]
         assert len(notices) == 1 and "Bob" in notices[0].text  # the group is told once
         assert "https://t.me/frapbot?start=hand" in notices[0].html
-        assert not live.deal.finished
+        assert not deal_of(live).finished
         posted = len(bot_messages(tg, blocker))
         tg.unblock(blocker)
         await blocker.start("hand")  # the deep link brings the cards back
@@ -266,7 +268,7 @@ async def test_a_player_who_blocks_the_bot_mid_deal(
         assert len(bot_messages(tg, blocker)) == posted  # posted anew, the old copy deleted
         hand = bot_messages(tg, blocker)[-1]
         assert hand is control_message(tg, blocker) and "Ваши карты" in hand.text
-        assert not bot.service._plays_itself(live, blocker.id)  # he plays himself again
+        assert not seating.plays_itself(live, blocker.id)  # he plays himself again
         await _until(bot, lambda: _result_posted(tg), 30, lambda: others_move(users))
         assert await bot.service.storage.check() == []
     # only the 403 that told the bot (and perhaps one already on its way)
@@ -315,7 +317,7 @@ async def test_concurrent_double_presses_apply_once(tg: FakeTelegram, tmp_path: 
             await mover.press(message, data=offered[code])
             await bot.idle()
             # issue 22: the press before the last trick plays that trick too (one card each)
-            deal = live.deal
+            deal = deal_of(live)
             forced = len(deal.tricks_played[-1]) if deal is not None and deal.finished else 0
             assert live.step == step + 1 + forced
         # the Next-deal button pressed by two players at once: one new deal

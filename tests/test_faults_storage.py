@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import StartRefused
+from bot.games.family.table import deal as deal_of
 from bot.storage import Movement, Storage
 from tests.bot_harness import (
     GROUP_ID,
@@ -33,13 +34,13 @@ async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path:
         await play_deal(bot, users, random.Random(4))
         storage = bot.service.storage
         live = bot.service.find(1)
-        assert live is not None and live.deal is not None and live.deal_id is not None
+        assert live is not None and deal_of(live) is not None and live.deal_id is not None
         ledger = await storage.ledger_rows(GROUP_ID)
         chat = await storage.chat(GROUP_ID)
         again = [Movement(users[0].id, 5, "tricks"), Movement(users[1].id, -5, "penalty")]
         moved = replace(live.row, deal_no=live.row.deal_no + 100)
         with pytest.raises(RuntimeError, match="not in play"):
-            record = live.deal.to_record()
+            record = deal_of(live).to_record()
             await storage.save_step(moved, live.deal_id, record, again, finished=True)
         assert await storage.table(1) == live.row  # the step's first statement rolled back too
         assert await storage.void_deal(live.row, live.deal_id) == []  # a finished deal stays

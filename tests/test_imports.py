@@ -1,5 +1,6 @@
-"""The engine's imports run one way: the graph built from the source (every import, a deferred one
-inside a function too) has no cycle. (`bot/` is next: issue 23.)"""
+"""Imports run one way (issue 23): the graph of `engine` and of `bot` built from the source (every
+import, a deferred one inside a function or under TYPE_CHECKING too) has no cycle, and no module
+of `bot` imports from a layer above its own (README, "Layout")."""
 
 from __future__ import annotations
 
@@ -79,6 +80,67 @@ def test_the_cycle_finder_finds_a_circle_and_a_deferred_import() -> None:
     assert "engine.ai" not in graph["engine.ai.games"]
 
 
-@pytest.mark.parametrize("package", ["engine"])
+@pytest.mark.parametrize("package", ["engine", "bot"])
 def test_no_import_runs_in_a_circle(package: str) -> None:
     assert cycles(import_graph(package)) == []
+
+
+# `bot`'s layers, top to bottom (README, "Layout"): a module imports from its own layer or one
+# below, never from one above. A module is in the layer of its longest listed prefix.
+BOT_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("bot.__main__", "bot.app", "bot.updates", "bot.cli", "bot.health"),  # wiring
+    ("bot.handlers",),  # Telegram updates in, the host's answers out
+    ("bot.service",),  # the table host
+    # the chat's pages, which read the registry
+    ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),
+    ("bot.account",),
+    ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
+    # an open table's model and seating, the computer players, the messages kept up to date
+    ("bot.table", "bot.computer", "bot.presenter"),
+    (  # leaves: value types, storage, the Bot API client
+        "bot",
+        "bot.view",
+        "bot.callbacks",
+        "bot.format",
+        "bot.names",
+        "bot.storage",
+        "bot.api",
+        "bot.http",
+        "bot.ratelimit",
+        "bot.metrics",
+        "bot.config",
+        "bot.stats",
+        "bot.settlement",
+        "bot.export",
+    ),
+)
+
+
+def layer(module: str) -> int:
+    """The index in BOT_LAYERS of a module's layer (0 is the top); KeyError if it has none."""
+    best: tuple[int, int] | None = None
+    for depth, prefixes in enumerate(BOT_LAYERS):
+        for prefix in prefixes:
+            inside = module == prefix or module.startswith(prefix + ".")
+            if inside and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), depth)
+    if best is None:
+        raise KeyError(module)
+    return best[1]
+
+
+def test_the_layer_check_places_a_module_by_its_longest_prefix() -> None:
+    assert layer("bot.games.base") == layer("bot.games")
+    assert layer("bot.view.message") > layer("bot.games") > layer("bot.service")
+    assert layer("bot") == len(BOT_LAYERS) - 1
+
+
+def test_no_bot_module_imports_from_a_layer_above_its_own() -> None:
+    graph = import_graph("bot")
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if layer(target) < layer(module)
+    )
+    assert upward == []

@@ -1,4 +1,4 @@
-"""A Preferans game at a table is a pulya (bot/games/preferans_match.py): deals follow each other
+"""A Preferans game at a table is a pulya (engine/preferans/match.py): deals follow each other
 on one sheet until P14 closes it, the settlement is P16 × the whist price, /stopgame voids the
 deal in play, and the whole match survives a round trip through JSON (a restart)."""
 
@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from bot.games.preferans_match import Match, default_action, from_records
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import Phase
+from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.outcome import PrefRules
 
 NAMES = ("Alice", "Bob", "Carol", "Dan")

@@ -17,10 +17,10 @@ import pytest
 from bot import callbacks
 from bot.format import card_label, signed
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match, Step
-from bot.render import Rendered
+from bot.view.message import Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.match import Match, Step
 from engine.preferans.outcome import Outcome, PrefRules
 from engine.preferans.pulya import Pulya
 from engine.preferans.record import to_record

@@ -15,10 +15,10 @@ import pytest
 
 from bot.format import card_label
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match
 from engine.cards import ALL_CARDS, Card
 from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
+from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES

@@ -13,10 +13,10 @@ import pytest
 
 from bot.api import FrapBot
 from bot.games import preferans as pref
-from bot.games.preferans_match import Match, default_action
 from bot.presenter import Presenter
-from bot.render import Rendered
 from bot.storage import Storage
+from bot.view.message import Rendered
+from engine.preferans.match import Match, default_action
 from engine.preferans.outcome import PrefRules
 from tests.fakebot import FakeTelegram
 

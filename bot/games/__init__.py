@@ -3,22 +3,57 @@ per game"). Shared code finds a game's words, buttons, settings and rules only t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from engine.deal import TrickDeal
+from . import preferans
+from .base import GameUI, Host, Moved, Option, TableGame
+from .family import frap, khrap, napoleon, student_khrap
+from .family.table import DealTables
+from .preferans_service import PulyaTables
 
-from . import frap, khrap, napoleon, preferans, student_khrap
-from .base import GameUI, Option
+U = TypeVar("U", bound=GameUI)
 
-# The registry, in the order the lobby's game button cycles through them. A new game adds its
-# module's UI here (and its engine package, its catalog section): nothing else names it.
-REGISTRY: dict[str, GameUI] = {
-    ui.game: ui for ui in (frap.UI, khrap.UI, student_khrap.UI, napoleon.UI, preferans.UI)
-}
-ORDER = tuple(REGISTRY)
+REGISTRY: dict[str, GameUI] = {}  # each game's UI, by the engine's name for it
+KINDS: dict[str, Callable[[Host, Any], TableGame]] = {}  # each game's kind of table
+ORDER: tuple[str, ...] = ()  # the order the lobby's game button cycles through them
 
-__all__ = ["ORDER", "REGISTRY", "GameUI", "Option", "deal_class", "labels", "next_game", "parse"]
+
+def register(ui: U, kind: Callable[[Host, U], TableGame]) -> None:
+    """Register a game: its UI, and the kind of table it is played at (a `TableGame` made for
+    the host and the UI). The lobby's game button cycles through the games in this order."""
+    global ORDER
+    REGISTRY[ui.game] = ui
+    KINDS[ui.game] = kind
+    ORDER = tuple(REGISTRY)
+
+
+# One line per game. A new game adds its line here (and its engine package, its bot package,
+# its catalog section): nothing else names it.
+register(frap.UI, DealTables)
+register(khrap.UI, DealTables)
+register(student_khrap.UI, DealTables)
+register(napoleon.UI, DealTables)
+register(preferans.UI, PulyaTables)
+
+__all__ = [
+    "KINDS",
+    "ORDER",
+    "REGISTRY",
+    "GameUI",
+    "Moved",
+    "Option",
+    "TableGame",
+    "next_game",
+    "parse",
+    "register",
+    "tables",
+]
+
+
+def tables(game: str, host: Host) -> TableGame:
+    """The kind of table a registered game is played at, made for the host."""
+    return KINDS[game](host, REGISTRY[game])
 
 
 def ui(game: str) -> GameUI:
@@ -37,11 +72,6 @@ def choices() -> str:
     return " | ".join(g.aliases[0] for g in REGISTRY.values())
 
 
-def deal_class(game: str) -> type[TrickDeal]:
-    """The engine's deal class for a game."""
-    return REGISTRY[game].deal
-
-
 def rules_for(game: str, chat_rules: dict[str, Any]) -> dict[str, Any]:
     """The chat's house rules that apply to `game`, as the engine's `rules` object."""
     return REGISTRY[game].engine_rules(chat_rules)
@@ -50,17 +80,3 @@ def rules_for(game: str, chat_rules: dict[str, Any]) -> dict[str, Any]:
 def next_game(game: str) -> str:
     """The game after `game` in the lobby's cycle."""
     return ORDER[(ORDER.index(game) + 1) % len(ORDER)] if game in ORDER else ORDER[0]
-
-
-def labels(names: Sequence[str]) -> list[str]:
-    """Distinct seat labels for the engine (F2): a repeated name gets " 2", " 3"…"""
-    used: set[str] = set()
-    out = []
-    for name in names:
-        label, k = name, 1
-        while label in used:
-            k += 1
-            label = f"{name} {k}"
-        used.add(label)
-        out.append(label)
-    return out

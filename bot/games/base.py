@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from engine.actions import Action, Do
-from engine.cards import Card
-from engine.deal import TrickDeal
-from engine.views import TableView
 from locales import has, t
 
-from ..format import card_label
-
 if TYPE_CHECKING:
+    import random
+
     from ..callbacks import Press
-    from ..service import GameService, Live
-    from ..storage import ChatRow, TableRow
+    from ..presenter import Presenter
+    from ..storage import ChatRow, Storage, TableRow
+    from ..table.live import Live
+    from ..view.message import Rendered
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,48 +30,100 @@ class Option:
     values: tuple[Any, ...]
 
 
-class MatchState(Protocol):
-    """What the shared service reads of a table that plays a match of many deals (`Live.match`)."""
+class Moved(Enum):
+    """Where a step left a table, for its host to act on (the game never closes a table or arms
+    its timer itself: control goes down into the game and comes back up)."""
 
-    @property
-    def step(self) -> int:
-        """How many actions the deal in play has seen (a button and a timer name it)."""
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
-
-    @property
-    def in_play(self) -> bool:
-        """Whether the match is still being played (its players cannot stand up)."""
+    IN_PLAY = "in_play"  # the next move is due: the host arms its timer
+    DEAL_OVER = (
+        "deal_over"  # the table waits for its next deal: leavers stand up, then `offer_next`
+    )
+    MATCH_OVER = "match_over"  # the match is over (P14): the host closes the table
+    ABANDONED = "abandoned"  # everyone is away and the deal would only be redealt: closed
 
 
-class MatchTables(Protocol):
-    """A game whose table is a match of many deals played on as one (a Preferans pulya, P14)
-    plays it through its own service (`GameUI.tables`); the shared service keeps the lobby,
-    the seats, the timers, away players and the evening, and hands it these moments. Each
-    call runs under the chat's lock; `deadline` is the next move's, set before it is stored."""
+class Host(Protocol):
+    """What a game's tables may ask of the table host that runs them (pucxobot's
+    pcx_game_callbacks): its storage and presenter, its chance and clock, who is dealt in, and
+    a player's control message sent the host's way (what the bot played for him, his time
+    left, his ping). The host is `bot.service.GameService`."""
 
-    async def start(self, live: Live, deadline: float | None) -> None:
-        """The lobby's players begin the match: its first deal dealt, stored and shown."""
+    storage: Storage
+    presenter: Presenter
+    rng: random.Random
+    bot_username: str
+
+    def deadline(self, chat: ChatRow) -> float | None:
+        """When the move due now times out (the chat's turn timer; None: no timer)."""
+
+    def idle_deadline(self) -> float | None:
+        """When a table nobody deals on after a result closes."""
+
+    async def dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seated players the next deal deals to, and those the bankroll leaves out (F15;
+        the host decides who sits out, issue 16)."""
+
+    def deliver_hand(
+        self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
+        anew: bool = False,
+    ) -> None:  # fmt: skip
+        """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
+        just passed to him; `anew`: posted again at the bottom of his chat)."""
+
+
+class TableGame(Protocol):
+    """How one kind of game plays its tables (OpenSpiel's State at the scale of a table: a
+    family table deal after deal and a Preferans pulya are both "matches"). The host
+    (`bot.service.GameService`) keeps the lobby, the seats, the locks, the timers, away players,
+    computer players' scheduling and the evening, and calls nothing else; every call runs under
+    the chat's lock, on a table whose `Live.play` this kind set. A step that returns `Moved` has
+    stored itself (one transaction, chips included) and shown its messages; the host then acts
+    on the value and announces the change (`GameService.changed`, the seam where every change
+    of a table passes: the Mini App, issue 24, observes it there).
+
+    Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
+    may see it and as the group sees it (the messages are drawn from them; another front end may
+    draw its own)."""
+
+    keeps_players: bool  # the players seated at the start play to the end (a pulya, P14)
+    sheet: bool  # its tables keep a score sheet that /pulya shows again (P14)
+
+    def check_start(self, live: Live, chat: ChatRow) -> None:
+        """Refusal if the lobby's players cannot be dealt under the chat's rules (K1's deck)."""
+
+    async def start(self, live: Live, chat: ChatRow) -> Moved:
+        """The lobby's players begin: the first deal dealt (its dealer drawn, F2, P3), stored,
+        shown."""
 
     async def resume(self, live: Live) -> None:
-        """After a restart: the match rebuilt from the table's stored deals (ValueError if
+        """After a restart: `Live.play` rebuilt from the table's stored deals (ValueError if
         they do not make one)."""
 
-    def show(self, live: Live, chat: ChatRow, *, anew: int | None = None) -> None:
-        """Every message of the table as it stands (`anew`: that user's control message
-        posted again at the bottom of his chat)."""
+    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+        """Every message of the table as it stands (after a restart or a chat's move); a deal
+        whose end was never shown is ended now."""
 
-    async def act(self, live: Live, user_id: int, press: Press, deadline: float | None) -> None:
+    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+        """The user's control message posted again at the bottom of his chat."""
+
+    async def act(self, live: Live, user_id: int, press: Press) -> Moved:
         """A player's action button (Refusal if stale, not his, or illegal)."""
 
     async def toggle(self, live: Live, user_id: int, press: Press) -> None:
-        """A card marked or unmarked before a confirming button."""
+        """A card marked or unmarked before a confirming button (nothing applied yet)."""
+
+    def between_deals(self, live: Live) -> bool:
+        """Whether the table waits for a player to ask for the next deal."""
+
+    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+        """After `Moved.DEAL_OVER` (the leavers stood up): the result, offering the next deal."""
+
+    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+        """A player asked for the next deal (F2: the next dealer deals)."""
 
     def position(self, live: Live) -> object | None:
         """The deal in play (a new object after each step: a computer player's move is thought
-        for one position), None when the match is over."""
+        for one position), None when none is."""
 
     def knowledge(self, live: Live, seat: int) -> Any:
         """What `seat` may know of the deal in play (the engine's view, issue 17): all a
@@ -81,24 +132,35 @@ class MatchTables(Protocol):
     def default(self, live: Live) -> Any:
         """The safe default move for the seat due (a late player's), None if none is due."""
 
-    async def move(self, live: Live, action: Any, deadline: float | None, *, auto: bool) -> None:
+    async def move(
+        self, live: Live, action: Any, *, auto: bool, note: tuple[str, str] | None = None
+    ) -> Moved:
         """A move the bot makes: a computer player's own, or (`auto`) one made for a person who
-        timed out or is away (his control message then says what was played)."""
+        timed out or is away (his control message then says what was played; `note`, the
+        table's line about his time-out)."""
 
-    async def stop(self, live: Live) -> None:
-        """The match closed as it stands (the deal in play voided, the settlement booked; the
-        reason's words say so); nothing if it was over already."""
+    async def stop(self, live: Live, chat: ChatRow) -> bool:
+        """The table closed (its row's status already "closed"): the deal in play voided with
+        every chip of it returned, a match settled as it stands, the row stored, the messages
+        shown for the last time; True if a deal in play was voided."""
 
-    async def repost(self, live: Live) -> None:
-        """The match's score posted again at the bottom of the group (Refusal if it has none)."""
+    async def repost(self, live: Live) -> bool:
+        """/pulya: the table's score sheet posted again at the bottom of the group (False: its
+        tables keep none)."""
 
     def standing(self, live: Live, lang: str) -> str | None:
         """Where each player of the match in play stands were it closed now, and that chips move
-        only when it closes (/balance, /top); None once it is over."""
+        only when it closes (/balance, /top); None if nothing is pending."""
 
     async def repost_closed(self, table: TableRow) -> bool:
-        """The final score of a closed table's match posted at the bottom of its group; False
-        if it has none (no deal of it was finished)."""
+        """The final score of a closed table posted at the bottom of its group; False if it has
+        none."""
+
+    def seat_view(self, live: Live, seat: int) -> Any:
+        """The deal in play as `seat` sees it (the engine's seat view), None when none is."""
+
+    def public_view(self, live: Live) -> Any:
+        """The deal in play as the group sees it (the engine's table view), None when none is."""
 
 
 class GameUI:
@@ -108,11 +170,10 @@ class GameUI:
 
     game: ClassVar[str]  # the engine's name, as hand records use it
     section: ClassVar[str]  # the catalog section of this game's words
-    deal: ClassVar[type[TrickDeal]]
     aliases: ClassVar[tuple[str, ...]]  # what /newgame accepts, first = the one shown
     options: ClassVar[tuple[Option, ...]] = ()
-    # A table plays a match of many deals (a Preferans pulya) through the game's own service
-    # (`tables`), not deal by deal through the shared one.
+    # A table plays a match of many deals (a Preferans pulya, P14): its players play to its end
+    # and a deal's record is read against the match's earlier deals (/history, /stats).
     match: ClassVar[bool] = False
     # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
     # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
@@ -126,11 +187,7 @@ class GameUI:
     @property
     def players(self) -> tuple[int, int]:
         """The fewest and the most players a table of this game takes."""
-        return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
-
-    def tables(self, host: GameService) -> MatchTables:
-        """The service that plays this game's tables, for a game whose tables are matches."""
-        raise NotImplementedError(f"{self.game} is played deal by deal")
+        raise NotImplementedError
 
     # ---- words ----------------------------------------------------------------------------------
 
@@ -148,71 +205,9 @@ class GameUI:
         """The game's name ('Frap')."""
         return self.text(lang, "name")
 
-    def word(self, lang: str, bid: Do) -> str:
-        """A seat's word on the table ('frap', 'pass')."""
-        return self.text(lang, f"word.{bid.value}")
-
-    def bid_word(self, lang: str, bid: Do, level: int | None) -> str:
-        """A seat's word with the height it stands at, where the game has heights (N2: '3
-        tricks'); by default the word alone."""
-        return self.word(lang, bid)
-
-    def play_label(self, lang: str, card: Card, joker: bool) -> str:
-        """A card on a trick ('10♥'); a game with a joker marks it."""
-        return card_label(card, lang)
-
-    def move_words(self, lang: str, action: Any) -> str | None:
-        """A move in a few words for a game whose actions are its own (what the bot played for
-        a player); None: the shared words of the Frap family's actions."""
-        return None
-
-    def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
-        """The button for a legal action that names no card of the hand."""
-        if action.do is Do.CUT:
-            hand = self.deal.HAND_SIZE
-            if action.turnup:
-                assert turnup is not None
-                return self.text(lang, "btn.cut_turnup", card=card_label(turnup, lang), n=hand)
-            return self.text(lang, "btn.cut_stock", n=hand + 1)
-        return self.text(lang, f"btn.{action.do.value}")
-
-    def phase_line(self, lang: str, table: TableView, who: str) -> str:
-        """The group's line saying who is to act and what he decides."""
-        return self.text(lang, f"phase.{table.phase}", name=who)
-
-    def ask(self, lang: str, table: TableView) -> str:
-        """The question the player to act is asked in his private message."""
-        return self.text(lang, f"ask.{table.phase}")
-
-    def all_passed(self, lang: str, table: TableView) -> list[str]:
-        """The table's lines for the bidding rounds everyone passed (F8), one per dead turn-up."""
-        return [
-            self.text(
-                lang, "table.all_passed", round=k, card=card_label(card, lang), ante=table.ante
-            )
-            for k, card in enumerate(table.dead_turnups, start=1)
-        ]
-
-    def stakes(self, lang: str, table: TableView) -> str | None:
-        """What a trick is worth and what is at risk, for the header; None if nothing to say."""
-        return None
-
-    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
-        """Why `seat` paid `times` the pot: the declarer short of his contract, or an opponent
-        who promised a trick and took none (F14 and the game's own rules)."""
-        if seat != table.declarer:
-            return self.text(lang, "why.opponent")
-        short = table.declarer_needs - table.seats[seat].tricks
-        return self.text(lang, "why.one_short" if short == 1 else "why.short", n=short)
-
-    def no_contract_line(self, lang: str, table: TableView) -> str | None:
-        """The result's headline for a deal that ended without a declarer and without a redeal
-        (N2: everyone passed); None where that cannot happen."""
-        return None
-
-    def redeal_line(self, lang: str, table: TableView) -> str:
-        """The result's line when every round was passed and the same dealer redeals."""
-        return self.text(lang, "result.redeal", n=table.max_rounds)
+    def move_words(self, lang: str, action: Any) -> str:
+        """A move in a few words, as a sentence quotes it (what the bot played for a player)."""
+        raise NotImplementedError
 
     def history_line(
         self,
@@ -221,12 +216,12 @@ class GameUI:
         number: int,
         date: str,
         earlier: Sequence[dict[str, Any]] = (),
-    ) -> str | None:
-        """/history's line of a finished deal, for a game whose records the shared replay does
-        not read (a Preferans deal: what it wrote on the sheet); None: the shared line.
-        `earlier`: for a game whose table is a match (`match`), the records of the match's
-        finished deals before this one, in order (what the deal wrote may depend on them)."""
-        return None
+    ) -> str:
+        """/history's line of a finished deal: the chat's `number` for it, its date, the
+        contract and each player's change. `earlier`: for a game whose table is a match
+        (`match`), the records of the match's finished deals before this one, in order (what
+        the deal wrote may depend on them)."""
+        raise NotImplementedError
 
     def deal_account(
         self,
@@ -235,18 +230,16 @@ class GameUI:
         number: int,
         earlier: Sequence[dict[str, Any]] = (),
     ) -> str | None:
-        """/history N's account of a finished deal, titled with the chat's `number` for it, for
-        a game whose records the shared replay does not read (a Preferans deal: its auction,
-        talon, whisting, every trick and what it wrote); None: the shared account. `earlier`
-        as for `history_line`."""
-        return None
+        """/history N's account of a finished deal, titled with the chat's `number` for it:
+        every word, card and chip; None if its record cannot be told. `earlier` as for
+        `history_line`."""
+        raise NotImplementedError
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None]:
         """For /stats, a finished deal's declaring seat (None: nobody declared), whether he
         made his contract, and the kind of a contract /stats counts apart (its catalog key
-        `stats.kind.<kind>`, e.g. Preferans' misère), for a game whose records the shared
-        replay does not read; None: the shared replay's."""
-        return None
+        `stats.kind.<kind>`, e.g. Preferans' misère)."""
+        raise NotImplementedError
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:
         """F15's starting bankroll: the chips a player must hold to be dealt in (the ante)."""

@@ -2,7 +2,7 @@
 open hands and the last trick, each player's buttons, a deal's result lines and the settlement.
 
 Pure presentation: engine views in, HTML and keyboards out; a table's pulya is played by
-`preferans_service.py` (`PreferansUI.tables`)."""
+`preferans_service.py` (`PulyaTables`, the registry's kind of table for it)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -33,21 +33,20 @@ from engine.preferans.events import (
     TalonTaken,
     TalonTurned,
 )
+from engine.preferans.match import Match
 from engine.preferans.outcome import CONTRACTS, MISERE, Entry, Outcome, PrefRules, level
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line, Pulya
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
+from locales import t
 
-from .. import callbacks, render  # (render's names read at call time: it imports the registry)
-from ..format import card_label, cards_text, signed, sorted_hand
+from .. import callbacks
+from ..format import card_label, cards_text, in_a_sentence, signed, sorted_hand
 from ..format import name as shown_name
-from .base import GameUI, MatchTables, Option
-from .preferans_match import Match
+from ..view.message import Rendered
+from .base import GameUI, Option
 from .pulya_sheet import SheetFigures, render_sheet
-
-if TYPE_CHECKING:
-    from ..service import GameService
 
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
@@ -98,12 +97,6 @@ class PreferansUI(GameUI):
         """P1: three, or four with the dealer sitting out each deal."""
         return PrefDeal.MIN_PLAYERS, PrefDeal.MAX_PLAYERS
 
-    def tables(self, host: GameService) -> MatchTables:
-        """A table is a pulya of many deals (P14), played by its own service."""
-        from .preferans_service import PulyaService  # it uses the shared service's types
-
-        return PulyaService(host)
-
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """P0: the Sochi convention."""
         return "sochi"
@@ -142,13 +135,13 @@ class PreferansUI(GameUI):
         number: int,
         date: str,
         earlier: Sequence[dict[str, Any]] = (),
-    ) -> str | None:
+    ) -> str:
         """A deal of a pulya: its contract (or raspasy) and what each player wrote and why, as
-        the sheet got it (P15's overflow from the pulya's `earlier` deals); None if the record
-        does not replay."""
+        the sheet got it (P15's overflow from the pulya's `earlier` deals); a record that does not
+        replay: its number and date only."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
-            return None
+            return t(lang, "history.line_plain", number=number, date=date, changes="?")
         line = _written(deal, earlier)
         outcome = line.outcome
         if outcome.contract is None or outcome.declarer is None:
@@ -196,19 +189,19 @@ class PreferansUI(GameUI):
         lines += result_lines(lang, _written(deal, earlier), deal.players, number)
         return "\n".join(lines)
 
-    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None] | None:
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None]:
         """The declarer of a trick game or misère, whether he made it, and "misere" for a
         misère (P9: /stats counts them apart); nobody in raspasy."""
         deal = _finished(record)
         if deal is None or deal.outcome is None:
-            return None
+            return None, False, None
         outcome = deal.outcome
         made = bool(outcome.declarer is not None and outcome.made)
         return outcome.declarer, made, MISERE if outcome.contract == MISERE else None
 
-    def move_words(self, lang: str, action: Any) -> str | None:
+    def move_words(self, lang: str, action: Any) -> str:
         """What the bot played for a player: his button's words."""
-        return self.button_label(lang, action) if isinstance(action, PrefAction) else None
+        return in_a_sentence(self.button_label(lang, action))
 
     def option_label(self, lang: str, option: Option, value: Any) -> str:
         """A settings button: numbers (P14's target, P10's exit) as they are, yes/no for the
@@ -416,7 +409,7 @@ def table_message(
     *,
     note: str | None = None,
     voided: bool = False,
-) -> render.Rendered:
+) -> Rendered:
     """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
     (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8);
     `voided`: the pulya was stopped in this deal (P14), nobody is to act."""
@@ -450,7 +443,7 @@ def table_message(
         lines += ["", ui.text(lang, "table.voided_deal")]
     elif not table.finished and table.to_act is not None:
         lines += ["", phase_line(lang, table, names)]
-    return render.Rendered("\n".join(lines))
+    return Rendered("\n".join(lines))
 
 
 def _raspasy_lines(lang: str, table: PrefTableView) -> list[str]:
@@ -526,7 +519,7 @@ def hand_message(
     *,
     voided: bool = False,
     end: Match | None = None,
-) -> render.Rendered:
+) -> Rendered:
     """A player's control message: his hand (and his discard, if declarer; the talon he took,
     P5), and when he decides, what the table shows that he decides on (`_situation`), the
     question and exactly the legal actions as buttons; in light play the whister's message
@@ -573,7 +566,7 @@ def hand_message(
         key = "hand.stopped" if end.stopped else "hand.closed"
         values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
         lines += ["", ui.text(lang, key, **values)]
-    return render.Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 
 def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
@@ -748,7 +741,7 @@ def standing_text(lang: str, match: Match) -> str:
     return "\n".join([UI.text(lang, "standing", price=price), *rows])
 
 
-def result_message(lang: str, line: Line | None, match: Match) -> render.Rendered:
+def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
     """The group's message after a deal: its result lines (None: none, the pulya was stopped
     mid-deal), once the pulya is over the settlement in whists and chips, then where the sheet
     is."""
@@ -758,7 +751,7 @@ def result_message(lang: str, line: Line | None, match: Match) -> render.Rendere
             lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
         )
     lines.append(UI.text(lang, "result.sheet"))  # the sheet the result was written on
-    return render.Rendered("\n".join(lines))
+    return Rendered("\n".join(lines))
 
 
 def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:

@@ -3,8 +3,8 @@ transaction, the chips moved once, when the pulya closes (P14, P16 × the whist 
 one photo edited after each deal, a restart resuming pulya and deal.
 
 The shared GameService keeps a Preferans table's lobby, seats, timers, away players and evening;
-once the lobby starts, it hands this service (`PreferansUI.tables`, the `MatchTables` of
-`base.py`) the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
+once the lobby starts, it hands this kind of table (`PulyaTables`, the `TableGame` of `base.py`)
+the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
 
 from __future__ import annotations
 
@@ -17,20 +17,22 @@ from engine.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
-from engine.preferans.views import seat_view, table_view
+from engine.preferans.match import Match, default_action, from_records
+from engine.preferans.views import PrefSeatView, PrefTableView, seat_view, table_view
 from locales import pick_language, t
 
 from .. import callbacks
 from ..format import name as shown_name
-from ..render import Rendered
-from ..service import Refusal
+from ..names import labels
 from ..storage import ChatRow, Movement, TableRow
-from . import labels
+from ..table import seating
+from ..table.live import Live, Refusal
+from ..view.message import Rendered
 from . import preferans as pref
-from .preferans_match import Match, default_action, from_records
+from .base import Moved
 
 if TYPE_CHECKING:
-    from ..service import GameService, Live
+    from .base import Host
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
@@ -59,34 +61,43 @@ class PulyaTable:
 
 def pulya(live: Live) -> Match:
     """The pulya of a Preferans table in play."""
-    assert isinstance(live.match, PulyaTable)
-    return live.match.match
+    assert isinstance(live.play, PulyaTable)
+    return live.play.match
 
 
-class PulyaService:
-    """Every Preferans table of the bot, played for its host; each call under the chat's lock."""
+class PulyaTables:
+    """Every Preferans table of the bot, played for its host (a `TableGame` of `base.py`); each
+    call under the chat's lock."""
 
-    def __init__(self, host: GameService) -> None:
+    keeps_players = True  # P14: a pulya's players play it to its end
+    sheet = True  # the pulya sheet, posted again by /pulya
+
+    def __init__(self, host: Host, ui: pref.PreferansUI) -> None:
         self.host = host
+        self.ui = ui
         self.storage = host.storage
         self.presenter = host.presenter
 
     # ---- starting and resuming ------------------------------------------------------------------
 
-    async def start(self, live: Live, deadline: float | None) -> None:
+    def check_start(self, live: Live, chat: ChatRow) -> None:
+        """Any three or four players may start a pulya (P1)."""
+
+    async def start(self, live: Live, chat: ChatRow) -> Moved:
         """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
-        chat = await self.storage.chat(live.row.chat_id)
+        deadline = self.host.deadline(chat)
         live.users.update(await self.storage.users(live.row.seats))
         names = labels([live.users[uid].name for uid in live.row.seats])
-        rules = pref.UI.typed_rules(chat.rules)
-        match = Match.start(names, rules, pref.UI.whist_price(chat.rules), self.host.rng)
+        rules = self.ui.typed_rules(chat.rules)
+        match = Match.start(names, rules, self.ui.whist_price(chat.rules), self.host.rng)
         assert match.deal is not None
         live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
-        live.deal_seats, live.match, live.mover = live.row.seats, PulyaTable(match), None
+        live.deal_seats, live.play, live.mover = live.row.seats, PulyaTable(match), None
         live.deal_id = await self.storage.start_deal(
             live.row, deal_record.to_record(match.deal), []
         )
         self.show(live, chat)
+        return Moved.IN_PLAY
 
     async def resume(self, live: Live) -> None:
         """After a restart: the pulya rebuilt from the table's stored deals, the deal in play
@@ -94,8 +105,8 @@ class PulyaService:
         chat = await self.storage.chat(live.row.chat_id)
         stored = await self.storage.table_deals(live.row.table_id)
         deals = [d for d in stored if d.status != "voided"]
-        match = from_records([d.record for d in deals], pref.UI.whist_price(chat.rules))
-        live.deal_seats, live.match = live.row.seats, PulyaTable(match)
+        match = from_records([d.record for d in deals], self.ui.whist_price(chat.rules))
+        live.deal_seats, live.play = live.row.seats, PulyaTable(match)
         live.deal_id = deals[-1].deal_id  # (a pulya has its first deal: else from_records refused)
         if match.deal is None and not match.finished:
             await self._next_deal(live, match.dealt(self.host.rng))
@@ -115,10 +126,20 @@ class PulyaService:
             raise Refusal("err.not_your_turn")
         return deal, seat
 
-    async def act(
-        self, live: Live, user_id: int, press: callbacks.Press, deadline: float | None
-    ) -> None:
+    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+        """The deal in play's messages."""
+        self.show(live, chat)
+        return Moved.IN_PLAY
+
+    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+        """The deal in play's messages, the user's control message posted anew."""
+        self.show(live, chat, anew=user_id)
+
+    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
+        chat = await self.storage.chat(live.row.chat_id)
+        seating.back(live, user_id)
+        deadline = self.host.deadline(chat)
         deal, seat = self._pressed(live, user_id, press)
         assert deal.turn is not None
         try:
@@ -127,7 +148,7 @@ class PulyaService:
             raise Refusal("err.stale") from exc
         live.auto.pop(seat, None)
         live.note = None
-        await self._apply(live, action, deadline)
+        return await self._apply(live, action, deadline)
 
     async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
         """P5: the declarer marks his two cards to discard before confirming."""
@@ -157,16 +178,39 @@ class PulyaService:
         return default_action(deal) if deal is not None else None
 
     async def move(
-        self, live: Live, action: PrefAction, deadline: float | None, *, auto: bool
-    ) -> None:
+        self, live: Live, action: PrefAction, *, auto: bool, note: tuple[str, str] | None = None
+    ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
+        live.note = note
+        chat = await self.storage.chat(live.row.chat_id)
         deal = pulya(live).deal
         assert deal is not None and deal.controller is not None
         if auto:
             live.auto[deal.controller] = action  # his control message says what was played
-        await self._apply(live, action, deadline)
+        return await self._apply(live, action, self.host.deadline(chat))
 
-    async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> None:
+    def seat_view(self, live: Live, seat: int) -> PrefSeatView | None:
+        """The deal in play as `seat` sees it."""
+        deal = pulya(live).deal
+        return None if deal is None else seat_view(deal, seat)
+
+    def public_view(self, live: Live) -> PrefTableView | None:
+        """The deal in play as the group sees it."""
+        deal = pulya(live).deal
+        return None if deal is None else table_view(deal)
+
+    def between_deals(self, live: Live) -> bool:
+        """Never: a pulya deals its next deal at once (P14)."""
+        return False
+
+    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+        """Never asked: a pulya's deal ends in the next deal or in the pulya's end."""
+
+    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+        """No "next deal" button at a pulya."""
+        raise Refusal("err.stale")
+
+    async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> Moved:
         """One action and the forced cards after it (`forced_move`): the step stored (a finished
         deal with the pulya's settlement when it is the last, P14, P16), then the next deal
         dealt, then the messages updated."""
@@ -188,37 +232,40 @@ class PulyaService:
             assert step.match.deal is not None
             record = deal_record.to_record(step.match.deal)
             await self.storage.save_step(live.row, live.deal_id, record, [])
-            live.match = PulyaTable(step.match)
+            live.play = PulyaTable(step.match)
             self.show(live, chat)
-            return
+            return Moved.IN_PLAY
         over = step.match.finished
         if over:
             live.row = replace(live.row, status="closed", deadline=None)
         moves = self._settlement(live, step.match) if over else []
         record = deal_record.to_record(step.finished_deal)
         await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
-        live.match = PulyaTable(step.match)
+        live.play = PulyaTable(step.match)
         self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
         self._show_result(live, chat, pref.result_message(chat.lang, step.line, step.match))
         await self._show_sheet(live, chat, last=over)
-        if not over:
-            await self._next_deal(live, step.match)
-            self.show(live, chat)
+        if over:
+            return Moved.MATCH_OVER
+        await self._next_deal(live, step.match)
+        self.show(live, chat)
+        return Moved.IN_PLAY
 
-    async def stop(self, live: Live) -> None:
+    async def stop(self, live: Live, chat: ChatRow) -> bool:
         """/stopgame: the deal in play voided, the pulya settled as it stands (P14's top-up),
-        in one transaction with the table's row (closed by the host); nothing if it is over."""
+        in one transaction with the table's row (closed by the host); nothing if it is over
+        (its last step stored the row). False: the result says the deal was not played."""
         match = pulya(live)
         if match.deal is None:
-            return
-        chat = await self.storage.chat(live.row.chat_id)
+            return False
         stopped = match.stop()
         assert live.deal_id is not None
         await self.storage.settle_match(live.row, live.deal_id, self._settlement(live, stopped))
-        live.match = PulyaTable(stopped)  # (its players' messages end with the settlement)
+        live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
         self._show_deal(live, chat, match.deal, closed=True)
         self._show_result(live, chat, pref.result_message(chat.lang, None, stopped))
         await self._show_sheet(live, chat, last=True)
+        return False
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -228,7 +275,7 @@ class PulyaService:
         live.auto = {}  # what the bot played for someone is told for the deal it was played in
         record = deal_record.to_record(match.deal)
         live.deal_id = await self.storage.start_deal(live.row, record, [])
-        live.match = PulyaTable(match)
+        live.play = PulyaTable(match)
 
     def _settlement(self, live: Live, match: Match) -> list[Movement]:
         """P16 × the whist price, one ledger row per player (they sum to zero)."""
@@ -319,9 +366,10 @@ class PulyaService:
         if last:
             self.presenter.retire(slot)
 
-    async def repost(self, live: Live) -> None:
+    async def repost(self, live: Live) -> bool:
         """/pulya: the sheet posted again at the bottom of the chat."""
         await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)
+        return True
 
     def standing(self, live: Live, lang: str) -> str | None:
         """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
@@ -338,7 +386,7 @@ class PulyaService:
         records = [d.record for d in rows if d.status == "finished"]
         if not records:
             return False
-        match = from_records(records, pref.UI.whist_price(chat.rules))
+        match = from_records(records, self.ui.whist_price(chat.rules))
         if not match.finished:
             match = match.stop()
         png, caption = await asyncio.to_thread(pref.sheet_photo, chat.lang, match)

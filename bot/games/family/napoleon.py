@@ -11,8 +11,9 @@ from engine.deal import TrickDeal
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
 from engine.views import TableView
 
-from ..format import name
-from .base import GameUI, Option
+from ...format import name
+from ..base import Option
+from .ui import FamilyUI
 
 HAND = NapoleonDeal.HAND_SIZE  # N1: five tricks in a deal
 # Numbers a chat may pick for u and c; None: the chat's ante (RULES.md's default).
@@ -20,7 +21,7 @@ AMOUNTS: tuple[int | None, ...] = (None, 1, 2, 5, 10, 20, 50, 100)
 _MONEY = ("stake", "contribution")  # the bot's own options: not the engine's rules
 
 
-class NapoleonUI(GameUI):
+class NapoleonUI(FamilyUI):
     """Napoleon: bid 1–5 tricks or napoleon; the declarer's first lead names the trump."""
 
     game = "napoleon"

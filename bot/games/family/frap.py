@@ -9,10 +9,11 @@ from engine.frap import FrapDeal, FrapRules
 from engine.frap.settle import declarer_penalty
 from engine.views import TableView
 
-from .base import GameUI, Option
+from ..base import Option
+from .ui import FamilyUI
 
 
-class FrapUI(GameUI):
+class FrapUI(FamilyUI):
     """Frap: one bid word, whist or pass, buying, cutting in, four tricks."""
 
     game = "frap"

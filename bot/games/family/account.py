@@ -24,8 +24,8 @@ from engine.record import start, story
 from engine.views import TableView, table_view
 from locales import t
 
-from . import games
-from .format import card_label, name, signed
+from ...format import card_label, name, signed
+from .words import FamilyWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,7 @@ def _stakes(moves: Sequence[ChipsMoved]) -> list[Item]:
     return [Item(Reason.STAKE, amount, other=other) for other, amount in net.items() if amount]
 
 
-def reason_text(lang: str, ui: games.GameUI, table: TableView, seat: int, item: Item) -> str:
+def reason_text(lang: str, ui: FamilyWords, table: TableView, seat: int, item: Item) -> str:
     """One reason, e.g. 'ante −10', '2 tricks × 70 +140', 'penalty ×2 (two short) −280'."""
     amount = signed(item.amount)
     if item.reason is Reason.TRICKS:
@@ -106,10 +106,13 @@ def reason_text(lang: str, ui: games.GameUI, table: TableView, seat: int, item: 
 
 
 def reason_lines(
-    lang: str, table: TableView, names: Sequence[str], items: Sequence[Sequence[Item]]
+    lang: str,
+    ui: FamilyWords,
+    table: TableView,
+    names: Sequence[str],
+    items: Sequence[Sequence[Item]],
 ) -> list[str]:
     """One line per seat: the change, then its reasons."""
-    ui = games.ui(table.game)
     lines = []
     for seat, seat_items in enumerate(items):
         delta = signed(table.delta[seat])
@@ -119,10 +122,12 @@ def reason_lines(
 
 
 def trick_log(
-    lang: str, game: str, steps: Sequence[tuple[Action | None, list[Event]]], names: Sequence[str]
+    lang: str,
+    ui: FamilyWords,
+    steps: Sequence[tuple[Action | None, list[Event]]],
+    names: Sequence[str],
 ) -> list[str]:
     """Every trick of the deal, compactly: its cards in the order played and who took it."""
-    ui = games.ui(game)
     return [
         _trick(lang, ui, event, jokers, names)
         for event, jokers in _walk(steps)
@@ -148,13 +153,13 @@ def _walk(
 
 
 def _trick(
-    lang: str, ui: games.GameUI, won: TrickWon, jokers: Sequence[bool], names: Sequence[str]
+    lang: str, ui: FamilyWords, won: TrickWon, jokers: Sequence[bool], names: Sequence[str]
 ) -> str:
     cards = " ".join(ui.play_label(lang, c, j) for c, j in zip(won.cards, jokers, strict=True))
     return t(lang, "trick.log", k=won.number, cards=cards, name=name(names[won.seat]))
 
 
-def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
+def deal_account(lang: str, ui: FamilyWords, record: dict[str, Any], deal_no: int) -> str | None:
     """A finished deal told as text for /history N: the turn-up, every word, the buying, every
     trick, and each player's money with its reasons; None if the record cannot be replayed."""
     try:
@@ -162,7 +167,6 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
     except ValueError:
         return None
     table = table_view(deal)
-    ui = games.ui(table.game)
     names = list(deal.players)
     lines = [t(lang, "account.title", game=ui.title(lang), deal_no=deal_no)]
     lines.append(ui.text(lang, "account.dealer", name=name(names[deal.dealer]), pot=deal.start_pot))
@@ -178,12 +182,12 @@ def deal_account(lang: str, record: dict[str, Any], deal_no: int) -> str | None:
             lines.append(line)
     lines.append("")
     items = reasons(steps, deal.n, deal.p0)
-    lines += reason_lines(lang, table, names, items)
+    lines += reason_lines(lang, ui, table, names, items)
     lines.append(ui.text(lang, "result.pot", pot=table.pot))
     return "\n".join(lines)
 
 
-def _event_line(lang: str, ui: games.GameUI, event: Event, names: Sequence[str]) -> str | None:
+def _event_line(lang: str, ui: FamilyWords, event: Event, names: Sequence[str]) -> str | None:
     if isinstance(event, BidMade):
         return f"{name(names[event.seat])}: {ui.bid_word(lang, event.bid, event.level)}"
     if isinstance(event, AllPassed):

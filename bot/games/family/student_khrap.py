@@ -10,13 +10,14 @@ from engine.deal import TrickDeal
 from engine.student import JOKER, StudentDeal, StudentRules
 from engine.views import TableView
 
-from ..format import card_label
-from .base import GameUI, Option
+from ...format import card_label
+from ..base import Option
+from .ui import FamilyUI
 
 TRICKS = 4  # SK12: a trick is a quarter of the bank
 
 
-class StudentUI(GameUI):
+class StudentUI(FamilyUI):
     """Student Khrap: khrap, "pomogu", "beru pyat'", "veselyu", "zavorachivayu", the 7♠ joker."""
 
     game = "student_khrap"

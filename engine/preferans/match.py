@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.cards import Card, make_deck, shuffled, suit_order
-from engine.preferans import pulya_record
-from engine.preferans import record as deal_record
-from engine.preferans.actions import PrefAction, PrefDo
-from engine.preferans.bidding import trump_of
-from engine.preferans.deal import Phase, PrefDeal
-from engine.preferans.events import PrefEvent
-from engine.preferans.outcome import PrefRules
-from engine.preferans.pulya import Line, Pulya
+from ..cards import Card, make_deck, shuffled, suit_order
+from . import pulya_record
+from . import record as deal_record
+from .actions import PrefAction, PrefDo
+from .bidding import trump_of
+from .deal import Phase, PrefDeal
+from .events import PrefEvent
+from .outcome import PrefRules
+from .pulya import Line, Pulya
 
 FORMAT = "bot-pulya/1"
 DECK = 32  # P2: 7..A

@@ -8,7 +8,7 @@ from engine.deal import TrickDeal
 from engine.frap import KhrapDeal
 from engine.views import TableView
 
-from .base import Option
+from ..base import Option
 from .frap import FrapUI
 
 

@@ -1,0 +1,356 @@
+"""The Frap family's messages (F1-F15, K, SK, N): the group's table, a player's control message
+and a deal's result, as HTML text and inline keyboards, in the words of the table's game (`ui`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine.actions import Action, Do
+from engine.cards import Card, suit_order
+from engine.deal import TrickDeal
+from engine.errors import ReplayError
+from engine.events import Event
+from engine.record import story
+from engine.tricks import Play
+from engine.views import SeatView, TableView
+from locales import t
+
+from ... import callbacks
+from ...format import card_label, cards_text, name, signed, sorted_hand
+from ...view.message import Rendered, deep_link
+from ...view.message import fit as _fit
+from . import account
+from .words import FamilyWords
+
+# ---- the deal ------------------------------------------------------------------------------------
+
+
+def _word(lang: str, ui: FamilyWords, table: TableView, seat: int) -> str:
+    info = table.seats[seat]
+    if info.bid is None:
+        return t(lang, "word.thinking") if table.to_act == seat else ""
+    return ui.bid_word(lang, info.bid, info.level)
+
+
+PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
+
+
+def _trick_line(lang: str, ui: FamilyWords, plays: Sequence[Play], names: Sequence[str]) -> str:
+    return " · ".join(
+        f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
+    )
+
+
+def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
+    """The trick on the table; before the next is led (and after the deciding one) the last
+    trick with who took it; None before play."""
+    if table.trick:
+        cards = _trick_line(lang, ui, table.trick, names)
+        return t(lang, "table.trick", k=table.tricks_played + 1, cards=cards)
+    if table.last_trick and table.last_winner is not None:
+        cards = _trick_line(lang, ui, table.last_trick, names)
+        who = name(names[table.last_winner])
+        return t(lang, "table.trick_taken", k=table.tricks_played, cards=cards, name=who)
+    return None
+
+
+def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: bool) -> list[str]:
+    title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
+    lines = [title + (t(lang, "table.redeal") if redeal else "")]
+    lines.append(f"{_trump_and_pot(lang, ui, table)} · {t(lang, 'table.stock', n=table.stock)}")
+    if table.phase == "bidding" and table.max_rounds > 1:
+        lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+    stakes = ui.stakes(lang, table)
+    if stakes:
+        lines.append(stakes)
+    return lines
+
+
+def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
+    """The header's facts that stay put while a player waits: the trump and the pot."""
+    if not table.trump_named:  # N4: the first lead will name it
+        trump = t(lang, "table.trump_unnamed")
+    elif table.turnup is not None:
+        trump = t(
+            lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup, lang)
+        )
+    else:
+        trump = t(lang, "table.trump", suit=table.trump.symbol)
+    pot = ui.text(lang, "table.pot", pot=table.pot)  # N1: the treasure
+    return f"{trump} · {pot}"
+
+
+def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
+    if table.to_act is None:
+        return t(lang, "table.over")
+    return ui.phase_line(lang, table, name(names[table.to_act]))
+
+
+def table_message(
+    lang: str,
+    ui: FamilyWords,
+    table: TableView,
+    names: Sequence[str],
+    deal_no: int,
+    redeal: bool,
+    bot_username: str,
+    *,
+    note: str | None = None,
+    closed: bool = False,
+    private: bool = False,
+) -> Rendered:
+    """The group's table message: dealer, trump, pot, each seat, the trick, whose turn; at a
+    `private` (practice) table the player's cards are just below, so no button leads there."""
+    lines = _header(lang, ui, table, deal_no, redeal)
+    if table.phase == "bidding" and table.dead_turnups:
+        lines += ui.all_passed(lang, table)  # F8: said in words
+    lines.append("")
+    for info in table.seats:
+        marker = "▶️ " if table.to_act == info.seat else ""
+        dealer = t(lang, "table.dealer_mark") if info.seat == table.dealer else ""
+        word = _word(lang, ui, table, info.seat)
+        parts = [f"{marker}<b>{name(names[info.seat])}</b>{dealer}"]
+        if word:
+            parts.append(word)
+        playing = table.phase == "play" or table.tricks_played
+        if playing and info.role in PLAYING_ROLES:
+            parts.append(t(lang, "table.tricks", n=info.tricks))
+        lines.append(" — ".join(parts))
+    trick = _trick_status(lang, ui, table, names)
+    if trick:
+        lines += ["", trick]
+    lines.append("")
+    if note:
+        lines.append(note)
+    lines.append(t(lang, "table.stopped_short") if closed else _prompt(lang, ui, table, names))
+    markup = None
+    if not table.finished and not closed and not private:
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t(lang, "btn.my_cards"), url=deep_link(bot_username, "hand"))]]
+        )
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+def _action_label(lang: str, ui: FamilyWords, action: Action, table: TableView) -> str:
+    if action.card is not None and action.joker is None:
+        return card_label(action.card, lang)
+    return ui.action_label(lang, action, table.turnup)
+
+
+def hand_message(
+    lang: str,
+    ui: FamilyWords,
+    view: SeatView,
+    names: Sequence[str],
+    table_id: int,
+    deal_no: int,
+    step: int,
+    chat_title: str,
+    selection: Sequence[Card] = (),
+    *,
+    closed: bool = False,
+    beside_table: bool = False,
+) -> Rendered:
+    """A player's private control message: the hand, trump and pot; when it is his move, also
+    the trick, the question and the legal actions.
+
+    While a player waits, his message shows only what changes with his own hand (issue 6: each
+    move edits the mover's and the next mover's messages, not everyone's); the table message in
+    the group follows every move. `beside_table`: the table message is in the same chat (a
+    practice table, issue 17), so this one leaves the game, trump, pot and trick to it."""
+    table = view.table
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    acting = not closed and (bool(turn) or table.to_act == view.seat)
+    lines = []
+    if not beside_table:
+        title = escape(chat_title)
+        lines.append(t(lang, "hand.title", game=ui.title(lang), title=title, deal_no=deal_no))
+        header = _header(lang, ui, table, deal_no, False)[1:]
+        lines += header if acting else [_trump_and_pot(lang, ui, table)]
+    if view.hand is None:
+        closed_cards = table.seats[view.seat].cards
+        if table.phase == "bidding":  # F7: the game's own dark bid is still open to him
+            lines.append(ui.text(lang, "hand.closed", n=closed_cards))
+        else:
+            lines.append(t(lang, "hand.closed", n=closed_cards))
+    elif view.hand:
+        lines.append(t(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
+    else:
+        lines.append(t(lang, "hand.empty"))
+    info = table.seats[view.seat]
+    if info.role in PLAYING_ROLES and (table.phase == "play" or table.finished):
+        lines.append(t(lang, "hand.my_tricks", n=info.tricks))
+    if table.finished:
+        lines.append(t(lang, "hand.result", delta=signed(table.delta[view.seat])))
+    trick = _trick_status(lang, ui, table, names) if acting and not beside_table else None
+    if trick:
+        lines.append(trick)
+    if beside_table:
+        lines[0] = "🃏 " + lines[0]  # the mark of a control message, as its title has
+    if closed:
+        lines += ["", t(lang, "table.stopped_short")]
+    elif table.to_act == view.seat and not turn:
+        lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
+    elif turn:
+        lines += ["", ui.ask(lang, table)]
+    elif not table.finished:  # a practice table is in this chat: no group to look at
+        lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def button(label: str, code: str, kind: str = "a", at: int = step) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=callbacks.encode(kind, table_id, deal_no, at, code)
+        )
+
+    if any(a.do is Do.LOOK for a in view.legal):
+        # F7: looking does not depend on the position, so its button names no step and stays
+        # the same (and valid) while others move
+        rows.append([button(t(lang, "btn.look"), callbacks.LOOK, at=callbacks.ANY_STEP)])
+    if any(a.do is Do.DISCARD for a in turn):
+        rows += _buying_rows(lang, view, selection, button)
+    else:
+        plain = sorted(
+            (a for a in turn if a.card is not None and a.joker is None), key=_action_order
+        )
+        card_buttons = [
+            button(_action_label(lang, ui, a, table), callbacks.action_code(a)) for a in plain
+        ]
+        jokers = [
+            button(_action_label(lang, ui, a, table), callbacks.action_code(a))
+            for a in turn
+            if a.joker is not None
+        ]
+        other = [
+            button(_action_label(lang, ui, a, table), callbacks.action_code(a))
+            for a in turn
+            if a.card is None
+        ]
+        rows += [card_buttons[i : i + 5] for i in range(0, len(card_buttons), 5)]
+        rows += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
+        rows += [other[i : i + 2] for i in range(0, len(other), 2)]
+    return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _action_order(action: Action) -> tuple[int, int]:
+    assert action.card is not None
+    return (suit_order(action.card.suit), action.card.rank)
+
+
+def _buying_rows(
+    lang: str,
+    view: SeatView,
+    selection: Sequence[Card],
+    button: Callable[[str, str, str], InlineKeyboardButton],
+) -> list[list[InlineKeyboardButton]]:
+    """F9: toggle cards to discard, then confirm; the confirm button says how many are bought."""
+    assert view.hand is not None
+    most = max((len(a.cards or ()) for a in view.legal if a.do is Do.DISCARD), default=0)
+    row = []
+    for card in sorted_hand(view.hand):
+        chosen = card in selection
+        new = [c for c in selection if c != card] if chosen else [*selection, card]
+        if len(new) > most:
+            continue
+        label = ("✖️ " if chosen else "") + card_label(card, lang)
+        row.append(button(label, callbacks.cards_code(new), "t"))
+    confirm_code = "b" + callbacks.cards_code(list(selection))
+    confirm = (
+        t(lang, "btn.keep_all") if not selection else t(lang, "btn.exchange", n=len(selection))
+    )
+    return [row, [button(confirm, confirm_code, "a")]]
+
+
+# ---- results -------------------------------------------------------------------------------------
+
+
+def result_message(
+    lang: str,
+    ui: FamilyWords,
+    table: TableView,
+    names: Sequence[str],
+    deal_no: int,
+    balances: Mapping[int, int],
+    table_id: int,
+    *,
+    pot_has_penalty: bool,
+    offer_next: bool,
+    record: dict[str, Any] | None = None,
+) -> Rendered:
+    """The message at the end of a deal: what was played and how it went, the tricks, and one
+    line per player with his change, its reasons (from the record's money events) and total."""
+    lines = [t(lang, "result.title", deal_no=deal_no)]
+    headline = _headline(lang, ui, table, names)
+    if headline:
+        lines.append(headline)
+    told = _story(record)
+    items = None
+    if told is not None:
+        deal, steps = told
+        log = account.trick_log(lang, ui, steps, names)
+        if log:
+            lines += ["", t(lang, "result.tricks"), *log]
+        items = account.reasons(steps, len(table.seats), deal.p0)
+    lines.append("")
+    for info in table.seats:
+        seat = info.seat
+        if items is not None:
+            line = account.reason_lines(lang, ui, table, names, items)[seat]
+        else:
+            line = f"<b>{name(names[seat])}</b> {signed(table.delta[seat])}"
+        total = balances.get(seat)
+        if total is not None:
+            line += t(lang, "result.total", total=signed(total))
+        lines.append(line)
+    lines.append("")
+    carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
+    lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
+    markup = None
+    if offer_next:
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        t(lang, "btn.next_deal"),
+                        callback_data=callbacks.encode("n", table_id, deal_no),
+                    )
+                ]
+            ]
+        )
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+def _story(
+    record: dict[str, Any] | None,
+) -> tuple[TrickDeal, list[tuple[Action | None, list[Event]]]] | None:
+    if record is None:
+        return None
+    try:
+        return story(record)
+    except ReplayError:
+        return None
+
+
+def _headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
+    """How the deal went: a redeal, a declarer unopposed, a contract made or failed."""
+    declarer = table.declarer
+    if table.needs_redeal:
+        return ui.redeal_line(lang, table)
+    if declarer is None or table.contract is None:
+        return ui.no_contract_line(lang, table)
+    who = name(names[declarer])
+    if not table.tricks_played:
+        return ui.text(lang, "result.uncontested", name=who)
+    made = table.seats[declarer].tricks >= table.declarer_needs
+    contract = ui.bid_word(lang, table.contract, table.seats[declarer].level)
+    return ui.text(
+        lang,
+        "result.made" if made else "result.failed",
+        name=who,
+        contract=contract,
+        k=table.seats[declarer].tricks,
+        n=table.declarer_needs,
+    )

@@ -1,0 +1,478 @@
+"""The Frap family's tables (F1-F15, K, SK, N): deal after deal at one table, each step and its
+chips written in one transaction, then every message of the table updated. The host
+(`bot.service.GameService`) keeps the lobby, the seats, the timers and away players, and hands
+this kind (a `TableGame` of `base.py`) the moments of the table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.actions import Action, Do
+from engine.ai import seat_knowledge
+from engine.cards import make_deck, shuffled
+from engine.deal import TrickDeal
+from engine.defaults import default_action
+from engine.errors import IllegalAction
+from engine.events import ChipsMoved, Event
+from engine.knowledge import Knowledge
+from engine.record import replay
+from engine.views import SeatView, TableView, seat_view, table_view
+from locales import pick_language, t
+
+from ... import callbacks, computer
+from ...format import name
+from ...names import labels
+from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
+from ...table import seating
+from ...table.live import Live, Refusal
+from ...view.message import Rendered
+from ..base import Host, Moved
+from . import render
+from .ui import FamilyUI
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A family table's state beside its `Live` (`Live.play`): the deal in play or last played."""
+
+    deal: TrickDeal
+
+    @property
+    def step(self) -> int:
+        """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
+        return sum(a.do is not Do.LOOK for a in self.deal.actions)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision the deal waits for."""
+        return self.deal.to_act
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the deal is still being played."""
+        return not self.deal.finished
+
+
+def deal(live: Live) -> TrickDeal | None:
+    """The deal in play (or last played) at a family table; None before its first."""
+    return live.play.deal if isinstance(live.play, Dealt) else None
+
+
+def _deal(live: Live) -> TrickDeal:
+    played = deal(live)
+    assert played is not None
+    return played
+
+
+class DealTables:
+    """Every table of one game of the Frap family, played for its host; each call runs under
+    the chat's lock."""
+
+    keeps_players = False  # players sit down and stand up between deals (issue 16)
+    sheet = False  # its scores are the chips: no sheet to show again
+
+    def __init__(self, host: Host, ui: FamilyUI) -> None:
+        self.host = host
+        self.ui = ui
+        self.storage = host.storage
+        self.presenter = host.presenter
+
+    # ---- starting and resuming ------------------------------------------------------------------
+
+    def check_start(self, live: Live, chat: ChatRow) -> None:
+        """K1: the deck the rules give must deal every hand and a turn-up."""
+        cls = self.ui.deal
+        rules = self.ui.engine_rules(chat.rules)
+        n = len(live.row.seats)
+        if cls.deck_size_for(rules, n) < cls.HAND_SIZE * n + 1:
+            raise Refusal("err.deck_too_small")
+
+    async def start(self, live: Live, chat: ChatRow) -> Moved:
+        """F2: the first dealer drawn, the first deal dealt."""
+        await self._new_deal(live, dealer=self.host.rng.randrange(len(live.row.seats)))
+        return Moved.IN_PLAY
+
+    async def resume(self, live: Live) -> None:
+        """After a restart: the deal in play replayed from its record (ValueError if it does
+        not replay)."""
+        deal_row = await self.storage.current_deal(live.row.table_id)
+        if deal_row is None:
+            return
+        live.play = Dealt(replay(deal_row.record))
+        live.deal_id = deal_row.deal_id
+        live.deal_seats = deal_row.seats
+        live.sitting_out = tuple(u for u in live.row.seats if u not in deal_row.seats)
+        live.mover = live.to_act  # pinged before the restart
+        live.users.update(await self.storage.users(deal_row.seats))
+
+    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+        """The deal's messages; a deal whose end the bot died before showing is ended now."""
+        if live.play is None:
+            return Moved.IN_PLAY
+        self._show_deal(live, chat)
+        if _deal(live).finished:  # result (with "next deal"), or F8's redeal
+            return await self._deal_over(live, chat)
+        return Moved.IN_PLAY
+
+    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+        """The user's control message posted again at the bottom of his chat."""
+        self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
+
+    # ---- presses --------------------------------------------------------------------------------
+
+    def _pressed(self, live: Live, user_id: int, press: callbacks.Press) -> tuple[TrickDeal, int]:
+        """The deal and the presser's seat; Refusal for a button of another deal or step, or a
+        presser who does not play."""
+        played = deal(live)
+        timely = press.step == live.step or (
+            press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK
+        )
+        if played is None or played.finished or press.deal_no != live.row.deal_no or not timely:
+            raise Refusal("err.stale")
+        if user_id not in live.deal_seats:
+            raise Refusal("err.not_player")
+        return played, live.deal_seats.index(user_id)
+
+    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
+        """An action button: applied if legal (the engine says which rule refuses it)."""
+        played, seat = self._pressed(live, user_id, press)
+        return await self._apply(live, played, callbacks.parse_action(seat, press.code))
+
+    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
+        """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
+        played, seat = self._pressed(live, user_id, press)
+        buying = any(a.do is Do.DISCARD for a in played.legal_actions(seat))  # F9, SK6
+        if not buying:
+            raise Refusal("err.not_your_turn")
+        chosen = callbacks.parse_cards_code(press.code)
+        if any(card not in played.hands[seat] for card in chosen):
+            raise Refusal("err.stale")
+        live.selection[seat] = chosen
+        self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
+
+    # ---- moves the bot makes (issue 17) ----------------------------------------------------------
+
+    def position(self, live: Live) -> TrickDeal | None:
+        """The deal: a new object after each step (a computer's move is thought for one)."""
+        return deal(live)
+
+    def knowledge(self, live: Live, seat: int) -> Knowledge:
+        """What `seat` may know of the deal in play."""
+        return seat_knowledge(_deal(live), seat)
+
+    def default(self, live: Live) -> Action | None:
+        """The safe move for a late player (the engine's default: pass, the lowest card)."""
+        return default_action(_deal(live))
+
+    async def move(
+        self, live: Live, action: Action, *, auto: bool, note: tuple[str, str] | None = None
+    ) -> Moved:
+        """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
+        return await self._apply(live, _deal(live), action, note=note, by_player=not auto)
+
+    def seat_view(self, live: Live, seat: int) -> SeatView | None:
+        """The deal as `seat` sees it."""
+        played = deal(live)
+        return None if played is None else seat_view(played, seat)
+
+    def public_view(self, live: Live) -> TableView | None:
+        """The deal as the group sees it."""
+        played = deal(live)
+        return None if played is None else table_view(played)
+
+    # ---- the deal -------------------------------------------------------------------------------
+
+    async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
+        """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4).
+
+        `dealer` is a place in the table's seats (the next one dealt in deals if he sits out);
+        an F8 redeal deals to the same players as the deal it replaces, the same dealer, whoever
+        sat down or went away meanwhile (issue 16: a redeal is not a new deal)."""
+        # The pot as stored now: a row read before the last step (F8's antes) would be stale.
+        chat = await self.storage.chat(live.row.chat_id)
+        game = live.row.game
+        cls = self.ui.deal
+        rules = self.ui.engine_rules(chat.rules)
+        ante, money = self.ui.deal_money(chat.rules, chat.ante)  # N1, N5: c and u
+        live.users.update(await self.storage.users(live.row.seats))
+        previous = deal(live)
+        if redeal and previous is not None:
+            seats, dealt_dealer = live.deal_seats, previous.dealer
+            sitting_out, short = live.sitting_out, live.short
+        else:
+            everyone = live.row.seats
+            seats, short = await self.host.dealt_in(live, chat)
+            dealer_uid = next(
+                everyone[(dealer + k) % len(everyone)]
+                for k in range(len(everyone))
+                if everyone[(dealer + k) % len(everyone)] in seats
+            )
+            dealer, dealt_dealer = everyone.index(dealer_uid), seats.index(dealer_uid)
+            sitting_out = tuple(uid for uid in everyone if uid not in seats)
+        names = labels([live.users[uid].name for uid in seats])
+        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.host.rng)
+        new, events = cls.create(
+            rules, names, dealt_dealer, ante, chat.pot_of(game), deck,
+            pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,
+        )  # fmt: skip
+        live.row = replace(
+            live.row,
+            dealer=dealer,
+            deal_no=live.row.deal_no + 1,
+            deadline=self.host.deadline(chat),
+        )
+        live.play, live.deal_seats, live.selection, live.note = Dealt(new), seats, {}, None
+        live.sitting_out, live.short = sitting_out, short
+        live.mover, live.auto = None, {}
+        live.deal_id = await self.storage.start_deal(
+            live.row, new.to_record(), self._movements(live, events)
+        )
+        self._show_deal(live, chat)
+
+    async def _apply(
+        self,
+        live: Live,
+        played: TrickDeal,
+        action: Action,
+        *,
+        note: tuple[str, str] | None = None,
+        by_player: bool = True,
+    ) -> Moved:
+        try:
+            new, events = played.apply(action)
+        except IllegalAction as exc:
+            raise Refusal("err.illegal", rule=exc.rule) from exc
+        while (forced := new.forced_move()) is not None:  # issue 22: stored with this step
+            new, more = new.apply(forced)
+            events += more
+        chat = await self.storage.chat(live.row.chat_id)
+        before = live.row  # issue 25: a step whose write fails leaves the table as it was
+        if by_player:
+            seating.back(live, live.deal_seats[action.seat])
+            live.auto.pop(action.seat, None)
+        elif action.do is not Do.LOOK:
+            live.auto[action.seat] = action  # his control message says what was played
+        if action.do is not Do.LOOK:
+            deadline = self.host.idle_deadline() if new.finished else self.host.deadline(chat)
+            live.row = replace(live.row, deadline=deadline)
+        assert live.deal_id is not None
+        try:
+            await self.storage.save_step(
+                live.row,
+                live.deal_id,
+                new.to_record(),
+                self._movements(live, events),
+                finished=new.finished,
+                pot_has_penalty=new.pot_has_penalty if new.finished else None,
+            )
+        except StorageUnavailable:
+            live.row = before
+            raise
+        live.play = Dealt(new)
+        live.selection.pop(action.seat, None)
+        if action.do is not Do.LOOK:
+            live.note = note
+        if action.do is Do.LOOK:
+            self._show_hand(live, chat, action.seat)
+            return Moved.IN_PLAY
+        self._show_deal(live, chat)
+        if new.finished:
+            return await self._deal_over(live, chat)
+        return Moved.IN_PLAY
+
+    async def _deal_over(self, live: Live, chat: ChatRow) -> Moved:
+        played = _deal(live)
+        if not played.needs_redeal:
+            return Moved.DEAL_OVER
+        # F8: the same dealer redeals at once, no ante
+        await self._post_result(live, chat, offer_next=False)
+        if all(seating.plays_itself(live, uid) for uid in computer.people(live.deal_seats)):
+            return Moved.ABANDONED  # everyone is away: the bot would pass for them forever
+        self._retire_deal(live, live.row.deal_no)
+        await self._new_deal(live, live.row.dealer or 0, redeal=True)
+        return Moved.IN_PLAY
+
+    def between_deals(self, live: Live) -> bool:
+        """Whether the deal is over and the table waits for "next deal"."""
+        played = deal(live)
+        return played is not None and played.finished
+
+    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+        """The deal's result, with its "next deal" button."""
+        await self._post_result(live, chat, offer_next=True)
+
+    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+        """Deal the next hand (the next dealer, F2); the last result loses its button once the
+        new deal is stored."""
+        result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        result = await self._result(live, chat, offer_next=False)
+        previous = live.row.deal_no
+        await self._new_deal(live, self._next_dealer(live, _deal(live)))
+        self.presenter.show(result_slot, chat.chat_id, result)  # its button goes once stored
+        self._retire_deal(live, previous)
+        return Moved.IN_PLAY
+
+    def _next_dealer(self, live: Live, played: TrickDeal) -> int:
+        """F2: the seat after the last dealer; SK3: the last declarer, if still seated."""
+        seats = live.row.seats
+        nominee = live.deal_seats[played.next_dealer]
+        if played.next_dealer != (played.dealer + 1) % played.n and nominee in seats:
+            return seats.index(nominee)
+        previous = live.deal_seats[played.dealer]
+        if previous in seats:
+            return (seats.index(previous) + 1) % len(seats)
+        return (live.row.dealer or 0) % len(seats)
+
+    def _movements(self, live: Live, events: Sequence[Event]) -> list[Movement]:
+        return [
+            Movement(live.deal_seats[e.seat], e.amount, e.reason.value)
+            for e in events
+            if isinstance(e, ChipsMoved) and e.amount
+        ]
+
+    async def stop(self, live: Live, chat: ChatRow) -> bool:
+        """The table closed: a deal in play voided with every chip of it returned (else the row
+        stored), its messages shown for the last time."""
+        voided = live.in_deal and live.deal_id is not None
+        if voided:
+            assert live.deal_id is not None
+            await self.storage.void_deal(live.row, live.deal_id)
+        else:
+            await self.storage.save_table(live.row)
+        if live.in_deal:
+            self._show_deal(live, chat, closing=True)
+        else:  # between deals: the last result loses its "next deal" button
+            await self._post_result(live, chat, offer_next=False)
+        return voided
+
+    async def repost(self, live: Live) -> bool:
+        """No sheet: the chips are the score."""
+        return False
+
+    def standing(self, live: Live, lang: str) -> str | None:
+        """Nothing pending: every deal's chips are booked when it ends."""
+        return None
+
+    async def repost_closed(self, table: TableRow) -> bool:
+        """No sheet to post."""
+        return False
+
+    # ---- what the messages show -----------------------------------------------------------------
+
+    def _names(self, live: Live) -> list[str]:
+        played = deal(live)
+        return list(played.players) if played is not None else []
+
+    def _show_deal(self, live: Live, chat: ChatRow, *, closing: bool = False) -> None:
+        played = _deal(live)
+        mover = None if closing or played.finished else played.to_act
+        ping = mover if mover != live.mover else None  # the move passed to another player
+        live.mover = mover
+        content = render.table_message(
+            chat.lang,
+            self.ui,
+            table_view(played),
+            self._names(live),
+            live.row.deal_no,
+            played.redeal,
+            self.host.bot_username,
+            note=self._note(chat.lang, live),
+            closed=closing,
+            private=seating.practice(chat.chat_id),
+        )
+        self.presenter.show(self._table_slot(live), chat.chat_id, content)
+        for seat in range(played.n):
+            self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
+
+    def _note(self, lang: str, live: Live) -> str | None:
+        lines = []
+        if live.note is not None:
+            key, who = live.note
+            lines.append(t(lang, key, name=name(who)))
+        out = [
+            live.users[uid].name
+            for uid in live.sitting_out
+            if uid in live.users and uid not in live.short
+        ]
+        if out:  # issue 16: who was not dealt in, and how to come back
+            lines.append(t(lang, "seat.sitting_out", names=", ".join(map(name, out))))
+        short = [live.users[uid].name for uid in live.short if uid in live.users]
+        if short:  # F15: the group is told who the bankroll left out
+            lines.append(t(lang, "bankroll.sitting_out", names=", ".join(map(name, short))))
+        return "\n".join(lines) or None
+
+    def _retire_deal(self, live: Live, deal_no: int) -> None:
+        """Deal `deal_no`'s group messages (the table, the result) have shown their last: the
+        presenter stops tracking them once they show it. (A player's private control message
+        stays: the next deal edits it, so a deal posts no new private messages.)"""
+        done = f"{live.row.table_id}:{deal_no}"
+        self.presenter.retire(f"table:{done}", f"result:{done}")
+
+    def _table_slot(self, live: Live) -> str:
+        return f"table:{live.row.table_id}:{live.row.deal_no}"
+
+    def _show_hand(
+        self,
+        live: Live,
+        chat: ChatRow,
+        seat: int,
+        *,
+        closing: bool = False,
+        ping: bool = False,
+        anew: bool = False,
+    ) -> None:
+        """Show a player his control message; `ping`: the move just passed to him, so it comes
+        as a new message that notifies him (unless he switched pings off, or is away); `anew`:
+        posted again at the bottom of his chat in any case (the old one deleted)."""
+        played = _deal(live)
+        user = live.users[live.deal_seats[seat]]
+        if user.blocked or computer.is_computer(user.user_id):  # issue 17: never a DM to one
+            return
+        lang = pick_language(user.lang)
+        view = seat_view(played, seat)
+        if closing:
+            view = replace(view, legal=())
+        content = render.hand_message(
+            lang,
+            self.ui,
+            view,
+            self._names(live),
+            live.row.table_id,
+            live.row.deal_no,
+            live.step,
+            chat.title,
+            live.selection.get(seat, ()),
+            closed=closing,
+            beside_table=seating.practice(chat.chat_id),  # issue 17: the table is in the same chat
+        )
+        moving = not closing and not played.finished and played.to_act == seat
+        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+
+    async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> Rendered:
+        played = _deal(live)
+        balances = {
+            uid: bal
+            for user, bal in await self.storage.balances(chat.chat_id)
+            for uid in [user.user_id]
+        }
+        by_seat = {seat: balances.get(uid, 0) for seat, uid in enumerate(live.deal_seats)}
+        return render.result_message(
+            chat.lang,
+            self.ui,
+            table_view(played),
+            self._names(live),
+            live.row.deal_no,
+            by_seat,
+            live.row.table_id,
+            pot_has_penalty=played.pot_has_penalty,
+            offer_next=offer_next,
+            record=played.to_record(),
+        )
+
+    async def _post_result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
+        self.presenter.show(
+            f"result:{live.row.table_id}:{live.row.deal_no}",
+            chat.chat_id,
+            await self._result(live, chat, offer_next=offer_next),
+        )

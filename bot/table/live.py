@@ -1,0 +1,81 @@
+"""An open table as the host holds it in memory beside its database rows, and the small value
+types every layer names: who pressed, what is refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.cards import Card
+
+from ..storage import TableRow, UserRow
+
+
+class TableState(Protocol):
+    """What the host reads of the game played at a table (`Live.play`), whatever its kind: a
+    deal of the Frap family, a Preferans pulya of many deals. A new object after each step."""
+
+    @property
+    def step(self) -> int:
+        """How many actions the deal in play has seen (a button and a timer name it)."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
+
+    @property
+    def in_play(self) -> bool:
+        """Whether a deal (or a match of many) is being played now (its players cannot stand
+        up; a stop voids it)."""
+
+
+class Refusal(Exception):
+    """A request the service turns down; `key` is the locale string explaining why."""
+
+    def __init__(self, key: str, url: str | None = None, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.url = url
+        self.values = values
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who pressed or typed: the Telegram user as the service needs it."""
+
+    user_id: int
+    name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass
+class Live:
+    """An open table held in memory beside its database rows."""
+
+    row: TableRow
+    users: dict[int, UserRow]
+    play: TableState | None = None  # the game played here since the lobby started (its kind's)
+    deal_id: int | None = None
+    deal_seats: tuple[int, ...] = ()
+    selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
+    sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
+    short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
+    mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
+    auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
+
+    @property
+    def step(self) -> int:
+        """How many turn-taking actions the deal has seen (looking at a hand does not count)."""
+        return 0 if self.play is None else self.play.step
+
+    @property
+    def in_deal(self) -> bool:
+        """Whether a deal (or a match of many) is being played now."""
+        return self.play is not None and self.play.in_play
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat (of `deal_seats`) whose decision the table waits for."""
+        return None if self.play is None else self.play.to_act

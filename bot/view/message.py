@@ -1,0 +1,47 @@
+"""What a message shows: its HTML text, inline keyboard and photo (the presenter's unit)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from telegram import InlineKeyboardMarkup
+
+MAX_TEXT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message's content: HTML text and an optional inline keyboard; with `photo` (a PNG),
+    a photo message whose caption is the text (edited as media: issue 15's pulya sheet).
+
+    `keyboard` (the markup as Bot API JSON) and `digest` (a short fingerprint, to avoid sending
+    an identical edit) are computed once, when the content is made."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    photo: bytes | None = field(default=None, repr=False)
+    keyboard: str = field(init=False, repr=False, compare=False)
+    digest: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        keyboard = self.markup.to_json() if self.markup else ""
+        hasher = hashlib.sha1(f"{self.text}\x00{keyboard}".encode())
+        if self.photo is not None:
+            hasher.update(b"\x00" + self.photo)
+        digest = hasher.hexdigest()[:16]
+        object.__setattr__(self, "keyboard", keyboard)
+        object.__setattr__(self, "digest", digest)
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    """A t.me link that opens the private chat with the bot and sends /start payload."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def fit(text: str) -> str:
+    """A message's text cut to Telegram's 4096 characters (a last guard: never reached by our
+    own layouts)."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[: MAX_TEXT - 1] + "…"

@@ -106,14 +106,19 @@ def play_deal(
     return [chips + deal.pot / players for chips in deal.delta]
 
 
+def new_preferans(deck_seed: str) -> PrefDeal:
+    """The seeded Preferans deal of three (its deck and first dealer from `deck_seed`)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    return PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)[0]
+
+
 def play_preferans(
     deck_seed: str, levels: list[str], times: list[float], kinds: list[str] | None = None
 ) -> list[float]:
     """One Preferans deal of three with the given level at each seat; each seat's whists (P16).
     What was played is added to `kinds` (`deal_kind`)."""
-    deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(32), deck_rng)
-    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    deal = new_preferans(deck_seed)
     rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(3)]
     while not deal.finished:
         seat = deal.controller  # P7: the lone whister decides the passer's cards in light play
@@ -241,7 +246,7 @@ def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
     """The double-dummy value of the best card in the real position (all hands known, for the
     measure only) less that of the card chosen, in tricks for the side to play."""
     solver = DDSolver(deal)
-    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions()}
+    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions() if a.card}
     mover = deal.order.index(seat)
     own = values[chosen.card]
     if solver.maximisers[mover]:
@@ -252,9 +257,7 @@ def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
 def deal_loss(deck_seed: str, level: str) -> dict[str, float]:
     """One Preferans deal with `level` at every seat: each kind's card-play loss summed over the
     deal (the kinds of card play it had only)."""
-    deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(32), deck_rng)
-    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    deal = new_preferans(deck_seed)
     rngs = [random.Random(f"{deck_seed}/{level}/{s}") for s in range(3)]
     loss: dict[str, float] = {}
     while not deal.finished:
@@ -329,9 +332,7 @@ def count_check(deals: int, seed: int) -> None:
     hands known: for the measure only). Prints the mean tricks per denomination kind and count."""
     found: dict[tuple[str, float], list[int]] = {}
     for index in range(deals):
-        deck_rng = random.Random(f"{seed}/{PREFERANS}/{index}")
-        deck = shuffled(make_deck(32), deck_rng)
-        deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+        deal = new_preferans(f"{seed}/{PREFERANS}/{index}")
         while not deal.finished and deal.phase is not Phase.CONTRACT:
             seat = deal.controller
             assert seat is not None

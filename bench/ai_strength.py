@@ -1,7 +1,7 @@
 """How strong the computer players are: duplicate matches between levels, per game (issue 17).
 
 Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
-[--games frap,khrap,student_khrap,napoleon,preferans] [--players 4] [--seed 1] [--jobs 1]
+[--games frap,khrap,student_khrap,napoleon,preferans] [--players N] [--seed 1] [--jobs 1]
 [--pairs strong-rules,rules-random] [--card-play-loss [--loss-levels master,amateur]]
 [--no-matches]`.
 
@@ -15,14 +15,22 @@ confidence interval (normal approximation over the duplicate deals), each level'
 the CPU time of the strong level's decisions (those with a choice), whose p99 is the speed goal.
 The last lines, one per game, have a fixed form for comparing runs.
 
-Preferans is played by three (P1; `--players` does not apply), one deal at a time from an empty
-sheet (Sochi rules, no raspasy before it), and its figure is in whists: each seat's P16
+Every game of the registry (engine/games.py) is played the same way, at its default table (four;
+Preferans three, P1) or `--players` clamped to the sizes it is played at, and measured in its
+registry entry's unit. Preferans is played one deal at a time from an empty sheet (Sochi
+rules, no raspasy before it), and its figure is in whists: each seat's P16
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
 payoff of ai/preferans.settle, which the strong level plays for).
 
 `--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
 issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
-positions, the deals fitting the whist words too), kept in the bench: it did not win whists.
+positions, the deals fitting the whist words too), kept in the bench: it did not win whists;
+`today` the Master before its modest contracts (ai/pref_search.lookahead); `ddwords` the Master
+weighing the contract and the whist words over 6 imagined deals solved exactly from the first
+lead (bench only: over the time budget). Each Preferans match also prints A − B by what the two
+tables played (raspasy, or a contract or misère and its declarer's level): its deals, its share
+of A − B a deal, its mean. `--counts N` checks the rules level's count of each denomination
+against the declarer's tricks double dummy in N seeded deals' contracts.
 `--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at
 every seat (`--loss-levels`, default master,amateur; also exact) and, for each card played, takes
 the double-dummy value of the best card in the real position (all hands known, for this measure
@@ -42,16 +50,17 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from engine.ai import LEVELS, pref_knowledge, seat_knowledge
+from engine.ai import LEVELS, pref_knowledge
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
 from engine.ai.pref_search import strong as pref_strong
-from engine.ai.preferans import DENOMINATIONS, settle, tricks
+from engine.ai.preferans import DENOMINATIONS, tricks
 from engine.ai.preferans import choose as rules_choose
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
@@ -59,8 +68,7 @@ from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
-ANTE = 10
-PREFERANS = "preferans"  # not in engine.games (not a TrickDeal): three players, whists
+PREFERANS = "preferans"  # the card-play loss (issue 26) measures Preferans's card play
 # Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-strong`).
 BENCH_LEVELS: dict[str, Any] = {
     **LEVELS,
@@ -88,46 +96,23 @@ def play_deal(
     game: str, players: int, deck_seed: str, levels: list[str], times: list[float],
     kinds: list[str] | None = None,
 ) -> list[float]:  # fmt: skip
-    """One deal of `game` with the given level at each seat; returns each seat's chips plus an
-    equal share of the pot left at the end (the pot is played for later, F3, F8, F15). For
-    Preferans, what was played is added to `kinds`."""
-    if game == PREFERANS:
-        return play_preferans(deck_seed, levels, times, kinds)
-    cls = GAMES[game]
-    rules = {"preset": "classic"}
+    """One deal of `game` with the given level at each seat; returns what it gave each seat in
+    the game's unit (the Frap family's chips plus an equal share of the pot left at the end, the
+    pot being played for later, F3, F8, F15; Preferans's whists, P16). What was played is added
+    to `kinds` for the games `KINDS` names."""
+    entry = GAMES[game]
+    rules: dict[str, Any] = {}  # each game's default (the family's classic preset, Sochi)
     deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(cls.deck_size_for(rules, players)), deck_rng)
-    deal, _ = cls.create(rules, NAMES[:players], deck_rng.randrange(players), ANTE, 0, deck)
+    deck = shuffled(make_deck(entry.deck_size(rules, players)), deck_rng)
+    deal = entry.new(rules, NAMES[:players], deck_rng.randrange(players), deck)
     rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(players)]
     while not deal.finished:
-        seat = deal.to_act
+        seat = entry.to_act(deal)  # P7: the lone whister decides the passer's cards in light play
         assert seat is not None
-        deal, _ = deal.apply(_decide(levels[seat], seat_knowledge(deal, seat), rngs[seat], times))
-    return [chips + deal.pot / players for chips in deal.delta]
-
-
-def new_preferans(deck_seed: str) -> PrefDeal:
-    """The seeded Preferans deal of three (its deck and first dealer from `deck_seed`)."""
-    deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(32), deck_rng)
-    return PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)[0]
-
-
-def play_preferans(
-    deck_seed: str, levels: list[str], times: list[float], kinds: list[str] | None = None
-) -> list[float]:
-    """One Preferans deal of three with the given level at each seat; each seat's whists (P16).
-    What was played is added to `kinds` (`deal_kind`)."""
-    deal = new_preferans(deck_seed)
-    rngs = [random.Random(f"{deck_seed}/{levels[s]}/{s}") for s in range(3)]
-    while not deal.finished:
-        seat = deal.controller  # P7: the lone whister decides the passer's cards in light play
-        assert seat is not None
-        deal, _ = deal.apply(_decide(levels[seat], pref_knowledge(deal, seat), rngs[seat], times))
-    assert deal.entries is not None
-    if kinds is not None:
-        kinds.append(deal_kind(deal, levels))
-    return settle(deal.entries, deal.n)
+        deal, _ = deal.apply(_decide(levels[seat], entry.knowledge(deal, seat), rngs[seat], times))
+    if kinds is not None and game in KINDS:
+        kinds.append(KINDS[game](deal, levels))
+    return entry.payoff(deal)
 
 
 def deal_kind(deal: PrefDeal, levels: list[str]) -> str:
@@ -137,6 +122,16 @@ def deal_kind(deal: PrefDeal, levels: list[str]) -> str:
         return "raspasy"
     kind = "misère" if deal.contract == "misere" else "contract"
     return f"{kind} by {levels[deal.declarer or 0]}"
+
+
+KINDS: dict[str, Callable[[Any, list[str]], str]] = {PREFERANS: deal_kind}  # --pairs by kind
+
+
+def new_preferans(deck_seed: str) -> PrefDeal:
+    """The seeded Preferans deal of three (its deck and first dealer from `deck_seed`)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    return PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)[0]
 
 
 def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
@@ -166,8 +161,8 @@ def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) ->
 
 
 def report_kinds(game: str, a: str, b: str, matches: list[Match]) -> None:
-    """Where the difference comes from (Preferans): for each pair of what the two tables of a
-    duplicate deal played, its deals, its share of A − B a deal and its mean A − B."""
+    """Where the difference comes from (the games `KINDS` names): for each pair of what the two
+    tables of a duplicate deal played, its deals, its share of A − B a deal and its mean."""
     by_kind: dict[str, list[float]] = {}
     for match in matches:
         by_kind.setdefault(match.kind, []).append(match.diff)
@@ -368,8 +363,8 @@ def main() -> None:
     parser.add_argument(
         "--strong-deals", type=int, help="duplicate deals with the strong level (default --deals)"
     )
-    parser.add_argument("--games", default=",".join([*GAMES, PREFERANS]))
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--players", type=int, help="each game's table (default: its usual one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
@@ -403,7 +398,9 @@ def main() -> None:
         for a, b in (pair.split("-") for pair in args.pairs.split(",")):
             started = time.perf_counter()
             deals = args.strong_deals if "strong" in (a, b) and args.strong_deals else args.deals
-            players = 3 if game == PREFERANS else args.players
+            seats = GAMES[game].seats
+            players = GAMES[game].default_players if args.players is None else args.players
+            players = min(max(players, seats.start), seats.stop - 1)
             matches = measure(game, players, a, b, deals, args.seed, args.jobs)
             mean, low, high = interval([m.diff for m in matches])
             mean_a = statistics.fmean(m.mean_a for m in matches)
@@ -411,13 +408,13 @@ def main() -> None:
             times += [t for m in matches for t in m.strong_times]
             print(
                 f"{game} {a}-vs-{b}: {len(matches)} duplicate deals, {a} {mean_a:+.2f} and "
-                f"{b} {mean_b:+.2f} {'whists' if game == PREFERANS else 'chips'} per deal a "
+                f"{b} {mean_b:+.2f} {GAMES[game].unit} per deal a "
                 f"seat; {a} − {b} {mean:+.2f} "
                 f"[{low:.2f}, {high:.2f}] ({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
             parts.append(f"{a}-vs-{b} {mean:+.2f} [{low:.2f}, {high:.2f}]")
-            if game == PREFERANS:
+            if game in KINDS:
                 report_kinds(game, a, b, matches)
         if times:
             print(

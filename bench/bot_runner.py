@@ -167,8 +167,8 @@ class Instrument:
         self.api_by_method: dict[str, int] = {}
         self.deals_started = 0
         self.deals_finished = 0
-        self.db_tx = 0  # write transactions (Storage._write)
-        self.db_reads = 0  # queries (Storage._all)
+        self.db_tx = 0  # write transactions (Storage.transaction)
+        self.db_reads = 0  # queries (Storage.query)
         self.db_job_seconds = 0.0  # from handing a job to the database thread to its result
         self.db_calls: dict[str, int] = {}  # Storage's public methods called
         self.resume: dict[str, float] = {}
@@ -451,7 +451,7 @@ def install_bot_hooks() -> None:
 
     GameService.resume = resume
 
-    original_write, original_all = Storage._write, Storage._all
+    original_write, original_all = Storage.transaction, Storage.query
 
     async def write(self: Storage, *args: Any) -> Any:
         INS.db_tx += 1
@@ -469,11 +469,13 @@ def install_bot_hooks() -> None:
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
-    Storage._write = write
-    Storage._all = all_
+    Storage.transaction = write
+    Storage.query = all_
 
-    for name, method in list(vars(Storage).items()):
-        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+    # every part's public methods (bot/storage/), not the job runner's (counted above) nor open
+    skip = {"transaction", "query", "query_one", "open"}
+    for name, method in inspect.getmembers(Storage, inspect.iscoroutinefunction):
+        if not name.startswith("_") and name not in skip:
             setattr(Storage, name, _counted(name, method))
 
     original_check = Storage.check

@@ -2,8 +2,8 @@
 
 Run: `nice -n 15 python bench/computer_moves.py [--positions 400] [--tables 8] [--seed 1]`.
 
-Positions are collected from deals of every game the engine has computer players for, played by
-the rules level at 4 seats (each decision with a choice). Then:
+Positions are collected from deals of every game of the engine's registry (engine/games.py; each
+has computer players), played by the rules level at 4 seats (each decision with a choice). Then:
 
 - the cheap levels on the loop: the CPU time of one decision as the bot makes it on its event
   loop (the seat's knowledge, then the random or rules level);
@@ -23,11 +23,11 @@ import asyncio
 import random
 import statistics
 import time
+from typing import Any
 
 from bot import computer
-from engine.ai import AI_GAMES, LEVELS, Knowledge, rules_player, seat_knowledge
+from engine.ai import LEVELS, rules_player
 from engine.cards import make_deck, shuffled
-from engine.deal import TrickDeal
 from engine.games import GAMES
 
 NAMES = ("p0", "p1", "p2", "p3")
@@ -35,20 +35,20 @@ TICK = 0.005
 IDLE = 3.0
 
 
-def positions(count: int, seed: int) -> list[tuple[TrickDeal, int]]:
+def positions(count: int, seed: int) -> list[tuple[Any, int]]:
     """Decisions with a choice, from rules-level deals of each game in turn."""
     rng = random.Random(seed)
-    found: list[tuple[TrickDeal, int]] = []
-    games = [game for game in GAMES if game in AI_GAMES]
+    found: list[tuple[Any, int]] = []
+    games = list(GAMES.values())
     while len(found) < count:
-        cls = GAMES[games[len(found) % len(games)]]
-        rules = {"preset": "classic"}
-        deck = shuffled(make_deck(cls.deck_size_for(rules, len(NAMES))), rng)
-        deal, _ = cls.create(rules, NAMES, rng.randrange(len(NAMES)), 10, 0, deck)
+        game = games[len(found) % len(games)]
+        rules: dict[str, Any] = {}  # each game's default
+        deck = shuffled(make_deck(game.deck_size(rules, len(NAMES))), rng)
+        deal = game.new(rules, NAMES, rng.randrange(len(NAMES)), deck)
         while not deal.finished and len(found) < count:
-            seat = deal.to_act
+            seat = game.to_act(deal)
             assert seat is not None
-            knowledge = seat_knowledge(deal, seat)
+            knowledge = game.knowledge(deal, seat)
             if len(knowledge.legal) > 1:
                 found.append((deal, seat))
             deal, _ = deal.apply(rules_player(knowledge, rng))
@@ -67,18 +67,23 @@ def _ms(values: list[float]) -> str:
     )
 
 
-def cheap(found: list[tuple[TrickDeal, int]]) -> None:
+def knowledge_of(deal: Any, seat: int) -> Any:
+    """The seat's knowledge of a deal of any game, as the bot's computer players get it."""
+    return GAMES[deal.game].knowledge(deal, seat)
+
+
+def cheap(found: list[tuple[Any, int]]) -> None:
     for level in ("random", "rules"):
         times = []
         rng = random.Random(0)
         for deal, seat in found:
             start = time.process_time()
-            LEVELS[level](seat_knowledge(deal, seat), rng)
+            LEVELS[level](knowledge_of(deal, seat), rng)
             times.append(time.process_time() - start)
         print(f"{level} level on the loop (knowledge + decision), CPU: {_ms(times)}")
 
 
-def _timed_think(knowledge: Knowledge, level: str, seed: int) -> float:
+def _timed_think(knowledge: Any, level: str, seed: int) -> float:
     """In a worker: one decision's CPU time."""
     start = time.process_time()
     LEVELS[level](knowledge, random.Random(seed))
@@ -88,20 +93,20 @@ def _timed_think(knowledge: Knowledge, level: str, seed: int) -> float:
 class _Timed(computer.Computers):
     """The bot's computer players, with each search's CPU time measured in its worker."""
 
-    async def search_cpu(self, knowledge: Knowledge) -> float:
+    async def search_cpu(self, knowledge: Any) -> float:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._executor(), _timed_think, knowledge, "strong", self.rng.getrandbits(64)
         )
 
 
-async def strong(found: list[tuple[TrickDeal, int]], tables: int) -> None:
-    async def nothing(table_id: int, deal: TrickDeal, action: object) -> None:
+async def strong(found: list[tuple[Any, int]], tables: int) -> None:
+    async def nothing(table_id: int, deal: Any, action: object) -> None:
         return None
 
     computers = _Timed(nothing, pause=(0, 0), rng=random.Random(1))
     # start the workers first: their start-up is no decision's time
-    await asyncio.gather(*(computers.search_cpu(seat_knowledge(*found[0])) for _ in range(4)))
+    await asyncio.gather(*(computers.search_cpu(knowledge_of(*found[0])) for _ in range(4)))
     loop = asyncio.get_running_loop()
     lags: list[float] = []
     walls: list[float] = []
@@ -114,10 +119,10 @@ async def strong(found: list[tuple[TrickDeal, int]], tables: int) -> None:
             await asyncio.sleep(TICK)
             lags.append(max(0.0, loop.time() - due))
 
-    async def table(share: list[tuple[TrickDeal, int]]) -> None:
+    async def table(share: list[tuple[Any, int]]) -> None:
         for deal, seat in share:
             start = loop.time()
-            knowledge = seat_knowledge(deal, seat)  # as Computers._move does, on the loop
+            knowledge = knowledge_of(deal, seat)  # as Computers._move does, on the loop
             cpus.append(await computers.search_cpu(knowledge))
             walls.append(loop.time() - start)
 
@@ -147,7 +152,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     found = positions(args.positions, args.seed)
-    print(f"{len(found)} positions from {', '.join(g for g in GAMES if g in AI_GAMES)}")
+    print(f"{len(found)} positions from {', '.join(GAMES)}")
     cheap(found)
     asyncio.run(strong(found, args.tables))
 

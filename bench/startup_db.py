@@ -30,8 +30,11 @@ from engine.actions import Do  # noqa: E402
 class StubBot:
     """Enough of bot.api.FrapBot for the presenter: numbered messages per chat, edits accepted."""
 
+    rate_limiter = None  # no Telegram limits to spare: a turn ping is always a new message
+
     def __init__(self) -> None:
         self._next: defaultdict[int, int] = defaultdict(int)
+        self.sweeps: set[asyncio.Task[None]] = set()  # no lost answers to sweep up after
 
     async def post_text(self, chat_id: int, text: str, keyboard: str, **_: Any) -> int:
         """A new message id in the chat."""
@@ -40,6 +43,9 @@ class StubBot:
 
     async def edit_text(self, *_: Any) -> None:
         """Accept an edit."""
+
+    async def delete_message(self, *_: Any) -> None:
+        """Accept a deletion (a slot posted anew)."""
 
 
 class SlotBuffer:
@@ -61,7 +67,7 @@ class SlotBuffer:
     async def save(self) -> None:
         """Write every slot at once."""
         rows = [(name, *row) for name, row in self.slots.items()]
-        await self.storage._write(
+        await self.storage.transaction(
             lambda db: db.executemany(
                 "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?)",
@@ -85,7 +91,7 @@ async def build(
 ) -> dict[str, int]:
     """Create `tables` running tables of four players at `path`; returns a few counts."""
     storage = await Storage.open(path, lang="ru", ante=10, turn_timeout=turn_timeout)
-    await storage._db.execute("PRAGMA synchronous=OFF")  # the builder only: speed
+    await storage.connection.execute("PRAGMA synchronous=OFF")  # the builder only: speed
     master = random.Random(seed)
     slots = SlotBuffer(storage)
     presenter = Presenter(StubBot(), slots)  # type: ignore[arg-type]

@@ -156,7 +156,9 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             app.bot_data["metrics_server"] = server
         tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
-        register(app, Handlers(service, settings.zone))
+        # the handlers, whose handle_press another front end's presses take too (a Mini App)
+        handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
+        register(app, handlers)
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)

@@ -8,6 +8,7 @@ recognised and refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.actions import Action, Do
 from engine.ai import LEVELS
@@ -43,6 +44,23 @@ _COMPUTER_CODES = ("-", *(str(i) for i in range(len(LEVELS))))
 
 class BadCallback(ValueError):
     """callback_data that is not one of ours, or malformed."""
+
+
+class Kind(StrEnum):
+    """What a button does: the letter its callback data starts with (`Press.kind`)."""
+
+    JOIN = "j"
+    LEAVE = "l"
+    START = "s"
+    GAME = "g"  # the lobby switches to the next game
+    ACT = "a"  # a move in the deal
+    TOGGLE = "t"  # a card picked or put back (a discard being chosen)
+    NEXT = "n"  # the next deal
+    CONFIG = "c"  # the settings menu
+    CHOICE = "u"  # the user's choice: pings, language
+    SEASON = "z"  # a new season confirmed (issue 16)
+    KICK = "k"  # an admin stands a player up (issue 16)
+    COMPUTER = "m"  # the lobby seats a computer player or stands one up (issue 17)
 
 
 @dataclass(frozen=True, slots=True)

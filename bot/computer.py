@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from engine.actions import Action, Do
-from engine.ai import AI_GAMES, LEVELS, Knowledge, PrefKnowledge, rules_player
+from engine.ai import LEVELS, Knowledge, PrefKnowledge, rules_player
+from engine.games import GAMES
 from engine.preferans.actions import PrefAction
 from locales import t
 
@@ -83,8 +84,8 @@ def next_seat(level: str, seats: Iterable[int]) -> int:
 
 def plays(game: str) -> bool:
     """Whether a registered game gets computer seats: the engine has computer players for it
-    (issue 17: as soon as `engine.ai` registers it)."""
-    return game in AI_GAMES
+    (issue 17: every game of the engine's registry has them)."""
+    return game in GAMES
 
 
 @overload

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Mapping
 
 from engine.errors import ReplayError
+from engine.events import Reason
 from engine.record import replay
 from engine.views import table_view
 from locales import t
@@ -16,10 +17,14 @@ from .format import name, signed
 from .stats import ChatRecords, DealFacts, PlayerStats
 from .storage import DealRow, Storage
 
+# the ledger's reasons for chips a player takes from the pot (F13's tricks, F6/N6's whole pot):
+# what /stats calls the biggest pot
+FROM_POT = (Reason.TRICKS.value, Reason.POT_TAKEN.value)
+
 
 async def gather(storage: Storage, chat_id: int) -> list[DealFacts]:
     """Every finished deal of the chat as statistics need it (replays run off the event loop)."""
-    rows = await storage.deal_sums(chat_id)
+    rows = await storage.deal_sums(chat_id, FROM_POT)
     return await asyncio.to_thread(lambda: [_facts(*row) for row in rows])
 
 

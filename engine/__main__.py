@@ -8,13 +8,12 @@ import argparse
 import json
 import sys
 
-from .ai import AI_GAMES, LEVELS
+from .ai import LEVELS
 from .errors import ReplayError
-from .games import GAMES
+from .games import GAMES, summary
 from .preferans import pulya_record
 from .preferans.pulya_record import PulyaError
-from .record import read, summary
-from .terminal import play, play_preferans
+from .record import read
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     score_cmd = commands.add_parser("score", help="score a pref-pulya/1 record")
     score_cmd.add_argument("file")
     play_cmd = commands.add_parser("play", help="play against computer players")
-    play_cmd.add_argument("game", choices=sorted(AI_GAMES))  # the games computers can play
+    play_cmd.add_argument("game", choices=sorted(GAMES))
     play_cmd.add_argument("--players", type=int, default=4)
     play_cmd.add_argument("--level", choices=sorted(LEVELS), default="rules")
     play_cmd.add_argument("--seed", type=int, default=None)
@@ -34,18 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "score":
         return score(args.file)
-    if args.command == "play" and args.game == "preferans":  # not a TrickDeal: its own table
-        if args.players not in (3, 4):
-            parser.error("preferans is for 3–4 players (P1)")
-        return play_preferans(
-            args.players, args.level, args.seed, args.deals, sys.stdin.readline, sys.stdout
-        )
     if args.command == "play":
-        cls = GAMES[args.game]
-        if not cls.MIN_PLAYERS <= args.players <= cls.MAX_PLAYERS:
-            parser.error(f"{args.game} is for {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players")
-        return play(
-            args.game, args.players, args.level, args.seed, args.deals, sys.stdin.readline,
+        game = GAMES[args.game]
+        if args.players not in game.seats:
+            seats = game.seats
+            parser.error(f"{game.name} is for {seats.start}–{seats.stop - 1} players")
+        return game.terminal(
+            args.players, LEVELS[args.level], args.seed, args.deals, sys.stdin.readline,
             sys.stdout,
         )  # fmt: skip
     try:

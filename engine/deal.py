@@ -58,6 +58,18 @@ class TrickDeal:
         Do.DISCARD: frozenset({"cards"}),
         Do.CUT: frozenset({"turnup"}),
     }
+    _BY_NAME: ClassVar[dict[str, type[TrickDeal]]] = {}  # every family game, by its record name
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class that names its `game` is that game's deal: records of it replay (record.py)."""
+        super().__init_subclass__(**kwargs)
+        if "game" in cls.__dict__:
+            TrickDeal._BY_NAME[cls.game] = cls
+
+    @staticmethod
+    def named(game: object) -> type[TrickDeal] | None:
+        """The deal class of the family game a record names, if there is one."""
+        return TrickDeal._BY_NAME.get(game) if isinstance(game, str) else None
 
     players: tuple[str, ...]
     dealer: int

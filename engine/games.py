@@ -1,15 +1,90 @@
-"""The games the engine plays, by the name hand records use."""
+"""The one registry of the engine's games (OpenSpiel's): each by the name its records use, with
+what replay, `python -m engine play`, seat knowledge, the computer players and the benches ask of
+it (engine/gametype.py). A new game is its package and one line in `GAMES`; nothing outside a
+game's package names it."""
 
 from __future__ import annotations
 
-from .deal import TrickDeal
-from .frap import FrapDeal, KhrapDeal
-from .napoleon import NapoleonDeal
-from .student import StudentDeal
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
-GAMES: dict[str, type[TrickDeal]] = {
-    "frap": FrapDeal,
-    "khrap": KhrapDeal,
-    "student_khrap": StudentDeal,
-    "napoleon": NapoleonDeal,
+from . import record, terminal
+from .ai.family import FamilyRules
+from .ai.games import GameAI
+from .ai.napoleon import NapoleonHeuristic
+from .ai.search import search
+from .cards import Card
+from .deal import FORMAT, TrickDeal
+from .errors import ReplayError
+from .frap import FrapDeal, KhrapDeal
+from .gametype import Computer, Game
+from .knowledge import seat_knowledge
+from .napoleon import NapoleonDeal
+from .preferans.game import GAME as PREFERANS
+from .student import JOKER, StudentDeal
+
+ANTE = 10  # a first deal's ante (F3) where no table sets one: the benches, a terminal table
+
+
+def family(deal: type[TrickDeal], ai: GameAI) -> Game:
+    """A game of the Frap family (a `TrickDeal`): the family's records, knowledge, search and
+    terminal table, with its own deal class and rules level."""
+
+    def new(
+        rules: dict[str, Any], players: Sequence[str], dealer: int, deck: Sequence[Card]
+    ) -> Any:
+        return deal.create(rules, players, dealer, ANTE, 0, deck)[0]
+
+    return Game(
+        name=deal.game,
+        seats=range(deal.MIN_PLAYERS, deal.MAX_PLAYERS + 1),
+        default_players=4,
+        unit="chips",
+        deck_size=deal.deck_size_for,
+        new=new,
+        to_act=lambda state: state.to_act,
+        legal=lambda state: state.legal_actions(state.to_act),
+        replay=record.replay,
+        summary=lambda data: record.outcome(record.replay(data)),
+        to_record=lambda state: state.to_record(),
+        knowledge=seat_knowledge,
+        computer=Computer(ai.heuristic.choose, partial(search, game=ai), ai.wild),
+        payoff=lambda state: [ai.payoff(state, seat) for seat in range(state.n)],
+        terminal=partial(terminal.play, deal),
+    )
+
+
+_JOKER = frozenset({JOKER})
+
+GAMES: dict[str, Game] = {
+    game.name: game
+    for game in (
+        # F5: frap = 2 of 4 tricks; F6: whist = 1 and a ×1 penalty with none.
+        family(FrapDeal, GameAI(FamilyRules(declare=1.9, stand=1.0))),
+        # K2, K4: khrap = 3 of 5 for the whole pot; whisters gain only when it fails.
+        family(KhrapDeal, GameAI(FamilyRules(declare=2.7, stand=1.1))),
+        # SK4: khrap = 2 of 4, pomogu = 1; SK2: the joker is a sure trick and follows no suit.
+        family(StudentDeal, GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER)),
+        # N2–N4: bid by a count of likely tricks, name trump with the best suit; the strong level
+        # searches it like the family (same sampling, payoff = chips plus treasure share).
+        family(NapoleonDeal, GameAI(NapoleonHeuristic())),
+        PREFERANS,
+    )
 }
+
+
+def game_of(data: dict[str, Any]) -> Game:
+    """The game a record is of (HAND_FORMAT: Frap's where it names none); ReplayError if it is
+    not a hand record or names no game of the registry."""
+    name = data.get("game", "frap")
+    if isinstance(name, str) and name in GAMES:
+        return GAMES[name]
+    if data.get("format") != FORMAT:
+        raise ReplayError(None, f"format must be {FORMAT!r}")
+    raise ReplayError(None, f"unknown game {name!r}")
+
+
+def summary(data: dict[str, Any]) -> dict[str, Any]:
+    """What `python -m engine replay` prints for a record of any game; raises ReplayError."""
+    return game_of(data).summary(data)

@@ -10,14 +10,11 @@ player imagines the real deal by re-dealing the unseen cards over the hidden pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import overload
+from dataclasses import dataclass
 
 from .actions import Action, Do
 from .cards import Card, suit_order
 from .deal import TrickDeal
-from .preferans.actions import PrefAction, PrefDo
-from .preferans.deal import PrefDeal
 
 # Words whose cards go face down: others see only that something was discarded.
 _FACE_DOWN = (Do.DISCARD, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
@@ -38,15 +35,9 @@ class Knowledge:
     legal: tuple[Action, ...]
 
 
-@overload
-def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge: ...
-@overload
-def seat_knowledge(deal: PrefDeal, seat: int) -> PrefKnowledge: ...
-def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKnowledge:
-    """What `seat` knows of `deal` now; its legal actions as the seat view lists them (F7); a
-    Preferans deal's as `pref_knowledge` says."""
-    if isinstance(deal, PrefDeal):
-        return pref_knowledge(deal, seat)
+def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge:
+    """What `seat` knows of a family deal now; its legal actions as the seat view lists them
+    (F7). (Preferans's: engine/preferans/knowledge.py; any game's: `engine.games`.)"""
     # Only face-down cards and turn-ups taken into a hand need the deal's past (a replay).
     past = deal.discards or (deal.turnup is None and not deal.finished)
     seen, taken = _walk(deal, seat) if past else (set(), [])
@@ -57,7 +48,7 @@ def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKno
     unseen_cards = [card for other in hidden_hands for card in deal.hands[other]]
     unseen_cards += [deal.discards[i] for i in hidden_discards]
     unseen_cards += deal.stock
-    unseen = tuple(sorted(unseen_cards, key=_card_key))
+    unseen = tuple(sorted(unseen_cards, key=card_key))
     world = deal.copy()
     fill = iter(unseen)
     world.hands = tuple(
@@ -68,7 +59,7 @@ def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKno
     world.discards = tuple(next(fill) if i in hidden else c for i, c in enumerate(deal.discards))
     stock = tuple(fill)
     unseen_set = set(unseen)
-    shown = sorted((card for card in deal.deck if card not in unseen_set), key=_card_key)
+    shown = sorted((card for card in deal.deck if card not in unseen_set), key=card_key)
     world.deck = (*shown, *unseen[: len(unseen) - len(stock)], *stock)
     world.actions = ()  # the record names hidden cards; `history` is the public part
     legal = deal.legal_actions(seat)
@@ -88,7 +79,8 @@ def seat_knowledge(deal: TrickDeal | PrefDeal, seat: int) -> Knowledge | PrefKno
     )
 
 
-def _card_key(card: Card) -> tuple[int, int]:
+def card_key(card: Card) -> tuple[int, int]:
+    """The fixed order unseen cards are laid out in: by suit, then rank."""
     return suit_order(card.suit), card.rank
 
 
@@ -123,78 +115,3 @@ def _walk(deal: TrickDeal, seat: int) -> tuple[set[Card], list[tuple[int, Card]]
     if not deal.hand_hidden(seat):
         seen.update(step.hands[seat])
     return seen, taken
-
-
-# ---- Preferans (RULES P1–P10): its own deal type, so its own knowledge -------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PrefKnowledge:
-    """What one seat knows of a Preferans deal (it decides when it is the controller, P7): the
-    world (every card it cannot see laid out in sorted order over the places it cannot see), the
-    unseen cards, where the hidden places are, the public history and the legal actions."""
-
-    seat: int
-    world: PrefDeal  # never mutate: copy it (its deck and its talon, where hidden, mean nothing)
-    unseen: tuple[Card, ...]  # sorted
-    hidden_hands: tuple[int, ...]  # seats whose hand this seat cannot see
-    hidden_talon: int  # talon cards not yet in a hand that the seat cannot see (bidding, P10)
-    hidden_discards: bool  # the declarer's discard, unseen by everyone else (P5)
-    pinned: tuple[Card, ...]  # the shown talon's unplayed cards: in the declarer's hand or discard
-    history: tuple[PrefAction, ...]  # every action so far, others' discards not named
-    legal: tuple[PrefAction, ...]
-
-
-def pref_knowledge(deal: PrefDeal, seat: int) -> PrefKnowledge:
-    """What `seat` knows of `deal` now: its own hand, the hands laid open (P7, P9), the talon once
-    shown (P5) or turned (P10), its own discard, the cards played; its legal actions if it
-    decides (it is the controller, P7)."""
-    declarer = deal.declarer
-    taken = declarer is not None  # P5: the auction's winner has taken the talon
-    hidden_hands = tuple(
-        other for other in range(deal.n)
-        if other != seat and other not in deal.opened and deal.hands[other]
-    )  # fmt: skip
-    hidden_discards = bool(deal.discards) and seat != declarer
-    if taken:
-        hidden_talon = 0
-    elif deal.raspasy:  # P10: turned one card a trick from the start of play
-        hidden_talon = len(deal.talon) - len(deal.turned)
-    else:
-        hidden_talon = len(deal.talon)
-    played = {play.card for trick in deal.tricks_played for play in trick}
-    played |= {play.card for play in deal.trick}
-    pinned: tuple[Card, ...] = ()
-    if taken and deal.talon_shown and seat != declarer:
-        pinned = tuple(card for card in deal.talon if card not in played)
-    unseen_cards = [card for other in hidden_hands for card in deal.hands[other]]
-    unseen_cards += deal.discards if hidden_discards else ()
-    unseen_cards += deal.talon[len(deal.talon) - hidden_talon :]
-    unseen = tuple(sorted(unseen_cards, key=_card_key))
-    world = deal.copy()
-    fill = iter(unseen)
-    for other in hidden_hands:
-        world.hands[other] = tuple(next(fill) for _ in deal.hands[other])
-    if hidden_discards:
-        world.discards = tuple(next(fill) for _ in deal.discards)
-    shown_talon = deal.talon[: len(deal.talon) - hidden_talon]
-    if taken and not deal.talon_shown and seat != declarer:
-        shown_talon = ()  # a misère talon is never shown (P5): the world holds no talon
-    world.talon = (*shown_talon, *fill)
-    world.deck = ()  # the deck would name every card
-    world.actions = []  # the record names the discard; `history` is the public part
-    legal = deal.legal_actions() if deal.controller == seat else []
-    return PrefKnowledge(
-        seat=seat,
-        world=world,
-        unseen=unseen,
-        hidden_hands=hidden_hands,
-        hidden_talon=hidden_talon,
-        hidden_discards=hidden_discards,
-        pinned=pinned,
-        history=tuple(
-            replace(a, cards=None) if a.do is PrefDo.DISCARD and a.seat != seat else a
-            for a in deal.actions
-        ),
-        legal=tuple(legal),
-    )

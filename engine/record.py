@@ -1,9 +1,10 @@
-"""Hand records (`frap-hand/1`, shared/HAND_FORMAT.md): read, replay, and summarise a deal."""
+"""Hand records (`frap-hand/1`, shared/HAND_FORMAT.md) of the Frap family: read, replay, and
+summarise a deal. A family game's records replay once its deal class exists (`TrickDeal.named`;
+engine/games.py, the registry, imports every game). Any game's record: `engine.games.summary`."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,6 @@ from .actions import Action
 from .deal import FORMAT, TrickDeal
 from .errors import IllegalAction, ReplayError
 from .events import ChipsMoved, Event, Reason
-from .games import GAMES
-from .preferans.record import summary as preferans_summary
 
 
 def start(record: dict[str, Any]) -> TrickDeal:
@@ -20,10 +19,11 @@ def start(record: dict[str, Any]) -> TrickDeal:
     if record.get("format") != FORMAT:
         raise ReplayError(None, f"format must be {FORMAT!r}")
     game = record.get("game", "frap")
-    if not isinstance(game, str) or game not in GAMES:
+    deal = TrickDeal.named(game)
+    if deal is None:
         raise ReplayError(None, f"unknown game {game!r}")
     try:
-        return GAMES[game].start_from_record(record)
+        return deal.start_from_record(record)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(None, str(exc)) from exc
 
@@ -76,18 +76,6 @@ def outcome(deal: TrickDeal) -> dict[str, Any]:
         "delta": dict(zip(deal.players, deal.delta, strict=True)),
         "tricks": dict(zip(deal.players, deal.tricks_won, strict=True)),
     }
-
-
-def summary(record: dict[str, Any]) -> dict[str, Any]:
-    """What `engine replay` prints for a record of any game; raises ReplayError."""
-    own = _OWN_SUMMARIES.get(record.get("game", "frap"))
-    return own(record) if own is not None else outcome(replay(record))
-
-
-# Games outside the Frap family, whose records print their own summary.
-_OWN_SUMMARIES: dict[object, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "preferans": preferans_summary
-}
 
 
 def read(path: str | Path) -> dict[str, Any]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import partial
 
 from engine.actions import Action, Do
-from engine.ai import AI_GAMES, LEVELS, Knowledge, Player
-from engine.ai.search import search
+from engine.ai import LEVELS, Knowledge, Player
 from engine.cards import Card, Rank
 from engine.deal import TrickDeal
+from engine.games import GAMES
 from engine.napoleon import NapoleonRules
 from engine.student import StudentRules
 from tests.engine_helpers import random_deal, random_rules
@@ -22,8 +21,13 @@ from tests.family_helpers import (
     random_student,
 )
 
-# The strong level with a small budget: what it may play does not depend on the budget.
-QUICK_STRONG: Player = partial(search, playouts=8, min_samples=2)
+
+def quick_strong(knowledge: Knowledge, rng: random.Random) -> Action:
+    """The strong level with a small budget: what it may play does not depend on the budget."""
+    return GAMES[knowledge.world.game].computer.strong(knowledge, rng, playouts=8, min_samples=2)
+
+
+QUICK_STRONG: Player = quick_strong
 PLAYERS: dict[str, Player] = {**LEVELS, "strong": QUICK_STRONG}
 
 
@@ -63,7 +67,7 @@ def never_seen(deal: TrickDeal, knowledge: Knowledge) -> list[Card]:
     """The cards `knowledge.seat` cannot see, less turn-ups taken in sight of the table (F7,
     F10, SK9), aces (a veselyu shows the trump ace, SK8) and the joker (SK2: it plays by its
     own rules)."""
-    kept = {card for _, card in knowledge.taken} | AI_GAMES[deal.game].wild
+    kept = {card for _, card in knowledge.taken} | GAMES[deal.game].computer.wild
     return [card for card in knowledge.unseen if card.rank != Rank.ACE and card not in kept]
 
 

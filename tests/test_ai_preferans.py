@@ -10,14 +10,15 @@ from functools import partial
 
 import pytest
 
-from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player, seat_knowledge
+from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import strong
 from engine.ai.preferans import settle
 from engine.cards import Card, make_deck
-from engine.knowledge import PrefKnowledge
+from engine.games import GAMES
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import PrefDeal
+from engine.preferans.knowledge import PrefKnowledge
 from engine.preferans.outcome import Entries
 from engine.preferans.record import start, to_record
 from tests.pref_deal_helpers import act, new, plays, run
@@ -116,7 +117,7 @@ def test_seat_knowledge_hides_the_talon_until_shown_and_the_discard_always() -> 
     assert set(cards_of(TALON)) <= set(pref_knowledge(deal, 1).unseen)
     deal = run(deal, ["0: bid 6H", "1: pass", "2: pass"])
     deal = run(deal, ["0: discard 7C 8C"])
-    defender = seat_knowledge(deal, 1)
+    defender = GAMES[deal.game].knowledge(deal, 1)  # any game's seat knowledge: the registry
     assert defender.pinned == deal.talon  # shown, but in the declarer's hand or his discard
     assert set(cards_of("7C 8C")) <= set(defender.unseen)
     assert defender.history[-1] == PrefAction(0, PrefDo.DISCARD)

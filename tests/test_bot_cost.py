@@ -151,21 +151,21 @@ async def test_the_chat_row_is_cached_and_follows_every_write(
         storage = bot.service.storage
         await open_table(bot, group, users)
         reads = 0
-        original = storage._one
+        original = storage.query_one
 
         async def counted(*args: object) -> object:
             nonlocal reads
             reads += 1
             return await original(*args)  # type: ignore[arg-type]
 
-        storage._one = counted  # type: ignore[method-assign]
+        storage.query_one = counted  # type: ignore[method-assign]
         presses = await play_deal(bot, users, random.Random(6))
         # the chat row is read again only after chips moved (the settlement), not per press
         assert reads <= 1 < presses
-        storage._one = original  # type: ignore[method-assign]
+        storage.query_one = original  # type: ignore[method-assign]
 
         async def fresh() -> object:
-            storage._chats.clear()
+            storage.forget_chats()
             return await storage.chat(GROUP_ID)
 
         cached = await storage.chat(GROUP_ID)

@@ -11,10 +11,11 @@ from dataclasses import replace
 
 import pytest
 
-from bot import games, handlers, render, settings_menu
+from bot import games, render, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
+from bot.handlers.common import help_text
 from bot.storage import ChatRow, DealRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
@@ -35,7 +36,7 @@ NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
 
 
 def _chat(game: str, lang: str) -> ChatRow:
-    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0, False)
+    return ChatRow(1, "Group", lang, game, {"preset": "classic"}, 10, 60, 0)
 
 
 def _deal(game: str, seed: int, n: int) -> TrickDeal:
@@ -295,7 +296,7 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_help_names_every_registered_game_and_its_newgame_word(lang: str) -> None:
     """/help lists the games from the registry, so a new game appears there by registering."""
-    text = handlers._help(lang)
+    text = help_text(lang)
     for game in games.ORDER:
         ui = games.ui(game)
         assert ui.title(lang) in text and ui.aliases[0] in text

@@ -89,7 +89,8 @@ async def assert_moved(bot: RunningBot, group: FakeChat, was: Before) -> None:
     new = bot.tg.chat(NEW_ID)
     assert await storage.chat_moves() == {OLD_ID: NEW_ID}
     assert await storage.ledger_rows(OLD_ID) == [] and await storage.balances(OLD_ID) == []
-    rows = await storage._all("SELECT chat_id FROM chats WHERE chat_id IN (?, ?)", (OLD_ID, NEW_ID))
+    sql = "SELECT chat_id FROM chats WHERE chat_id IN (?, ?)"
+    rows = await storage.query(sql, (OLD_ID, NEW_ID))
     assert [r["chat_id"] for r in rows] == [NEW_ID]
     assert (await storage.chat(NEW_ID)).pot == was.pot
     assert {u.user_id: b for u, b in await storage.balances(NEW_ID)} == was.balances

@@ -45,7 +45,7 @@ async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path:
         assert await storage.table(1) == live.row  # the step's first statement rolled back too
         assert await storage.void_deal(live.row, live.deal_id) == []  # a finished deal stays
         assert await storage.ledger_rows(GROUP_ID) == ledger
-        storage._chats.clear()  # read the row itself, not the cached one
+        storage.forget_chats()  # read the row itself, not the cached one
         assert await storage.chat(GROUP_ID) == chat
         assert await storage.check() == []
 

@@ -76,8 +76,9 @@ def test_the_cycle_finder_finds_a_circle_and_a_deferred_import() -> None:
     graph = import_graph("engine")
     assert "engine.deal" in graph["engine.record"]  # `from .deal import …`
     assert "engine.preferans.scoring" in graph["engine.preferans.deal"]  # `from .scoring …`
-    assert "engine.ai.preferans" in graph["engine.ai.games"]  # `from . import preferans`
-    assert "engine.ai" not in graph["engine.ai.games"]
+    assert "engine.preferans.record" in graph["engine.preferans.game"]  # `from . import record`
+    assert "engine.preferans" not in graph["engine.preferans.game"]
+    assert "engine.games" in graph["engine.ai.levels"]  # deferred, inside `_computer`
 
 
 @pytest.mark.parametrize("package", ["engine", "bot"])
@@ -90,6 +91,7 @@ def test_no_import_runs_in_a_circle(package: str) -> None:
 BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli", "bot.health"),  # wiring
     ("bot.handlers",),  # Telegram updates in, the host's answers out
+    ("bot.pages",),  # the information pages a command answers with (/balance … /export)
     ("bot.service",),  # the table host
     # the chat's pages, which read the registry
     ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),

@@ -48,7 +48,7 @@ def test_an_unknown_whist_price_falls_back_to_the_default() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_p16_rules_say_the_whist_price_and_no_ante(lang: str) -> None:
     # a pulya's chips move by the whist's price at its end, never by the chat's ante (F3's)
-    chat = ChatRow(1, "Friends", lang, "preferans", {}, 25, 90, 0, False)
+    chat = ChatRow(1, "Friends", lang, "preferans", {}, 25, 90, 0)
     text = settings_menu.rules_summary(chat, "preferans")
     assert t(lang, "rules.ante", ante=25) not in text and "25" not in text, text
     assert UI.text(lang, "rules.money", target=10, n=DEFAULT_WHIST_PRICE) in text

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.errors import IllegalAction
-from engine.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans import record as deal_record
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
+from engine.preferans.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.views import PrefSeatView, PrefTableView, seat_view, table_view
 from locales import pick_language, t

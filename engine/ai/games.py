@@ -1,10 +1,11 @@
-"""The computer players' side of each game, by the name hand records use: one entry per game,
-so a new game (Napoleon, Preferans) plugs in by registering its own `GameAI`."""
+"""What the strong search (ai/search.py) needs of a Frap-family game: its rules level and the cards
+that ignore voids. Each game's entry, with its parameters, is its line of the registry
+(engine/games.py)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -12,12 +13,6 @@ from ..actions import Action, Do
 from ..cards import Card
 from ..deal import TrickDeal
 from ..knowledge import Knowledge
-from ..preferans.actions import PrefAction
-from ..preferans.deal import PrefDeal
-from ..student import JOKER
-from . import preferans
-from .family import FamilyRules
-from .napoleon import NapoleonHeuristic
 from .sample import sample_world
 
 
@@ -67,14 +62,6 @@ class GameAI:
         return deal.delta[seat] + deal.pot / deal.n
 
 
-@dataclass(frozen=True)
-class PrefAI:
-    """Preferans (P1–P18): its deal is not a `TrickDeal`, so its knowledge is a `PrefKnowledge`
-    and the levels call its own heuristic (ai/preferans.py) and search (ai/pref_search.py)."""
-
-    choose: Callable[[PrefDeal, int, Sequence[PrefAction]], PrefAction] = preferans.choose
-
-
 ATTEMPTS = 24  # imagined deals tried for one that fits every word
 # Words after which a hand holds cards it did not hold when it spoke (F7, F9, F10, SK7–SK9).
 _CHANGES_HAND = frozenset(
@@ -90,20 +77,3 @@ def _judged(knowledge: Knowledge) -> list[int]:
         if action.do in _CHANGES_HAND and not (action.do is Do.DISCARD and action.cards == ())
     }
     return [s for s in knowledge.hidden_hands if s != knowledge.seat and s not in changed]
-
-
-_JOKER = frozenset({JOKER})
-
-AI_GAMES: dict[str, GameAI | PrefAI] = {
-    # F5: frap = 2 of 4 tricks; F6: whist = 1 and a ×1 penalty with none.
-    "frap": GameAI(FamilyRules(declare=1.9, stand=1.0)),
-    # K2, K4: khrap = 3 of 5 for the whole pot; whisters gain only when it fails.
-    "khrap": GameAI(FamilyRules(declare=2.7, stand=1.1)),
-    # SK4: khrap = 2 of 4, pomogu = 1; SK2: the joker is a sure trick and follows no suit.
-    "student_khrap": GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER),
-    # N2–N4: bid by a count of likely tricks, name trump with the best suit; the strong level
-    # searches it like the family (a TrickDeal: same sampling, payoff = chips plus treasure share).
-    "napoleon": GameAI(NapoleonHeuristic()),
-    # P4–P12: bid by sure tricks, whist for the obligation; the strong level solves late play.
-    "preferans": PrefAI(),
-}

@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..cards import Card, Suit
-from ..knowledge import PrefKnowledge
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
+from ..preferans.knowledge import PrefKnowledge
 from ..preferans.outcome import level
 from ..preferans.scoring import score_deal
 from . import preferans as rules

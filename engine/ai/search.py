@@ -18,7 +18,7 @@ from typing import TypeVar
 from ..actions import Action, Do
 from ..deal import TrickDeal
 from ..knowledge import Knowledge
-from .games import AI_GAMES, GameAI
+from .games import GameAI
 
 PLAYOUTS = 160  # per decision, shared among the candidates: bounds its time (bench/ai_strength)
 MIN_SAMPLES = 12  # imagined deals per decision, however many candidates
@@ -33,11 +33,11 @@ def search(
     rng: random.Random,
     playouts: int = PLAYOUTS,
     min_samples: int = MIN_SAMPLES,
+    *,
+    game: GameAI,
 ) -> Action:
-    """The candidate action with the best mean payoff over imagined deals, if it beats the rules
-    level's choice by more than the noise; else that choice."""
-    game = AI_GAMES[knowledge.world.game]
-    assert isinstance(game, GameAI)
+    """The candidate action with the best mean payoff over imagined deals of `game`, if it beats
+    the rules level's choice by more than the noise; else that choice."""
     world, seat = knowledge.world, knowledge.seat
     legal = knowledge.legal
     if any(action.do is Do.LOOK for action in legal):

@@ -1,0 +1,192 @@
+"""What every handler shares: replies through the presenter, refusals in words, the admin
+check, the group-command wrapper, and answering a press with Telegram's trouble waited out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from datetime import UTC, timedelta, tzinfo
+from typing import Any
+
+from telegram import (
+    Bot,
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
+from telegram.ext import ContextTypes
+
+from locales import t
+
+from .. import games, render
+from ..service import GameService, Person, Refusal
+from ..storage import StorageUnavailable
+
+log = logging.getLogger("bot.handlers")
+Context = ContextTypes.DEFAULT_TYPE
+# the other group commands take none
+TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick", "stats")
+# what a private chat's practice table against computer players answers too (issue 17)
+PRACTICE_COMMANDS = (
+    "newgame", "startgame", "stopgame", "pot", "balance", "top", "stats", "history", "rules",
+)  # fmt: skip
+ANSWER_TRIES = 4
+
+
+def person(user: User) -> Person:
+    """The service's view of a Telegram user."""
+    return Person(user.id, user.full_name or user.first_name, user.username, user.language_code)
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A button press as the bot receives it, whatever carried it: who pressed, the chat and
+    message it was pressed on (None: not known, e.g. a message too old for Telegram to name),
+    the button's callback data, and the buttons that message showed when pressed. A press from
+    another front end (a Mini App page) names the chat of its table and no message (0): the
+    presses that edit the message pressed on (settings, /pings, /language, a new season) are
+    the chat's messages' own."""
+
+    user: User
+    chat_id: int | None
+    data: str | None
+    message_id: int = 0
+    markup: InlineKeyboardMarkup | None = None
+
+
+class Common:
+    """The handlers' shared state (the game service, the time zone /history's dates are in) and
+    plumbing; each concern's handlers (bot/handlers/*.py) build on it."""
+
+    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
+        self.service = service
+        self.storage = service.storage
+        self.time_zone = time_zone  # /history's dates
+
+    async def _chat_lang(self, chat: Chat) -> str:
+        if chat.type == ChatType.PRIVATE:
+            return await self.service.user_lang(chat.id)
+        return (await self.storage.chat(chat.id, chat.title)).lang
+
+    async def _reply(
+        self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """Answer a message (quoting it in groups); Telegram's errors are waited out."""
+        private = message.chat.type == ChatType.PRIVATE
+        await self.service.presenter.post(
+            message.chat_id,
+            render.Rendered(text, markup),
+            reply_to=None if private else message.message_id,
+        )
+
+    async def _is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        if chat_id > 0:  # a private chat (a practice table, issue 17) has no admins
+            return False
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except ChatMigrated as exc:  # the group became a supergroup: its admins are there
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
+            return await self._is_admin(bot, exc.new_chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    def _noticed(self, chat_id: int, exc: TelegramError) -> None:
+        """A call was refused because the group became a supergroup: the chat moves there."""
+        if isinstance(exc, ChatMigrated):
+            self.service.presenter.migrated(chat_id, exc.new_chat_id)
+
+    async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
+        markup = None
+        if refusal.url:
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t(lang, "btn.open_bot"), url=refusal.url)]]
+            )
+        await self._reply(message, t(lang, refusal.key, **refusal.values), markup)
+
+    def group_command(
+        self, run: Callable[[Update, Context, Message, str], Awaitable[None]]
+    ) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+        """Wrap a group-only command: private use is answered with a hint, refusals with text."""
+
+        async def handler(update: Update, context: Context) -> None:
+            message, user = update.effective_message, update.effective_user
+            if message is None or user is None:
+                return
+            private = message.chat.type == ChatType.PRIVATE
+            if private and run.__name__ not in PRACTICE_COMMANDS:
+                lang = await self.service.user_lang(user.id, user.language_code)
+                await self._reply(message, t(lang, "cmd.group_only"))
+                return
+            lang = await self._chat_lang(message.chat)
+            if context.args and run.__name__ not in TAKE_ARGUMENTS:
+                await self._reply(message, t(lang, "usage.no_arguments", command=run.__name__))
+                return  # junk after a command changes nothing (issue 4)
+            try:
+                await run(update, context, message, lang)
+            except Refusal as refusal:
+                await self._refused(message, lang, refusal)
+            except StorageUnavailable as exc:  # issue 25: nothing was changed; say so
+                log.warning("/%s in %s not saved: %s", run.__name__, message.chat.id, exc)
+                await self._reply(message, t(lang, "err.not_saved"))
+
+        return handler
+
+    async def _edit_pressed(
+        self,
+        bot: Bot,
+        pressed: Pressed,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """The message pressed on now shows `text` (and `markup`'s buttons); raises
+        TelegramError as Telegram refused."""
+        await bot.edit_message_text(
+            text,
+            chat_id=pressed.chat_id,
+            message_id=pressed.message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+        )
+
+
+async def answer(
+    query: CallbackQuery, text: str | None, *, alert: bool = False, url: str | None = None
+) -> None:
+    """Answer a press; a 429 or network trouble is tried again while the press is fresh."""
+    for attempt in range(1, ANSWER_TRIES + 1):
+        try:
+            await query.answer(text=text, show_alert=alert and url is None, url=url)
+            return
+        except BadRequest as exc:  # e.g. too old: nothing more to do
+            log.debug("answerCallbackQuery failed: %s", exc)
+            return
+        except (NetworkError, RetryAfter) as exc:
+            if attempt == ANSWER_TRIES:
+                log.info("answerCallbackQuery failed: %s", exc)  # Telegram's trouble: bot.metrics
+                return
+            wait = exc.retry_after if isinstance(exc, RetryAfter) else None
+            pause = wait.total_seconds() if isinstance(wait, timedelta) else wait
+            await asyncio.sleep(min(float(pause or 0.5 * attempt), 5.0))
+        except TelegramError as exc:
+            log.debug("answerCallbackQuery failed: %s", exc)
+            return
+
+
+def help_text(lang: str) -> str:
+    """/help: the games the registry holds, and the commands."""
+    titles = ", ".join(games.ui(game).title(lang) for game in games.ORDER)
+    return t(lang, "help.text", games=titles, choices=games.choices())
+
+
+def is_id(text: str) -> bool:
+    """Whether a command argument is a plain row id (ASCII digits that fit SQLite's integer)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18

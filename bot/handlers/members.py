@@ -1,0 +1,80 @@
+"""Membership: the bot blocked or removed, a group that became a supergroup (issue 11), a
+member who left the group (issue 16)."""
+
+from __future__ import annotations
+
+from telegram import ChatMemberUpdated, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import ChatMigrated, TelegramError
+
+from .common import Common, Context, person
+
+
+class Members(Common):
+    """Who is in the chat, and the chat itself moving."""
+
+    async def my_member(self, update: Update, context: Context) -> None:
+        """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
+        removed or may no longer write (issue 11)."""
+        change = update.my_chat_member
+        if change is None:
+            return
+        if change.chat.type != ChatType.PRIVATE:
+            member = change.new_chat_member
+            gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+            muted = member.status == ChatMemberStatus.RESTRICTED and not getattr(
+                member, "can_send_messages", True
+            )
+            if gone or muted:
+                if change.chat.type == ChatType.GROUP and await self._upgraded(context, change):
+                    return  # a basic group that became a supergroup: the bot was not removed
+                await self.service.removed(change.chat.id)
+            return
+        status = change.new_chat_member.status
+        if status == ChatMemberStatus.BANNED:
+            await self.service.dm_forbidden(change.from_user.id)
+        elif status == ChatMemberStatus.MEMBER:
+            await self.service.touch(person(change.from_user), started=True)
+
+    async def _upgraded(self, context: Context, change: ChatMemberUpdated) -> bool:
+        """Whether Telegram refuses calls on this basic group because it is a supergroup now
+        (then the chat moves there instead of its table being closed)."""
+        try:
+            await context.bot.get_chat(change.chat.id)
+        except ChatMigrated as exc:
+            await self.service.migrate(change.chat.id, exc.new_chat_id)
+            return True
+        except TelegramError:
+            pass
+        return False
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: the service messages in the old chat (migrate_to) and in
+        the new one (migrate_from); whichever comes first moves the chat (issue 11)."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.service.migrate(message.chat_id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.service.migrate(
+                message.migrate_from_chat_id, message.chat_id, message.chat.title
+            )
+
+    async def member_left(self, update: Update, context: Context) -> None:
+        """A member left the group or was removed (a left_chat_member service message, which
+        a bot gets whatever its privacy mode, or a chat_member update, which an admin bot gets):
+        he stands up from the table at the end of his deal (issue 16)."""
+        chat_id: int | None = None
+        gone: User | None = None
+        change = update.chat_member
+        if change is not None:
+            if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                chat_id, gone = change.chat.id, change.new_chat_member.user
+        elif update.effective_message is not None:
+            chat_id = update.effective_message.chat_id
+            gone = update.effective_message.left_chat_member
+        if chat_id is None or gone is None or gone.is_bot:
+            return
+        async with self.service.lock(chat_id):
+            await self.service.stand_up(chat_id, gone.id, kicked=False)

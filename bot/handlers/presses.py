@@ -1,0 +1,88 @@
+"""Button presses: one function, `Presses.handle_press`, turns a press (who, in which chat, the
+button's data) into the service call and the answer; Telegram's callback query is only its
+carrier (`button`), so a Mini App page sends its presses through the same path."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import Bot, Update
+
+from locales import t
+
+from .. import callbacks
+from ..callbacks import Kind, Press
+from ..service import Refusal
+from ..storage import StorageUnavailable
+from .common import Common, Context, Pressed, answer, log
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a press is answered with: nothing (None), a short notice, or an alert; or `url`
+    to open (the bot's private chat, for one who has not started it)."""
+
+    text: str | None = None
+    alert: bool = False
+    url: str | None = None
+
+
+# A press that needs no chat: the presser's own move (a/t, on the presser's private message).
+AnywherePress = Callable[[int, Press], Awaitable[None]]
+# A press on a chat's message: (the bot, the press, the decoded data, the chat's id).
+ChatPress = Callable[[Bot, Pressed, Press, int], Awaitable[None]]
+
+
+class Presses(Common):
+    """The presses' router: each kind of button (callbacks.Kind) to its handler."""
+
+    anywhere: dict[Kind, AnywherePress]
+    in_chat: dict[Kind, ChatPress]
+
+    async def handle_press(self, bot: Bot, pressed: Pressed) -> Answer:
+        """Decode a press, check who may press it, act, and say how to answer it: a stale or
+        forged button, a refusal, or a step the database did not take (issue 25) as an alert
+        in the presser's language; a press that worked with no text. `bot` is the bot whose
+        message was pressed (the admin check, the edit of that message)."""
+        user = pressed.user
+        lang = await self.service.user_lang(user.id, user.language_code)
+        try:
+            press = callbacks.decode(pressed.data)
+            await self._route(bot, pressed, press)
+        except callbacks.BadCallback:
+            log.debug("bad callback data from %s: %r", user.id, pressed.data)
+            return Answer(t(lang, "err.stale"), alert=True)
+        except Refusal as refusal:
+            text = t(lang, refusal.key, **refusal.values)
+            return Answer(text, alert=refusal.url is None, url=refusal.url)
+        except StorageUnavailable as exc:  # issue 25: the step was not applied; say so
+            log.warning("press of %s not saved: %s", user.id, exc)
+            return Answer(t(lang, "err.not_saved"), alert=True)
+        return Answer()
+
+    async def _route(self, bot: Bot, pressed: Pressed, press: Press) -> None:
+        kind = Kind(press.kind)
+        anywhere = self.anywhere.get(kind)
+        if anywhere is not None:
+            await anywhere(pressed.user.id, press)
+            return
+        if pressed.chat_id is None:
+            raise Refusal("err.stale")
+        await self.in_chat[kind](bot, pressed, press, pressed.chat_id)
+
+    async def button(self, update: Update, context: Context) -> None:
+        """Every inline button: handled by `handle_press`, and always answered."""
+        query = update.callback_query
+        if query is None:
+            return
+        message = query.message
+        pressed = Pressed(
+            query.from_user,
+            message.chat.id if message else None,
+            query.data,
+            message.message_id if message else 0,
+            getattr(message, "reply_markup", None),
+        )
+        said = await self.handle_press(context.bot, pressed)
+        await answer(query, said.text, alert=said.alert, url=said.url)

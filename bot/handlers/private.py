@@ -1,0 +1,54 @@
+"""The private chat: /start (a deep link's join, the hand shown again, the welcome) and /help."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from locales import pick_language, t
+
+from .. import render
+from ..service import Refusal
+from .common import Common, Context, help_text, person
+
+
+class PrivateChat(Common):
+    """/start and /help."""
+
+    async def start(self, update: Update, context: Context) -> None:
+        """/start [payload] in private: `j<id>` completes a join, `hand` re-shows the cards."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        if message.chat.type != ChatType.PRIVATE:
+            await self.help(update, context)
+            return
+        stored = await self.service.touch(person(user), started=True)
+        lang = pick_language(stored.lang)
+        payload = context.args[0] if context.args else ""
+        if payload.startswith("j") and payload[1:].isdigit():
+            table_id = int(payload[1:])
+            live = self.service.find(table_id)
+            if live is None:
+                await self._reply(message, t(lang, "err.stale"))
+                return
+            try:
+                async with self.service.lock(live.row.chat_id):
+                    await self.service.join(live.row.chat_id, person(user), table_id)
+            except Refusal as refusal:
+                await self._refused(message, lang, refusal)
+                return
+            chat = await self.storage.chat(live.row.chat_id)
+            await self._reply(message, t(lang, "start.joined", title=render.name(chat.title)))
+            return
+        if payload == "hand" and await self.service.reshow_hand(user.id):
+            return
+        await self._reply(message, t(lang, "start.welcome") + "\n\n" + help_text(lang))
+
+    async def help(self, update: Update, context: Context) -> None:
+        """/help: what the bot does and its commands."""
+        message = update.effective_message
+        if message is None:
+            return
+        lang = await self._chat_lang(message.chat)
+        await self._reply(message, help_text(lang))

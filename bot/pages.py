@@ -1,0 +1,193 @@
+"""The chat's information pages: /pot, /balance, /top, /stats, /history (a deal in full) and
+/export's ledger file, built from storage and the service; a handler decodes the command, calls
+one of these and posts what it returns (HTML), so another front end can show the same pages."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from locales import t
+
+from . import export, names, render, stats, stats_view
+from .service import GameService
+from .storage import DealRow, Storage
+
+HISTORY_SHOWN = 5
+TOP_SHOWN = 10
+BALANCES_SHOWN = 50
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+async def pot(storage: Storage, chat_id: int, lang: str) -> str:
+    """/pot: each game's pot that holds chips (issue 13: one pot per game)."""
+    return render.pots(lang, await storage.chat(chat_id))
+
+
+async def balance(
+    service: GameService, chat_id: int, lang: str, wanted: int | None, query: str
+) -> str:
+    """/balance: every player's chips in the chat with the pots and a match's standing; only
+    player `wanted`'s (a reply to him) or those whose name holds `query` (lower case), if given."""
+    storage = service.storage
+    everyone = await storage.balances(chat_id)
+    rows = everyone
+    if wanted is not None or query:
+        rows = [
+            (u, b)
+            for u, b in rows
+            if u.user_id == wanted
+            or (query and (query in u.name.lower() or query == (u.username or "").lower()))
+        ]
+        if not rows:
+            return t(lang, "balance.nobody")
+    standing = service.match_standing(chat_id, lang)
+    if not rows:
+        return standing or t(lang, "balance.empty")
+    chat = await storage.chat(chat_id)
+    labels = names.distinct(u for u, _ in everyone)
+    lines = [t(lang, "balance.title")]
+    lines += [
+        f"{render.name(labels[u.user_id])}: <b>{render.signed(b)}</b>"
+        for u, b in rows[:BALANCES_SHOWN]
+    ]
+    if not query and wanted is None:
+        lines.append(render.pots(lang, chat))
+        lines += [] if standing is None else ["", standing]
+    return "\n".join(lines)
+
+
+async def top(service: GameService, chat_id: int, lang: str) -> str:
+    """/top: the ten richest players of the chat, and a match's standing."""
+    everyone = await service.storage.balances(chat_id)
+    rows = everyone[:TOP_SHOWN]
+    standing = service.match_standing(chat_id, lang)
+    if not rows:
+        return standing or t(lang, "balance.empty")
+    labels = names.distinct(u for u, _ in everyone)
+    lines = [t(lang, "top.title")]
+    for i, (user, bal) in enumerate(rows):
+        mark = MEDALS[i] if i < len(MEDALS) else f"{i + 1}."
+        lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{render.signed(bal)}</b>")
+    lines += [] if standing is None else ["", standing]
+    return "\n".join(lines)
+
+
+async def player_stats(
+    storage: Storage,
+    chat_id: int,
+    lang: str,
+    asker: tuple[int, str],
+    replied_to: int | None,
+    query: str | None,
+) -> str:
+    """/stats (issue 16): a player's deals, contracts, best and worst deal, biggest pot, streak,
+    and the chat's records. The player: the one replied to, else the one named `query` (case
+    folded; exactly one must match), else the asker (`asker`: the id and name of who asked)."""
+    players = [u for u, _ in await storage.balances(chat_id)]
+    labels = names.distinct(players)
+    wanted = asker[0]
+    if replied_to is not None:
+        wanted = replied_to
+    elif query is not None:
+        found = [
+            u.user_id
+            for u in players
+            if query in (u.name.casefold(), (u.username or "").casefold())
+            or query == labels[u.user_id].casefold()
+        ]
+        if len(found) != 1:
+            return t(lang, "balance.nobody")
+        wanted = found[0]
+    deals = await stats_view.gather(storage, chat_id)
+    if wanted not in labels:
+        stored = await storage.user(wanted)
+        labels[wanted] = stored.name if stored else asker[1]
+    text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
+    records = stats_view.records_text(lang, stats.chat_records(deals), labels)
+    return text + ("\n\n" + records if records else "")
+
+
+async def history(storage: Storage, chat_id: int, lang: str, zone: tzinfo) -> str:
+    """/history: the chat's last deals by their numbers here, oldest first."""
+    deals = await storage.numbered_deals(chat_id, limit=HISTORY_SHOWN)
+    if not deals:
+        return t(lang, "history.empty")
+    lines = [t(lang, "history.title")]
+    tables: dict[int, list[DealRow]] = {}  # a match's deals, read once for all its lines
+    for number, deal in reversed(deals):  # oldest first, as they were played
+        earlier = await _match_deals(storage, deal, tables)
+        lines.append(render.history_line(lang, deal, number, finished(deal, zone), earlier))
+    lines.append(t(lang, "history.hint"))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class DealPage:
+    """/history <number>: the deal told in full, and its hand record as a file (for disputes)."""
+
+    text: str
+    record: bytes  # the hand record, JSON
+    number: int
+    deal_id: int
+
+
+async def deal(
+    storage: Storage, chat_id: int, lang: str, number: int, zone: tzinfo
+) -> DealPage | None:
+    """The chat's finished deal numbered `number` in full (bids, tricks, the money), or its
+    history line if its record no longer replays; None if there is no such deal."""
+    found = await storage.numbered_deals(chat_id, number=number)
+    if not found:
+        return None
+    ((number, row),) = found
+    date = finished(row, zone)
+    earlier = await _match_deals(storage, row, {})
+    told = render.deal_account(lang, row, number, earlier)
+    if told is None:  # a record that no longer replays: its line at least
+        text = render.history_line(lang, row, number, date, earlier)
+    else:
+        title, _, rest = told.partition("\n")
+        text = "\n".join((title, t(lang, "history.played", date=date), rest))
+    record = json.dumps(row.record, ensure_ascii=False, indent=1).encode()
+    return DealPage(text, record, number, row.deal_id)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerFile:
+    """/export: the chat's ledger as CSV, and the chat it belongs to (a moved group's new id)."""
+
+    chat_id: int
+    data: bytes
+    filename: str
+
+
+async def ledger(storage: Storage, chat_id: int) -> LedgerFile | None:
+    """The chat's ledger as a CSV file; None while it has no rows."""
+    chat = await storage.chat(chat_id)
+    entries = await storage.ledger_entries(chat.chat_id)
+    if not entries:
+        return None
+    return LedgerFile(chat.chat_id, export.ledger_csv(entries), f"ledger-{abs(chat.chat_id)}.csv")
+
+
+def finished(deal: DealRow, zone: tzinfo) -> str:
+    """When a deal ended, in the bot's time zone (day.month hours:minutes)."""
+    if deal.finished_at is None:
+        return "?"
+    return datetime.fromtimestamp(deal.finished_at, zone).strftime("%d.%m %H:%M")
+
+
+async def _match_deals(
+    storage: Storage, deal: DealRow, tables: dict[int, list[DealRow]]
+) -> list[DealRow]:
+    """The deals of `deal`'s match played before it, for a game whose table is a match (a
+    Preferans pulya: P15's overflow depends on the sheet); none for a game played deal by
+    deal. `tables` keeps each table's deals once read."""
+    ui = render.own_ui(deal)
+    if ui is None or not ui.match:
+        return []
+    if deal.table_id not in tables:
+        tables[deal.table_id] = await storage.table_deals(deal.table_id)
+    return render.match_deals(deal, tables[deal.table_id])

@@ -1,0 +1,50 @@
+"""What the running bot keeps of Telegram: which message shows each of the presenter's slots,
+and its heartbeat for `python -m bot health` (issue 25)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+
+from .db import Jobs
+
+
+class Messages(Jobs):
+    """The presenter's message slots and the heartbeat."""
+
+    async def message_slots(self) -> dict[str, tuple[int, int, str]]:
+        """Every remembered message: slot → (chat_id, message_id, content hash)."""
+        rows = await self.query("SELECT * FROM messages")
+        return {r["slot"]: (r["chat_id"], r["message_id"], r["content_hash"]) for r in rows}
+
+    async def remember_messages(
+        self, rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+    ) -> None:
+        """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
+        and forget the slots named in `forget`."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT INTO messages (slot, chat_id, message_id, content_hash) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET "
+                "chat_id = excluded.chat_id, message_id = excluded.message_id, "
+                "content_hash = excluded.content_hash",
+                rows,
+            )
+            db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
+
+        await self.transaction(body)
+
+    async def beat(self, telegram_at: float | None, pid: int) -> None:
+        """The running bot's heartbeat: now, and when Telegram last answered (Unix times)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO heartbeat (id, beat_at, telegram_at, pid) VALUES (1, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at, "
+                "telegram_at = excluded.telegram_at, pid = excluded.pid",
+                (time.time(), telegram_at, pid),
+            )
+
+        await self.transaction(body)

@@ -1,0 +1,62 @@
+"""Every button goes through one function, Handlers.handle_press (issue 23): a press is who
+pressed, the chat and message, and the button's data, whatever carried it; a Telegram press and
+the same press handed to it directly are answered alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from telegram import User
+
+from bot.callbacks import Kind
+from bot.handlers import Answer, Handlers, Pressed
+from tests.bot_harness import GROUP_ID, bot_messages, make_players, push_callback, running_bot
+from tests.fakebot import FakeTelegram
+
+
+async def test_a_press_handed_over_directly_is_handled_and_answered_as_a_telegram_one(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        handlers: Handlers = bot.app.bot_data["handlers"]
+        for user in users:
+            await user.start()
+        await users[0].send(group, "/newgame")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[0]
+        bob = User(users[1].id, users[1].first_name, is_bot=False, language_code="ru")
+        pressed = Pressed(bob, GROUP_ID, "j:1", lobby.message_id)
+        assert await handlers.handle_press(bot.app.bot, pressed) == Answer()
+        await bot.idle()
+        live = bot.service.table_in(GROUP_ID)
+        assert live is not None and users[1].id in live.row.seats
+        assert "Bob" in bot_messages(tg, group)[0].text  # the lobby shows him seated
+        # the same press again, through Telegram and directly: the same refusal
+        query = await users[1].press(bot_messages(tg, group)[0], data="j:1")
+        await bot.idle()
+        told = tg.callback_answer(query)
+        assert told is not None and told["text"]
+        again = await handlers.handle_press(bot.app.bot, pressed)
+        assert again == Answer(told["text"], alert=told["show_alert"])
+        # forged data, and a chat's button with no chat known: stale, as an alert
+        stale = await handlers.handle_press(bot.app.bot, Pressed(bob, GROUP_ID, "x:1"))
+        forged = push_callback(tg, users[1], bot_messages(tg, group)[0], "x:1")
+        await bot.idle()
+        assert stale.alert and stale.text == tg.callback_answer(forged)["text"]  # type: ignore[index]
+        assert await handlers.handle_press(bot.app.bot, Pressed(bob, None, "l:1")) == stale
+        assert users[1].id in live.row.seats
+    assert tg.errors == []
+
+
+def test_every_kind_of_button_has_one_handler() -> None:
+    """Each kind of callback data (callbacks.Kind) is routed, by exactly one of the two tables."""
+    handlers = Handlers(_Service())  # type: ignore[arg-type]
+    routed = [*handlers.anywhere, *handlers.in_chat]
+    assert sorted(routed) == sorted(Kind) and len(routed) == len(set(routed))
+
+
+class _Service:
+    """Enough of a game service to build the handlers."""
+
+    storage = None

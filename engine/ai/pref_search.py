@@ -8,7 +8,9 @@ the double-dummy solver of ai/pref_dd.py from the trick on the table, each side 
 best, and the card with the best mean value is played. Earlier — bidding, talon, contract,
 whisting and the first tricks — each candidate is played out with the rules level at every
 seat, the same imagined deals serving every candidate, and the rules level's choice is left only
-for a gain clear of the sampling noise (as ai/search.py does for the other games).
+for a gain clear of the sampling noise (as ai/search.py does for the other games). One choice is
+not the rules level's (`lookahead`, issue 26): a declarer names a modest suit contract, since
+the rules level's count overstates no trump and would make every bid look like a lost one.
 """
 
 from __future__ import annotations
@@ -284,7 +286,7 @@ def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
 
 def lookahead(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> PrefAction:
     """How the Master's playouts act at every seat, and its choice unless a gain is clear: the
-    rules level's, but a contract named by `modest_contract` (issue 26)."""
+    rules level's, but the contract first in `_modest_contracts` (issue 26)."""
     if deal.phase is Phase.CONTRACT and len(legal) > 1:
         return _modest_contracts(deal, seat, legal)[0]
     return rules.choose(deal, seat, legal)

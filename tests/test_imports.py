@@ -96,9 +96,8 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     # the information pages a command answers with (/balance … /export); the Mini App's pages
     ("bot.pages", "bot.web.pages"),
     ("bot.service",),  # the table host
-    # the chat's pages, which read the registry
-    ("bot.render", "bot.settings_menu", "bot.stats_view", "bot.summary", "bot.turns"),
-    ("bot.account",),
+    ("bot.seats",),  # its lobby and seats
+    ("bot.chat",),  # the chat's pages, which read the registry
     ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
     # an open table's model and seating, the computer players, the messages kept up to date
     ("bot.table", "bot.computer", "bot.presenter"),
@@ -136,7 +135,7 @@ def layer(module: str) -> int:
 
 def test_the_layer_check_places_a_module_by_its_longest_prefix() -> None:
     assert layer("bot.games.base") == layer("bot.games")
-    assert layer("bot.view.message") > layer("bot.games") > layer("bot.service")
+    assert layer("bot.view.message") > layer("bot.games") > layer("bot.chat.lines")
     assert layer("bot") == len(BOT_LAYERS) - 1
 
 

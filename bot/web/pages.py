@@ -63,7 +63,7 @@ class Pages:
                 del self._open[page.table_id]
 
     def changed(self, live: Live) -> None:
-        """A table changed (`GameService._changed`, under the chat's lock): a push to its open
+        """A table changed (`GameService.changed`, under the chat's lock): a push to its open
         pages once the lock is let go (many changes in a row make one push)."""
         table_id = live.row.table_id
         if table_id not in self._open or table_id in self._due:

@@ -2,7 +2,7 @@
 one seat (the engine's seat view: the player's hand, his discard and the talon he took as
 declarer, P5) or the group (the public view: the talon where the table saw it, raspasy's turned
 card, the open hands of P7 and P9), with the chat control message's own buttons
-(`preferans.hand_message`), the last deal's result and the sheet."""
+(`render.hand_message`), the last deal's result and the sheet."""
 
 from __future__ import annotations
 
@@ -12,21 +12,22 @@ from typing import TYPE_CHECKING, Any
 
 from engine.preferans.views import PrefSeatView, PrefTableView
 
-from ..format import signed
-from ..web import kit
-from . import preferans as pref
+from ...format import signed
+from ...web import kit
+from . import render
+from .ui import PreferansUI
 
 if TYPE_CHECKING:
     from engine.preferans.match import Match
 
-    from ..storage import ChatRow
-    from ..table.live import Live
-    from .base import TableGame
+    from ...storage import ChatRow
+    from ...table.live import Live
+    from ..base import TableGame
 
 
 def view(
     game: TableGame,
-    ui: pref.PreferansUI,
+    ui: PreferansUI,
     match: Match,
     table: Live,
     seat: int | None,
@@ -44,7 +45,7 @@ def view(
         "target": sheet.rules.target,
     }
     last = sheet.lines[-1] if sheet.lines else None
-    result = pref.result_lines(lang, last, match.names, sheet.deals) if last else None
+    result = render.result_lines(lang, last, match.names, sheet.deals) if last else None
     out: dict[str, Any] = {
         "sheet": figures,
         "result": kit.plain("\n".join(result)) if result else None,
@@ -62,7 +63,7 @@ def view(
         assert mine is not None
         if deal.finished:
             mine = replace(mine, legal=())
-        control = pref.hand_message(
+        control = render.hand_message(
             lang, mine, table.row.table_id, table.row.deal_no, len(deal.actions), chat.title,
             chosen, end=match if match.finished else None,
         )  # fmt: skip
@@ -100,7 +101,7 @@ def view(
         "discards": kit.cards(mine.discards, lang) if mine is not None else [],
         "buttons": buttons,
         "table_text": kit.plain(
-            pref.table_message(lang, public, table.row.deal_no, sheet.rules.target)
+            render.table_message(lang, public, table.row.deal_no, sheet.rules.target)
         ),
         "private_text": kit.plain(control),
         "names": names,

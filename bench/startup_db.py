@@ -138,7 +138,8 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
         )
         await service.act(live.deal_seats[seat], press)
         moves += 1
-        if deal_of(live) is not None and deal_of(live).finished:
+        after = deal_of(live)
+        if after is not None and after.finished:
             break
     return moves
 

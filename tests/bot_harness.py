@@ -177,6 +177,19 @@ async def open_table(
     await bot.idle()
 
 
+@asynccontextmanager
+async def table_of(
+    tg: FakeTelegram, tmp_path: Path, players: int, command: str = "/newgame", **bot: Any
+) -> AsyncIterator[tuple[RunningBot, FakeChat, list[FakeUser]]]:
+    """The usual opening: `players` friends in the group (`make_players`), the bot running on a
+    fresh database (`running_bot`, with `bot`'s seed and settings) and their table started with
+    `command` (`open_table`)."""
+    group, users = make_players(tg, players)
+    async with running_bot(tg, tmp_path / "db.sqlite3", **bot) as running:
+        await open_table(running, group, users, command)
+        yield running, group, users
+
+
 async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) -> int:
     """Press random legal buttons in the players' private chats until the deal ends; returns
     how many were pressed."""

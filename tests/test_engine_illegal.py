@@ -1,4 +1,6 @@
-"""Every kind of illegal action, in every phase, is refused naming its rule and changes nothing."""
+"""Every kind of illegal action of Frap, in every phase, is refused naming its rule and changes
+nothing: Frap's cases (checked with every game's by tests/test_illegal.py) and how words are
+read."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ from engine.errors import IllegalAction
 from engine.frap import FrapDeal, Phase
 from engine.record import replay
 from tests.engine_helpers import cards, new_deal, run
-from tests.family_helpers import assert_refused_as, case_ids
 
 
 def bidding() -> FrapDeal:
@@ -148,14 +149,8 @@ CASES: list[tuple[Callable[[], FrapDeal], Action, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
-def test_illegal_action_is_refused_and_changes_nothing(
-    setup: Callable[[], FrapDeal], action: Action, rule: str, reason: str
-) -> None:
-    assert_refused_as(setup(), action, rule, reason)
-
-
-def test_phases_of_the_cases() -> None:
+def test_each_setup_is_in_the_phase_it_is_named_for() -> None:
+    # (every case refused as it says, every phase covered: tests/test_illegal.py)
     phases = {setup.__name__: setup().phase for setup, *_ in CASES}
     assert phases["whist"] is Phase.WHIST and phases["dark_discard"] is Phase.DARK_DISCARD
     assert phases["buying"] is Phase.BUYING and phases["cutting"] is Phase.CUTTING

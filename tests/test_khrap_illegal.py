@@ -1,17 +1,16 @@
 """Illegal actions in every phase of Khrap are refused naming their rule (K*, or the F* point
-Khrap keeps from Frap), and change nothing."""
+Khrap keeps from Frap), and change nothing: Khrap's cases, checked with every game's by
+tests/test_illegal.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from engine.actions import Action, Do
 from engine.cards import Card, Suit
-from engine.frap import FrapRules, KhrapDeal, Phase
+from engine.frap import FrapRules, KhrapDeal
 from tests.engine_helpers import cards
-from tests.family_helpers import assert_refused_as, case_ids, khrap_deal, run
+from tests.family_helpers import khrap_deal, run
 
 
 def bidding() -> KhrapDeal:
@@ -129,15 +128,3 @@ CASES: list[tuple[Callable[[], KhrapDeal], Action, str, str]] = [
     (finished, _a(0, Do.PLAY, "AS"), "F15", "the deal is over"),
     (finished, _a(1, Do.PASS), "F15", "the deal is over"),
 ]
-
-
-@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
-def test_illegal_khrap_action_is_refused_and_changes_nothing(
-    setup: Callable[[], KhrapDeal], action: Action, rule: str, reason: str
-) -> None:
-    assert_refused_as(setup(), action, rule, reason)
-
-
-def test_every_phase_is_covered() -> None:
-    phases = {setup().phase for setup, *_ in CASES}
-    assert phases == set(Phase)

@@ -1,17 +1,15 @@
 """Illegal actions in every phase of Napoleon are refused naming their rule (N2–N4), and change
-nothing."""
+nothing: Napoleon's cases, checked with every game's by tests/test_illegal.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from engine.actions import Action, Do
 from engine.cards import Card
-from engine.napoleon import NapoleonDeal, Phase
+from engine.napoleon import NapoleonDeal
 from tests.engine_helpers import cards
-from tests.family_helpers import assert_refused_as, case_ids, napoleon_deal, run
+from tests.family_helpers import napoleon_deal, run
 
 HANDS = {1: "AS KS 6D 7D 8D", 2: "6S 9D TD JD QD", 3: "7S 8S 6H 7H 8H", 0: "6C 7C 8C 9C TC"}
 
@@ -103,15 +101,3 @@ CASES: list[tuple[Callable[[], NapoleonDeal], Action, str, str]] = [
     (finished, _a(1, Do.BID, tricks=1), "N2", "the deal is over"),
     (finished, _a(0, Do.PLAY, "6C"), "N2", "the deal is over"),
 ]
-
-
-@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
-def test_illegal_napoleon_action_is_refused_and_changes_nothing(
-    setup: Callable[[], NapoleonDeal], action: Action, rule: str, reason: str
-) -> None:
-    assert_refused_as(setup(), action, rule, reason)
-
-
-def test_every_phase_is_covered() -> None:
-    phases = {setup().phase for setup, *_ in CASES}
-    assert phases == set(Phase)

@@ -14,7 +14,14 @@ from engine.events import BidMade, ChipsMoved, Reason
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules, Phase
 from engine.views import seat_view, table_view
 from tests.engine_helpers import NAMES, cards
-from tests.family_helpers import chip_moves, napoleon_deal, play_tricks, run
+from tests.family_helpers import (
+    chip_moves,
+    napoleon_deal,
+    play_tricks,
+    random_action,
+    random_napoleon,
+    run,
+)
 
 
 def words(deal: NapoleonDeal, seat: int) -> list[str]:
@@ -330,3 +337,19 @@ def test_default_moves_pass_keep_and_the_lowest_card_before_the_trump_is_named()
     )
     deal, _ = run(deal, "1 play 9C")  # clubs trump now
     assert default_action(deal) == Action(2, Do.PLAY, card=Card.parse("6C"))  # must follow
+
+
+# The playouts' own properties (every game's invariants: tests/test_playouts.py).
+def test_bidding_offers_here_only_to_the_dealer_over_another_bid() -> None:
+    rng = random.Random(13)
+    offered = 0
+    for i in range(500):
+        deal, _ = random_napoleon(rng, 2 + i % 5, NapoleonRules())
+        while deal.phase is Phase.BIDDING:
+            seat = deal.to_act
+            assert seat is not None
+            here = any(a.do is Do.HERE for a in deal.legal_actions(seat))
+            assert here == (seat == deal.dealer and deal.holder is not None)
+            offered += here
+            deal, _ = deal.apply(random_action(deal, rng, calls=0.7))
+    assert offered > 50

@@ -1,17 +1,16 @@
 """Illegal actions in every phase of Student Khrap are refused naming their rule (SK*, or F12 for
-following suit), and change nothing."""
+following suit), and change nothing: Student Khrap's cases (checked with every game's by
+tests/test_illegal.py) and the exchange's limit."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from engine.actions import Action, Do
 from engine.cards import Card, Suit
-from engine.student import Phase, StudentDeal, StudentRules
+from engine.student import StudentDeal, StudentRules
 from tests.engine_helpers import cards
-from tests.family_helpers import assert_refused_as, case_ids, refused, run, student_deal
+from tests.family_helpers import refused, run, student_deal
 
 
 def bidding() -> StudentDeal:
@@ -137,15 +136,3 @@ def test_SK6_the_exchange_is_limited_by_the_stock() -> None:
     assert max(len(a.cards or ()) for a in deal.legal_actions(0)) == 3
     caught = refused(deal, Action(0, Do.DISCARD, cards=deal.hands[0]))
     assert (caught.rule, caught.reason) == ("SK6", "the stock holds only 3 cards")
-
-
-@pytest.mark.parametrize(("setup", "action", "rule", "reason"), CASES, ids=case_ids(CASES))
-def test_illegal_student_action_is_refused_and_changes_nothing(
-    setup: Callable[[], StudentDeal], action: Action, rule: str, reason: str
-) -> None:
-    assert_refused_as(setup(), action, rule, reason)
-
-
-def test_every_phase_is_covered() -> None:
-    phases = {setup().phase for setup, *_ in CASES}
-    assert phases == set(Phase)

@@ -24,6 +24,8 @@ from tests.engine_helpers import NAMES, cards
 from tests.family_helpers import (
     chip_moves,
     play_tricks,
+    random_action,
+    random_student,
     refused,
     run,
     student_deal,
@@ -480,3 +482,24 @@ def test_SK12_a_bank_is_not_topped_up_an_empty_one_is_formed_by_antes() -> None:
 def test_SK12_the_declarer_taking_the_bank_empties_it_for_antes() -> None:
     deal, _ = run(student_deal(pot=70), "0 khrap; 1 pass; 2 pass; 3 pass")
     assert deal.pot == 0 and deal.delta == (70, 0, 0, 0)
+
+
+# The playouts' own properties (every game's invariants: tests/test_playouts.py).
+JOKER_LEAD_RULES = (StudentRules(), StudentRules(joker_lead="named_suit"))
+
+
+def test_legal_plays_offer_the_joker_both_ways_when_both_are_legal() -> None:
+    rng = random.Random(12)
+    both = 0
+    for i in range(300):
+        deal, _ = random_student(rng, 3 + i % 2, JOKER_LEAD_RULES[i % 2])
+        while not deal.finished:
+            seat = deal.to_act
+            assert seat is not None
+            legal = deal.legal_actions(seat)
+            flags = {a.joker for a in legal if a.do is Do.PLAY and a.card == JOKER}
+            if JOKER in deal.hands[seat] and deal.phase is Phase.PLAY:
+                assert True in flags  # SK2: the joker may be played at any time
+                both += flags == {True, False}
+            deal, _ = deal.apply(random_action(deal, rng, calls=0.8))
+    assert both > 20

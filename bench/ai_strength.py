@@ -24,7 +24,13 @@ payoff of ai/preferans.settle, which the strong level plays for).
 
 `--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
 issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
-positions, the deals fitting the whist words too), kept in the bench: it did not win whists.
+positions, the deals fitting the whist words too), kept in the bench: it did not win whists;
+`today` the Master before its modest contracts (ai/pref_search.lookahead); `ddwords` the Master
+weighing the contract and the whist words over 6 imagined deals solved exactly from the first
+lead (bench only: over the time budget). Each Preferans match also prints A − B by what the two
+tables played (raspasy, or a contract or misère and its declarer's level): its deals, its share
+of A − B a deal, its mean. `--counts N` checks the rules level's count of each denomination
+against the declarer's tricks double dummy in N seeded deals' contracts.
 `--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at
 every seat (`--loss-levels`, default master,amateur; also exact) and, for each card played, takes
 the double-dummy value of the best card in the real position (all hands known, for this measure
@@ -44,6 +50,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -53,8 +60,11 @@ from engine.ai import LEVELS, pref_knowledge
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import EXACT_NODES, EXACT_TOTAL
 from engine.ai.pref_search import strong as pref_strong
+from engine.ai.preferans import DENOMINATIONS, tricks
+from engine.ai.preferans import choose as rules_choose
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
+from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
@@ -65,6 +75,8 @@ BENCH_LEVELS: dict[str, Any] = {
     "exact": partial(
         pref_strong, solve_tricks=10, solve_nodes=EXACT_NODES, solve_total=EXACT_TOTAL, whists=True
     ),
+    "today": partial(pref_strong, modest=False),  # the Master before its modest contracts
+    "ddwords": partial(pref_strong, dd_words=6, solve_total=24000),
 }
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
@@ -77,14 +89,17 @@ class Match:
     mean_a: float
     mean_b: float
     strong_times: list[float]
+    kind: str = ""  # Preferans: what the two tables played (`deal_kind`), "/" between them
 
 
 def play_deal(
-    game: str, players: int, deck_seed: str, levels: list[str], times: list[float]
-) -> list[float]:
+    game: str, players: int, deck_seed: str, levels: list[str], times: list[float],
+    kinds: list[str] | None = None,
+) -> list[float]:  # fmt: skip
     """One deal of `game` with the given level at each seat; returns what it gave each seat in
     the game's unit (the Frap family's chips plus an equal share of the pot left at the end, the
-    pot being played for later, F3, F8, F15; Preferans's whists, P16)."""
+    pot being played for later, F3, F8, F15; Preferans's whists, P16). What was played is added
+    to `kinds` for the games `KINDS` names."""
     entry = GAMES[game]
     rules: dict[str, Any] = {}  # each game's default (the family's classic preset, Sochi)
     deck_rng = random.Random(deck_seed)
@@ -95,7 +110,28 @@ def play_deal(
         seat = entry.to_act(deal)  # P7: the lone whister decides the passer's cards in light play
         assert seat is not None
         deal, _ = deal.apply(_decide(levels[seat], entry.knowledge(deal, seat), rngs[seat], times))
+    if kinds is not None and game in KINDS:
+        kinds.append(KINDS[game](deal, levels))
     return entry.payoff(deal)
+
+
+def deal_kind(deal: PrefDeal, levels: list[str]) -> str:
+    """What a finished Preferans deal was: raspasy, or a contract or misère and the level of
+    its declarer."""
+    if deal.raspasy:
+        return "raspasy"
+    kind = "misère" if deal.contract == "misere" else "contract"
+    return f"{kind} by {levels[deal.declarer or 0]}"
+
+
+KINDS: dict[str, Callable[[Any, list[str]], str]] = {PREFERANS: deal_kind}  # --pairs by kind
+
+
+def new_preferans(deck_seed: str) -> PrefDeal:
+    """The seeded Preferans deal of three (its deck and first dealer from `deck_seed`)."""
+    deck_rng = random.Random(deck_seed)
+    deck = shuffled(make_deck(32), deck_rng)
+    return PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)[0]
 
 
 def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) -> Any:
@@ -103,7 +139,7 @@ def _decide(level: str, knowledge: Any, rng: random.Random, times: list[float]) 
     adds its CPU time to `times`."""
     start = time.process_time()
     action = BENCH_LEVELS[level](knowledge, rng)
-    if level in ("strong", "exact") and len(knowledge.legal) > 1:
+    if level in BENCH_LEVELS and level not in ("random", "rules") and len(knowledge.legal) > 1:
         times.append(time.process_time() - start)
     return action
 
@@ -113,14 +149,30 @@ def duplicate(game: str, players: int, a: str, b: str, seed: int, index: int) ->
     deck_seed = f"{seed}/{game}/{index}"
     totals = {a: 0.0, b: 0.0}
     times: list[float] = []
+    kinds: list[str] = []
     for shift in (0, 1):
         levels = [a if (seat + shift) % 2 == 0 else b for seat in range(players)]
-        for seat, chips in enumerate(play_deal(game, players, deck_seed, levels, times)):
+        for seat, chips in enumerate(play_deal(game, players, deck_seed, levels, times, kinds)):
             totals[levels[seat]] += chips
     count_a = sum(1 for shift in (0, 1) for s in range(players) if (s + shift) % 2 == 0)
     count_b = 2 * players - count_a
     mean_a, mean_b = totals[a] / count_a, totals[b] / count_b
-    return Match(mean_a - mean_b, mean_a, mean_b, times)
+    return Match(mean_a - mean_b, mean_a, mean_b, times, " / ".join(sorted(kinds)))
+
+
+def report_kinds(game: str, a: str, b: str, matches: list[Match]) -> None:
+    """Where the difference comes from (the games `KINDS` names): for each pair of what the two
+    tables of a duplicate deal played, its deals, its share of A − B a deal and its mean."""
+    by_kind: dict[str, list[float]] = {}
+    for match in matches:
+        by_kind.setdefault(match.kind, []).append(match.diff)
+    for kind, diffs in sorted(by_kind.items(), key=lambda item: -abs(sum(item[1]))):
+        mean, low, high = interval(diffs)
+        print(
+            f"{game} {a}-vs-{b} by kind, {kind}: {len(diffs)} deals, share "
+            f"{sum(diffs) / len(matches):+.2f} a deal, mean {mean:+.2f} [{low:.2f}, {high:.2f}]",
+            flush=True,
+        )
 
 
 def _run(args: tuple[str, int, str, str, int, int, int]) -> list[Match]:
@@ -189,7 +241,7 @@ def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
     """The double-dummy value of the best card in the real position (all hands known, for the
     measure only) less that of the card chosen, in tricks for the side to play."""
     solver = DDSolver(deal)
-    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions()}
+    values = {a.card: solver.counted(a.seat, a.card) for a in deal.legal_actions() if a.card}
     mover = deal.order.index(seat)
     own = values[chosen.card]
     if solver.maximisers[mover]:
@@ -200,9 +252,7 @@ def card_loss(deal: PrefDeal, seat: int, chosen: Any) -> float:
 def deal_loss(deck_seed: str, level: str) -> dict[str, float]:
     """One Preferans deal with `level` at every seat: each kind's card-play loss summed over the
     deal (the kinds of card play it had only)."""
-    deck_rng = random.Random(deck_seed)
-    deck = shuffled(make_deck(32), deck_rng)
-    deal, _ = PrefDeal.new(PrefRules(), NAMES[:3], deck_rng.randrange(3), deck)
+    deal = new_preferans(deck_seed)
     rngs = [random.Random(f"{deck_seed}/{level}/{s}") for s in range(3)]
     loss: dict[str, float] = {}
     while not deal.finished:
@@ -267,6 +317,45 @@ def report_loss(deals: int, seed: int, jobs: int, names: list[str]) -> str:
     return f"preferans card-play loss: {' '.join(parts)} tricks a deal"
 
 
+# ---- the rules level's count against double dummy (issue 26) ---------------------------------
+
+
+def count_check(deals: int, seed: int) -> None:
+    """For `deals` seeded deals the rules level bids and discards to a trick contract: each
+    denomination's count (`ai/preferans.tricks`, rounded to the half) against the declarer's
+    tricks double dummy in its lowest contract the bid allows, both defenders whisting (the
+    hands known: for the measure only). Prints the mean tricks per denomination kind and count."""
+    found: dict[tuple[str, float], list[int]] = {}
+    for index in range(deals):
+        deal = new_preferans(f"{seed}/{PREFERANS}/{index}")
+        while not deal.finished and deal.phase is not Phase.CONTRACT:
+            seat = deal.controller
+            assert seat is not None
+            deal, _ = deal.apply(rules_choose(deal, seat, deal.legal_actions()))
+        if deal.phase is not Phase.CONTRACT:
+            continue
+        declarer = deal.controller
+        assert declarer is not None
+        legal = deal.legal_actions()
+        for suffix, trump in DENOMINATIONS:
+            named = [a for a in legal if (a.bid or "")[1:] == suffix]
+            if not named:
+                continue
+            played, _ = deal.apply(named[0])
+            while played.phase is not Phase.PLAY:
+                words = {a.do: a for a in played.legal_actions()}
+                played, _ = played.apply(words.get(PrefDo.WHIST) or words[PrefDo.LIGHT])
+            count = round(2 * tricks(deal.hands[declarer], trump)) / 2
+            kind = "no trump" if trump is None else "suit"
+            found.setdefault((kind, count), []).append(DDSolver(played).ends()[declarer])
+    for (kind, count), taken in sorted(found.items()):
+        print(
+            f"preferans count {kind} {count:.1f}: {statistics.fmean(taken):.2f} tricks double "
+            f"dummy over {len(taken)} contracts",
+            flush=True,
+        )
+
+
 def main() -> None:
     """Run the matches and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -296,7 +385,13 @@ def main() -> None:
         "--matches", action=argparse.BooleanOptionalAction, default=True,
         help="play the duplicate matches (--no-matches: the card-play loss alone)",
     )  # fmt: skip
+    parser.add_argument(
+        "--counts", type=int, default=0,
+        help="Preferans: the rules level's count against double dummy over so many deals",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.counts:
+        count_check(args.counts, args.seed)
     summary = []
     for game in args.games.split(",") if args.matches else ():
         parts, times = [], []
@@ -319,6 +414,8 @@ def main() -> None:
                 flush=True,
             )
             parts.append(f"{a}-vs-{b} {mean:+.2f} [{low:.2f}, {high:.2f}]")
+            if game in KINDS:
+                report_kinds(game, a, b, matches)
         if times:
             print(
                 f"{game} strong decisions: {len(times)}, "

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from locales import pick_language, t
 
@@ -32,6 +32,9 @@ from .table import seating
 from .table.live import Live, Person, Refusal
 from .table.seating import AWAY_AFTER
 from .view.message import Rendered, deep_link
+
+if TYPE_CHECKING:
+    from .web.opening import Opener
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
@@ -77,6 +80,7 @@ class GameService(Seats):
         # each game's tables, played by its kind (the registry's); and who is told of a change
         self._games: dict[str, TableGame] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[Live], None]] = []
+        self.opener: Opener | None = None  # the Mini App's buttons, when it is served (issue 24)
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -476,6 +480,14 @@ class GameService(Seats):
 
     # ---- what the messages show -----------------------------------------------------------------
 
+    def with_opener(self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool) -> Rendered:
+        """A group's table message with the Mini App's URL button while a deal is `shown` in
+        play (issue 24); as it is without the Mini App, or at a practice table (its player's
+        control message, just below, has the web_app button)."""
+        if self.opener is None or not shown or seating.practice(chat.chat_id):
+            return content
+        return self.opener.table(content, live.row.table_id, chat.lang)
+
     def deliver_hand(
         self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,
@@ -502,6 +514,8 @@ class GameService(Seats):
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
+        if self.opener is not None:  # issue 24: a web_app button, in the private chat
+            content = self.opener.hand(content, live.row.table_id, lang)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
             user.user_id,

@@ -14,7 +14,7 @@ from typing import Any
 from bot.app import ALLOWED_UPDATES, build
 from bot.config import Settings
 from bot.service import GameService
-from bot.updates import webhook_options
+from bot.updates import set_webhook, webhook_options
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import CallbackRecord, FakeChat, StoredMessage
 
@@ -76,7 +76,9 @@ async def running_bot(
         raise
     assert app.updater is not None
     # the order of Application.run_polling / run_webhook: the updater, then the application
-    if settings.webhook_url:  # as bot.updates.run does with run_webhook
+    if settings.webhook_url and settings.webapp_url:  # the Mini App's server takes the webhook
+        await set_webhook(app, settings)
+    elif settings.webhook_url:  # as bot.updates.run does with run_webhook
         await app.updater.start_webhook(**webhook_options(settings))
     else:
         await app.updater.start_polling(  # errors go where Application.run_polling sends them
@@ -92,7 +94,8 @@ async def running_bot(
         yield running
         assert app.bot_data.get("errors", 0) == 0, "a handler raised (see the log)"
     finally:
-        await app.updater.stop()
+        if app.updater.running:
+            await app.updater.stop()
         await app.stop()
         assert app.post_shutdown is not None
         await app.post_shutdown(app)

@@ -223,6 +223,50 @@ def test_p5_the_contract_is_the_hand_s_count_in_its_best_suit() -> None:
     assert rules(deal) == act(0, "contract 9H")  # seven top hearts, A K of spades: nine tricks
 
 
+def _nine_no_trump_counted() -> PrefDeal:
+    """Four top spades, four top clubs and an ace after the discard: the rules level counts
+    nine tricks in no trump, but the first hand leads a heart to the hand with four of them."""
+    hands = ("TS 9S 8S TC 9C 8C KD QD JD 8H", "AS KS QS JS AC KC QC JC AD 7H",
+             "7S 7C TD 9D 8D 7D AH KH QH JH")  # fmt: skip
+    return run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S", "2: pass", "1: discard TH 9H"])
+
+
+def test_p5_the_master_names_a_suit_where_the_rules_count_overstates_no_trump() -> None:
+    """Double dummy the declarer takes six tricks in no trump, nine in spades. The Master's
+    look-ahead names the lowest spade contract, and the Master weighs spades and clubs, never
+    that no trump (the Master before it kept the rules level's 9NT)."""
+    deal = _nine_no_trump_counted()
+    legal = deal.legal_actions()
+    assert rules_player(_decide(deal), random.Random(0)) == act(1, "contract 9NT")
+    assert pref_search.lookahead(deal, 1, legal) == act(1, "contract 6S")
+    for contract, made in (("9NT", 6), ("9S", 9)):
+        played = run(deal, [f"1: contract {contract}", "2: whist", "0: whist"])
+        assert DDSolver(played).ends()[1] == made
+    for seed in range(3):
+        chosen = strong(_decide(deal), random.Random(seed)).bid or ""
+        assert chosen[-1] in "SC", chosen
+    assert strong(_decide(deal), random.Random(2), modest=False) == act(1, "contract 9NT")
+
+
+def test_p5_p6_the_contract_and_the_whist_by_double_dummy_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bench's `ddwords`: the contract weighed over imagined deals solved exactly from the
+    first lead, no playout; a suit contract, and against 7♠ the hand with four top hearts
+    whists. A budget of one position plays them out, from the same imagined deals."""
+    deal = _nine_no_trump_counted()
+    knowledge = _decide(deal)
+    assert strong(knowledge, random.Random(5), dd_words=2, solve_total=1) == strong(
+        knowledge, random.Random(5)
+    )
+    monkeypatch.setattr(pref_search, "_played_out", _no_playouts)
+    for seed in range(2):
+        chosen = strong(knowledge, random.Random(seed), dd_words=6).bid or ""
+        assert chosen[-1] in "SC", chosen
+    seven = run(deal, ["1: contract 7S"])
+    assert strong(_decide(seven), random.Random(0), dd_words=6) == act(2, "whist")
+
+
 @pytest.mark.parametrize(
     ("hand_1", "word"),
     [

@@ -138,8 +138,17 @@ class DDSolver:
     def after(self, seat: int, card: Card) -> tuple[int, ...]:
         """Every seat's tricks at the end of the deal if `seat` plays `card` now and all play
         best from then on; the tricks the solver does not count are shared out evenly."""
+        return self._ends(self.counted(seat, card))
+
+    def ends(self) -> tuple[int, ...]:
+        """Every seat's tricks at the end of the deal, no card on the table, if all play best
+        from this trick's start (the tricks not counted shared out as by `after`)."""
+        assert not self.deal.trick
+        leader = self.order.index(self.deal.turn if self.deal.turn is not None else self.order[0])
+        return self._ends(self._mtd(leader))
+
+    def _ends(self, counted: int) -> tuple[int, ...]:
         deal = self.deal
-        counted = self.counted(seat, card)
         left = TRICKS - len(deal.tricks_played)
         won = list(deal.won)
         won[self.order[self.target]] += counted

@@ -8,13 +8,15 @@ the double-dummy solver of ai/pref_dd.py from the trick on the table, each side 
 best, and the card with the best mean value is played. Earlier — bidding, talon, contract,
 whisting and the first tricks — each candidate is played out with the rules level at every
 seat, the same imagined deals serving every candidate, and the rules level's choice is left only
-for a gain clear of the sampling noise (as ai/search.py does for the other games).
+for a gain clear of the sampling noise (as ai/search.py does for the other games). One choice is
+not the rules level's (`lookahead`, issue 26): a declarer names a modest suit contract, since
+the rules level's count overstates no trump and would make every bid look like a lost one.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import Card, Suit
 from ..preferans.actions import PrefAction, PrefDo
@@ -39,21 +41,27 @@ DISCARDS = 5  # discards searched: the rules level's best by its own value
 ATTEMPTS = 12  # imagined deals tried for one that fits every word said
 SLACK = 1  # ladder places a bidder's count may fall short of his bid in an imagined deal
 WHIST_WORDS = (PrefDo.WHIST, PrefDo.PASS, PrefDo.HALF_WHIST)  # P6
+Policy = Callable[[PrefDeal, int, Sequence[PrefAction]], PrefAction]
 
 
 def strong(
     knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
     solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
     solve_nodes: int | None = None, solve_total: int = EXACT_TOTAL, whists: bool = False,
+    modest: bool = True, dd_words: int = 0,
 ) -> PrefAction:  # fmt: skip
     """The strong level's action for the seat that decides (the budget in imagined deals; a
     card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
     each fits in `solve_nodes` positions and all in `solve_total`, else by playouts; `whists`:
-    the imagined deals fit the whist words too)."""
+    the imagined deals fit the whist words too; `modest`: contracts named by `lookahead`, in
+    the playouts and as the choice left unless a gain is clear, else by the rules level;
+    `dd_words`: the contract and the whist words weighed over so many imagined deals solved
+    exactly from the first lead if all fit in `solve_total` positions, else by playouts)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
-    default = rules.choose(world, seat, legal)
-    candidates = _candidates(world, seat, legal, default)
+    policy: Policy = lookahead if modest else rules.choose
+    default = policy(world, seat, legal)
+    candidates = _candidates(world, seat, legal, default, modest)
     if len(candidates) == 1:
         return candidates[0]
     if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
@@ -64,11 +72,17 @@ def strong(
         if solved is not None:
             return solved
         rng.setstate(state)  # the playouts draw the same imagined deals as without the try
-    return _played_out(knowledge, candidates, default, rng, playouts, whists)
+    if dd_words and world.phase in (Phase.CONTRACT, Phase.WHISTING):
+        state = rng.getstate()
+        weighed = _dd_weighed(knowledge, candidates, default, rng, dd_words, solve_total, policy)
+        if weighed is not None:
+            return weighed
+        rng.setstate(state)
+    return _played_out(knowledge, candidates, default, rng, playouts, whists, policy)
 
 
 def _candidates(
-    world: PrefDeal, seat: int, legal: Sequence[PrefAction], default: PrefAction
+    world: PrefDeal, seat: int, legal: Sequence[PrefAction], default: PrefAction, modest: bool
 ) -> list[PrefAction]:
     """The actions worth a search: every card but one of each run of touching cards; the few best
     discards; the bids that matter (pass, the next bid, here, misère); every other word."""
@@ -82,6 +96,8 @@ def _candidates(
         found += [a for a in legal if a.do is PrefDo.BID][:1]
     elif phase is Phase.CONTRACT:
         found = sorted(legal, key=lambda a: rules.contract_value(world, seat, a))[-4:]
+        if modest:
+            found = list(dict.fromkeys([*found, *_modest_contracts(world, seat, legal)]))
     else:
         found = list(legal)
     if default not in found:
@@ -265,6 +281,38 @@ def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
     return hand
 
 
+# ---- the look-ahead's own choices ----------------------------------------------------------------
+
+
+def lookahead(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> PrefAction:
+    """How the Master's playouts act at every seat, and its choice unless a gain is clear: the
+    rules level's, but the contract first in `_modest_contracts` (issue 26)."""
+    if deal.phase is Phase.CONTRACT and len(legal) > 1:
+        return _modest_contracts(deal, seat, legal)[0]
+    return rules.choose(deal, seat, legal)
+
+
+def _modest_contracts(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> list[PrefAction]:
+    """P5: the contracts worth weighing, the modest one first: the lowest the bid allows in
+    the suit the hand counts most tricks in, then one and two levels up, then the lowest in
+    the next suit. The rules level's count overstates no trump (the defenders lead first and
+    run their suits: over 400 seeded deals, `bench/ai_strength.py --counts 400 --seed 26`, a
+    no-trump count of 8 took 4.2 tricks double dummy, of 9 5.5; a suit count of 7 6.1, of 8
+    7.9), so no trump comes only where no suit may be named."""
+    hand = deal.hands[seat]
+    suits = sorted(
+        ((rules.tricks(hand, trump), suffix) for suffix, trump in rules.DENOMINATIONS[:4]),
+        reverse=True,
+    )
+    by_bid = {a.bid: a for a in legal}
+    found: list[PrefAction] = []
+    for rank_in_order, (_, suffix) in enumerate(suits[:2]):
+        levels = [n for n in range(6, 11) if f"{n}{suffix}" in by_bid]
+        for n in levels[: 3 if rank_in_order == 0 else 1]:
+            found.append(by_bid[f"{n}{suffix}"])
+    return found or sorted(legal, key=lambda a: RANK[a.bid or ""])[:1]
+
+
 # ---- weighing the candidates ---------------------------------------------------------------------
 
 
@@ -274,28 +322,28 @@ def payoff(deal: PrefDeal, seat: int) -> float:
     return rules.settle(deal.entries, deal.n)[seat]
 
 
-def play_out(deal: PrefDeal) -> PrefDeal:
-    """The deal played to its end by the rules level at every seat."""
+def play_out(deal: PrefDeal, policy: Policy = rules.choose) -> PrefDeal:
+    """The deal played to its end by `policy` (the rules level unless given) at every seat."""
     while not deal.finished:
         seat = deal.controller
         assert seat is not None
-        deal, _ = deal.apply(rules.choose(deal, seat, deal.legal_actions()))
+        deal, _ = deal.apply(policy(deal, seat, deal.legal_actions()))
     return deal
 
 
 def _played_out(
     knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
-    rng: random.Random, playouts: int, whists: bool,
+    rng: random.Random, playouts: int, whists: bool, policy: Policy,
 ) -> PrefAction:  # fmt: skip
-    """The candidate with the best mean payoff over playouts, if it beats the rules level's
-    choice by more than the noise; else that choice."""
+    """The candidate with the best mean payoff over playouts by `policy`, if it beats the
+    policy's own choice by more than the noise; else that choice."""
     seat = knowledge.seat
     least = min(MIN_SAMPLES, playouts)
     most = max(least, playouts // len(candidates))
 
     def row() -> list[float]:
         imagined = sample(knowledge, rng, whists)
-        return [payoff(play_out(imagined.apply(action)[0]), seat) for action in candidates]
+        return [payoff(play_out(imagined.apply(action)[0], policy), seat) for action in candidates]
 
     return best_of(candidates, default, row, most, least)
 
@@ -327,5 +375,43 @@ def _solved(
                 )
                 worth[won] = rules.settle(entries, world.n)[seat]
             totals[i] += worth[won]
+    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
+    return candidates[best]
+
+
+def _dd_weighed(
+    knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
+    rng: random.Random, samples: int, total: int, policy: Policy,
+) -> PrefAction | None:  # fmt: skip
+    """Each candidate word's mean payoff over imagined deals (fitting every word said), each
+    taken by `policy` to the first lead and solved exactly from there (ai/pref_dd.py: one
+    solve per denomination and deal); None if they take more than `total` positions."""
+    seat = knowledge.seat
+    totals = [0.0] * len(candidates)
+    spent = 0
+    for _ in range(samples):
+        imagined = sample(knowledge, rng, True)
+        solved: dict[object, tuple[int, ...]] = {}
+        for i, action in enumerate(candidates):
+            deal = imagined.apply(action)[0]
+            while not deal.finished and deal.phase is not Phase.PLAY:
+                controller = deal.controller
+                assert controller is not None
+                deal = deal.apply(policy(deal, controller, deal.legal_actions()))[0]
+            if deal.finished:
+                totals[i] += payoff(deal, seat)
+                continue
+            key = (deal.trump, deal.contract == "misere")
+            if key not in solved:
+                solver = DDSolver(deal, limit=total - spent)
+                try:
+                    solved[key] = solver.ends()
+                except OverBudget:
+                    return None
+                spent += solver.nodes
+            entries = score_deal(
+                deal.outcome_with(solved[key]), deal.n, deal.dealer, deal.streak, deal.rules
+            )
+            totals[i] += rules.settle(entries, deal.n)[seat]
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
     return candidates[best]

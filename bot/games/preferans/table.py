@@ -9,8 +9,9 @@ the moments of the pulya: its start, presses, time-outs, the stop and the restar
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
@@ -29,7 +30,7 @@ from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
 from ..base import Moved
-from . import codes, render
+from . import codes, render, web
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
@@ -200,6 +201,19 @@ class PulyaTables:
         deal = pulya(live).deal
         return None if deal is None else table_view(deal)
 
+    def web_view(
+        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    ) -> dict[str, Any] | None:
+        """The pulya in the Mini App (bot/games/preferans/web.py, issue 24), its sheet too."""
+        return web.view(self, self.ui, pulya(live), live, seat, lang, chat, balances)
+
+    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+        """The pulya sheet as the group's photo draws it (off the event loop)."""
+        if not isinstance(live.play, PulyaTable):
+            return None
+        png, _caption = await asyncio.to_thread(render.sheet_photo, lang, pulya(live))
+        return png
+
     def between_deals(self, live: Live) -> bool:
         """Never: a pulya deals its next deal at once (P14)."""
         return False
@@ -311,6 +325,7 @@ class PulyaTables:
         content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
+        content = self.host.with_opener(content, live, chat, shown=not closed and not deal.finished)
         slot = f"table:{live.row.table_id}:{deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         mover = None if closed or deal.finished else deal.controller

@@ -21,6 +21,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import callbacks  # noqa: E402
+from bot.games.family import codes  # noqa: E402
 from bot.games.family.table import deal as deal_of  # noqa: E402
 from bot.presenter import Presenter  # noqa: E402
 from bot.service import GameService, Person  # noqa: E402
@@ -134,7 +135,7 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
         playable = [a for a in legal if a.do is not Do.LOOK] or legal
         action = rng.choice(playable)
         press = callbacks.Press(
-            "a", live.row.table_id, live.row.deal_no, live.step, callbacks.action_code(action)
+            "a", live.row.table_id, live.row.deal_no, live.step, codes.action_code(action)
         )
         await service.act(live.deal_seats[seat], press)
         moves += 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import callbacks
+from bot.games.family import codes
 from engine.actions import Action, Do
 from engine.cards import Suit, make_deck
 from engine.student import JOKER
@@ -51,10 +52,10 @@ def test_every_action_code_fits_callback_data_and_round_trips() -> None:
     actions += [Action(3, Do.PLAY, card=JOKER, joker=True, suit=suit) for suit in Suit]
     actions += [Action(3, Do.DISCARD, cards=combo) for combo in combinations(deck[-8:], 4)]
     for action in actions:
-        data = callbacks.encode("a", 999_999_999, 99_999, 99_999, callbacks.action_code(action))
+        data = callbacks.encode("a", 999_999_999, 99_999, 99_999, codes.action_code(action))
         assert len(data.encode()) <= callbacks.MAX_BYTES
         press = callbacks.decode(data)
-        assert callbacks.parse_action(3, press.code) == action
+        assert codes.parse_action(3, press.code) == action
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,7 @@ def test_every_action_code_fits_callback_data_and_round_trips() -> None:
 def test_garbage_callback_data_is_refused(data: str) -> None:
     with pytest.raises(callbacks.BadCallback):
         press = callbacks.decode(data)
-        callbacks.parse_action(0, press.code)
+        codes.parse_action(0, press.code)
 
 
 async def test_turn_timer_moves_for_a_player_who_does_not(tg: FakeTelegram, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from hypothesis import Phase as Run
 from hypothesis import strategies as st
 
 from bot import callbacks
+from bot.games.family import codes
 from bot.games.family.table import deal as deal_of
 from bot.service import GameService
 from engine.frap import Phase
@@ -178,7 +179,7 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     live = service.find(press.table_id)
     if press.kind not in ("a", "t") or live is None or deal_of(live) is None or not live.in_deal:
         return False
-    looking = press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK  # F7: any step
+    looking = press.step == callbacks.ANY_STEP and press.code == codes.LOOK  # F7: any step
     if press.deal_no != live.row.deal_no or (press.step != live.step and not looking):
         return False
     if user_id not in live.deal_seats:
@@ -186,7 +187,7 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     seat = live.deal_seats.index(user_id)
     try:
         if press.kind == "a":
-            deal_of(live).apply(callbacks.parse_action(seat, press.code))
+            deal_of(live).apply(codes.parse_action(seat, press.code))
             return True
         cards = callbacks.parse_cards_code(press.code)
     except Exception:

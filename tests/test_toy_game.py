@@ -53,8 +53,11 @@ async def test_a_toy_game_registered_from_tests_plays_a_deal_through_the_bot(
         hands = [control_message(tg, user) for user in users]  # each player's, in private
         assert all(hand is not None and "your cards" in hand.text for hand in hands)
         assert sum(bool(moves_now(hand)) for hand in hands) == 1  # the leader's buttons
+        seen: list[tuple[int, int]] = []  # every change of the table passes one seam
+        bot.service.observers.append(lambda table: seen.append((table.row.deal_no, table.step)))
         presses = await play_deal(bot, users, random.Random(1))
         assert presses == 4  # two tricks of two cards
+        assert seen == [(1, 1), (1, 2), (1, 3), (1, 4)]
         deal = toy_game.toy_deal(live)
         assert deal.finished and not live.in_deal
         result = bot_messages(tg, group)[-1]
@@ -74,3 +77,6 @@ async def test_a_toy_game_registered_from_tests_plays_a_deal_through_the_bot(
         await users[0].press(result, data=next(d for _, d in result.buttons if d and "n:" in d))
         await bot.idle()
         assert live.row.deal_no == 2 and live.in_deal  # the next deal, from the result's button
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        assert seen[-2:] == [(2, 0), (2, 0)] and live.row.status == "closed"  # dealt, stopped

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
-from engine.events import Reason
 from locales import t
 
 from .. import games
@@ -14,14 +13,20 @@ from ..format import name, signed
 from ..stats import ChatRecords, DealFacts, PlayerStats
 from ..storage import DealRow, Storage
 
-# the ledger's reasons for chips a player takes from the pot (F13's tricks, F6/N6's whole pot):
-# what /stats calls the biggest pot
-FROM_POT = (Reason.TRICKS.value, Reason.POT_TAKEN.value)
+
+def from_pot() -> tuple[str, ...]:
+    """The ledger's reasons for chips a player takes from a pot, as each game names them
+    (`GameUI.from_pot`: the family's tricks, F13, and whole pot, F6, N6): what /stats calls
+    the biggest pot."""
+    return tuple(dict.fromkeys(reason for ui in games.REGISTRY.values() for reason in ui.from_pot))
+
+
+FROM_POT = from_pot()  # (the registered games')
 
 
 async def gather(storage: Storage, chat_id: int) -> list[DealFacts]:
     """Every finished deal of the chat as statistics need it (replays run off the event loop)."""
-    rows = await storage.deal_sums(chat_id, FROM_POT)
+    rows = await storage.deal_sums(chat_id, from_pot())
     return await asyncio.to_thread(lambda: [_facts(*row) for row in rows])
 
 

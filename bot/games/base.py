@@ -196,6 +196,8 @@ class GameUI:
     # A practice table (issue 17) opens with its player and computer players up to this many
     # (fewer if the game's table takes fewer).
     practice_players: ClassVar[int] = 4
+    # The ledger's reasons for chips a player takes from a pot (/stats: the biggest pot taken).
+    from_pot: ClassVar[tuple[str, ...]] = ()
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
 

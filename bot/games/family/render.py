@@ -23,7 +23,7 @@ from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
 from ...view.message import Rendered, deep_link
 from ...view.message import fit as _fit
-from . import account
+from . import account, codes
 from .words import FamilyWords
 
 # ---- the deal ------------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ def hand_message(
     if any(a.do is Do.LOOK for a in view.legal):
         # F7: looking does not depend on the position, so its button names no step and stays
         # the same (and valid) while others move
-        rows.append([button(t(lang, "btn.look"), callbacks.LOOK, at=callbacks.ANY_STEP)])
+        rows.append([button(t(lang, "btn.look"), codes.LOOK, at=callbacks.ANY_STEP)])
     if any(a.do is Do.DISCARD for a in turn):
         rows += _buying_rows(lang, view, selection, button)
     else:
@@ -217,15 +217,15 @@ def hand_message(
             (a for a in turn if a.card is not None and a.joker is None), key=_action_order
         )
         card_buttons = [
-            button(_action_label(lang, ui, a, table), callbacks.action_code(a)) for a in plain
+            button(_action_label(lang, ui, a, table), codes.action_code(a)) for a in plain
         ]
         jokers = [
-            button(_action_label(lang, ui, a, table), callbacks.action_code(a))
+            button(_action_label(lang, ui, a, table), codes.action_code(a))
             for a in turn
             if a.joker is not None
         ]
         other = [
-            button(_action_label(lang, ui, a, table), callbacks.action_code(a))
+            button(_action_label(lang, ui, a, table), codes.action_code(a))
             for a in turn
             if a.card is None
         ]

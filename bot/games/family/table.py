@@ -29,7 +29,7 @@ from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
 from ..base import Host, Moved
-from . import render, web
+from . import codes, render, web
 from .ui import FamilyUI
 
 
@@ -127,7 +127,7 @@ class DealTables:
         presser who does not play."""
         played = deal(live)
         timely = press.step == live.step or (
-            press.step == callbacks.ANY_STEP and press.code == callbacks.LOOK
+            press.step == callbacks.ANY_STEP and press.code == codes.LOOK
         )
         if played is None or played.finished or press.deal_no != live.row.deal_no or not timely:
             raise Refusal("err.stale")
@@ -138,7 +138,7 @@ class DealTables:
     async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
         played, seat = self._pressed(live, user_id, press)
-        return await self._apply(live, played, callbacks.parse_action(seat, press.code))
+        return await self._apply(live, played, codes.parse_action(seat, press.code))
 
     async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
         """F9: a player marks cards to discard before confirming (nothing is applied yet)."""

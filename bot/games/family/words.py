@@ -8,6 +8,7 @@ from typing import ClassVar
 from engine.actions import Action, Do
 from engine.cards import Card
 from engine.deal import TrickDeal
+from engine.events import Reason
 from engine.views import TableView
 
 from ...format import card_label
@@ -19,6 +20,7 @@ class FamilyWords(GameUI):
     catalog entry, read after the game's own section's."""
 
     deal: ClassVar[type[TrickDeal]]
+    from_pot: ClassVar[tuple[str, ...]] = (Reason.TRICKS.value, Reason.POT_TAKEN.value)  # F13, F6
 
     @property
     def players(self) -> tuple[int, int]:

@@ -379,8 +379,7 @@ def _request_timing() -> Any:
 
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
-    resume time."""
-    from bot.games.preferans_service import PulyaService
+    resume time, its storage's jobs."""
     from bot.http import AiohttpRequest
     from bot.presenter import Presenter
     from bot.service import GameService
@@ -407,38 +406,21 @@ def install_bot_hooks() -> None:
 
     Presenter.show = show
 
-    original_new_deal = GameService._new_deal
+    # Deals started and finished, whatever the game: every kind of table writes a deal's start
+    # and its last step through storage (a redeal is a new deal; a voided one never finishes).
+    original_start_deal, original_save_step = Storage.start_deal, Storage.save_step
 
-    async def new_deal(self: GameService, *args: Any, **kwargs: Any) -> None:
+    async def start_deal(self: Storage, *args: Any, **kwargs: Any) -> int:
+        deal_id = await original_start_deal(self, *args, **kwargs)
         INS.deals_started += 1
-        await original_new_deal(self, *args, **kwargs)
+        return deal_id
 
-    GameService._new_deal = new_deal
+    async def save_step(self: Storage, *args: Any, finished: bool = False, **kwargs: Any) -> None:
+        await original_save_step(self, *args, finished=finished, **kwargs)
+        INS.deals_finished += finished
 
-    original_over = GameService._deal_over
-
-    async def deal_over(self: GameService, *args: Any, **kwargs: Any) -> None:
-        INS.deals_finished += 1
-        await original_over(self, *args, **kwargs)
-
-    GameService._deal_over = deal_over
-
-    # A Preferans table's deals are dealt and ended by its own service (a pulya of many deals).
-    original_next = PulyaService._next_deal
-
-    async def next_deal(self: PulyaService, *args: Any, **kwargs: Any) -> None:
-        INS.deals_started += 1
-        await original_next(self, *args, **kwargs)
-
-    PulyaService._next_deal = next_deal
-
-    original_result = PulyaService._show_result
-
-    def show_result(self: PulyaService, *args: Any, **kwargs: Any) -> None:
-        INS.deals_finished += 1
-        original_result(self, *args, **kwargs)
-
-    PulyaService._show_result = show_result
+    Storage.start_deal = start_deal
+    Storage.save_step = save_step
 
     original_resume = GameService.resume
 

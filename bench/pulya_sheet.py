@@ -1,4 +1,4 @@
-"""How long drawing the Preferans pulya sheet takes (bot/games/pulya_sheet.py), and how big it is.
+"""How long drawing the pulya sheet takes (bot/games/preferans/sheet.py), and how big it is.
 
 Run: `python bench/pulya_sheet.py [--deals 20] [--repeat 20] [--seed 1]`. For 3 and 4 players
 it builds a pulya of `--deals` random legal outcomes (bench/pref_pulya.py's, target 50), then
@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.pref_pulya import pulya_of, timed  # noqa: E402
-from bot.games.pulya_sheet import SheetFigures, draw_sheet, sheet_caption  # noqa: E402
+from bot.games.preferans.sheet import SheetFigures, draw_sheet, sheet_caption  # noqa: E402
 from engine.preferans.outcome import PrefRules  # noqa: E402
 from engine.preferans.pulya import Pulya  # noqa: E402
 

@@ -21,6 +21,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import callbacks  # noqa: E402
+from bot.games.family.table import deal as deal_of  # noqa: E402
 from bot.presenter import Presenter  # noqa: E402
 from bot.service import GameService, Person  # noqa: E402
 from bot.storage import Storage  # noqa: E402
@@ -125,7 +126,7 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
         await service.join(chat, person)
     await service.start(chat, people[0], is_admin=True)
     for _ in range(rng.randrange(max_moves + 1)):
-        deal = live.deal
+        deal = deal_of(live)
         if deal is None or deal.finished or deal.to_act is None:
             break
         seat = deal.to_act
@@ -137,7 +138,8 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
         )
         await service.act(live.deal_seats[seat], press)
         moves += 1
-        if live.deal is not None and live.deal.finished:
+        after = deal_of(live)
+        if after is not None and after.finished:
             break
     return moves
 

@@ -38,6 +38,8 @@ from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
 from .storage import Problem, Storage
+from .web.opening import Opener
+from .web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +161,12 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         # the handlers, whose handle_press another front end's presses take too (a Mini App)
         handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
         register(app, handlers)
+        if settings.webapp_url:  # issue 24: the Mini App (and, in webhook mode, the webhook)
+            service.opener = Opener(
+                settings.webapp_url, app.bot.username, settings.webapp_short_name
+            )
+            web = app.bot_data["web"] = WebServer(app, service, handlers, settings)
+            await web.start()
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
@@ -199,6 +207,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot_data["metrics_server"].stop()
     if "heartbeat" in app.bot_data:
         await app.bot_data["heartbeat"].stop()
+    if "web" in app.bot_data:
+        await app.bot_data["web"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
         # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)

@@ -15,6 +15,7 @@ from locales import LANGUAGES
 
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram allows in secret_token
+_SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")  # what BotFather takes for a Mini App's name
 
 
 def _has_catalog(lang: str) -> str:
@@ -77,6 +78,15 @@ class Settings(DatabaseSettings):
     # issue 25: /metrics (Prometheus) and /healthz, served on this port when it is set
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description="unset = none")
     metrics_listen: str = Field(default="0.0.0.0", description="the address it binds")
+    # issue 24: the table as a Telegram Mini App, served by the bot on PORT at WEBAPP_URL's path
+    # (the page's public HTTPS address, the one BotFather is given); unset = the chat table only
+    webapp_url: str | None = Field(default=None, description="unset = no Mini App")
+    webapp_short_name: str | None = Field(
+        default=None, description="the Mini App's short name (BotFather /newapp); unset = main"
+    )
+    webapp_max_age: int = Field(
+        default=86_400, ge=60, description="seconds a page's initData stays valid (a pulya is long)"
+    )
 
     @field_validator("bot_token")
     @classmethod
@@ -110,6 +120,27 @@ class Settings(DatabaseSettings):
             raise ValueError("WEBHOOK_URL must be a URL like https://bot.example.com/telegram")
         return value
 
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url_shape(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        local = parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost")
+        if not (parts.scheme == "https" or local) or not parts.hostname:
+            raise ValueError(
+                "WEBAPP_URL must be an https:// URL like https://bot.example.com/app "
+                "(http:// only on 127.0.0.1 or localhost, for testing)"
+            )
+        return value.rstrip("/")
+
+    @field_validator("webapp_short_name")
+    @classmethod
+    def _short_name_shape(cls, value: str | None) -> str | None:
+        if value and not _SHORT_NAME.match(value):
+            raise ValueError("WEBAPP_SHORT_NAME must be 3-30 characters: A-Z, a-z, 0-9 and _")
+        return value or None
+
     @field_validator("webhook_secret")
     @classmethod
     def _webhook_secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
@@ -134,6 +165,21 @@ class Settings(DatabaseSettings):
     def webhook_path(self) -> str:
         """The path the webhook server answers on: WEBHOOK_URL's (a proxy forwards it as is)."""
         return urlsplit(self.webhook_url or "").path.strip("/")
+
+    @property
+    def webapp_path(self) -> str:
+        """The path the Mini App is served at: WEBAPP_URL's, '' for the root."""
+        return urlsplit(self.webapp_url or "").path.rstrip("/")
+
+    @model_validator(mode="after")
+    def _webapp_beside_webhook(self) -> Settings:
+        # one port serves both (issue 24): the webhook's path must not be inside the page's
+        if self.webapp_url and self.webhook_url:
+            hook = "/" + self.webhook_path
+            page = self.webapp_path
+            if page and (hook == page or hook.startswith(page + "/")):
+                raise ValueError("WEBHOOK_URL's path must lie outside WEBAPP_URL's path")
+        return self
 
     @property
     def file_api_url(self) -> str:

@@ -10,7 +10,10 @@ from datetime import datetime, tzinfo
 
 from locales import t
 
-from . import export, names, render, stats, stats_view
+from . import export, names, stats
+from .chat import lines as chat_lines
+from .chat import stats_view
+from .format import name, signed
 from .service import GameService
 from .storage import DealRow, Storage
 
@@ -22,7 +25,7 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 async def pot(storage: Storage, chat_id: int, lang: str) -> str:
     """/pot: each game's pot that holds chips (issue 13: one pot per game)."""
-    return render.pots(lang, await storage.chat(chat_id))
+    return chat_lines.pots(lang, await storage.chat(chat_id))
 
 
 async def balance(
@@ -48,12 +51,9 @@ async def balance(
     chat = await storage.chat(chat_id)
     labels = names.distinct(u for u, _ in everyone)
     lines = [t(lang, "balance.title")]
-    lines += [
-        f"{render.name(labels[u.user_id])}: <b>{render.signed(b)}</b>"
-        for u, b in rows[:BALANCES_SHOWN]
-    ]
+    lines += [f"{name(labels[u.user_id])}: <b>{signed(b)}</b>" for u, b in rows[:BALANCES_SHOWN]]
     if not query and wanted is None:
-        lines.append(render.pots(lang, chat))
+        lines.append(chat_lines.pots(lang, chat))
         lines += [] if standing is None else ["", standing]
     return "\n".join(lines)
 
@@ -69,7 +69,7 @@ async def top(service: GameService, chat_id: int, lang: str) -> str:
     lines = [t(lang, "top.title")]
     for i, (user, bal) in enumerate(rows):
         mark = MEDALS[i] if i < len(MEDALS) else f"{i + 1}."
-        lines.append(f"{mark} {render.name(labels[user.user_id])}: <b>{render.signed(bal)}</b>")
+        lines.append(f"{mark} {name(labels[user.user_id])}: <b>{signed(bal)}</b>")
     lines += [] if standing is None else ["", standing]
     return "\n".join(lines)
 
@@ -118,7 +118,7 @@ async def history(storage: Storage, chat_id: int, lang: str, zone: tzinfo) -> st
     tables: dict[int, list[DealRow]] = {}  # a match's deals, read once for all its lines
     for number, deal in reversed(deals):  # oldest first, as they were played
         earlier = await _match_deals(storage, deal, tables)
-        lines.append(render.history_line(lang, deal, number, finished(deal, zone), earlier))
+        lines.append(chat_lines.history_line(lang, deal, number, finished(deal, zone), earlier))
     lines.append(t(lang, "history.hint"))
     return "\n".join(lines)
 
@@ -144,9 +144,9 @@ async def deal(
     ((number, row),) = found
     date = finished(row, zone)
     earlier = await _match_deals(storage, row, {})
-    told = render.deal_account(lang, row, number, earlier)
+    told = chat_lines.deal_account(lang, row, number, earlier)
     if told is None:  # a record that no longer replays: its line at least
-        text = render.history_line(lang, row, number, date, earlier)
+        text = chat_lines.history_line(lang, row, number, date, earlier)
     else:
         title, _, rest = told.partition("\n")
         text = "\n".join((title, t(lang, "history.played", date=date), rest))
@@ -185,9 +185,9 @@ async def _match_deals(
     """The deals of `deal`'s match played before it, for a game whose table is a match (a
     Preferans pulya: P15's overflow depends on the sheet); none for a game played deal by
     deal. `tables` keeps each table's deals once read."""
-    ui = render.own_ui(deal)
+    ui = chat_lines.own_ui(deal)
     if ui is None or not ui.match:
         return []
     if deal.table_id not in tables:
         tables[deal.table_id] = await storage.table_deals(deal.table_id)
-    return render.match_deals(deal, tables[deal.table_id])
+    return chat_lines.match_deals(deal, tables[deal.table_id])

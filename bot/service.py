@@ -16,19 +16,25 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from locales import pick_language, t
 
-from . import callbacks, computer, games, render, settings_menu, summary, turns
+from . import callbacks, computer, games
+from .chat import evening, settings_menu, turns
+from .format import name as shown_name
 from .games.base import Moved, TableGame
 from .names import distinct
 from .presenter import Presenter
+from .seats import Seats
 from .storage import RETRY_AFTER, ChatRow, Storage, StorageUnavailable, UserRow
 from .table import seating
 from .table.live import Live, Person, Refusal
 from .table.seating import AWAY_AFTER
 from .view.message import Rendered, deep_link
+
+if TYPE_CHECKING:
+    from .web.opening import Opener
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
@@ -36,7 +42,7 @@ __all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
 log = logging.getLogger(__name__)
 
 
-class GameService:
+class GameService(Seats):
     """Every chat's table, hosted; every method runs under the chat's lock."""
 
     def __init__(
@@ -74,6 +80,7 @@ class GameService:
         # each game's tables, played by its kind (the registry's); and who is told of a change
         self._games: dict[str, TableGame] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[Live], None]] = []
+        self.opener: Opener | None = None  # the Mini App's buttons, when it is served (issue 24)
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -154,219 +161,7 @@ class GameService:
             lang = self._langs[user_id] = pick_language(user.lang)
         return lang
 
-    # ---- the lobby and the seats ----------------------------------------------------------------
-
-    def find(self, table_id: int) -> Live | None:
-        """An open table by id."""
-        return self._live.get(table_id)
-
-    def table_in(self, chat_id: int) -> Live | None:
-        """The chat's open table, if any."""
-        chat_id = self.storage.moves.get(chat_id, chat_id)
-        return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
-
-    async def new_table(
-        self, chat_id: int, title: str, person: Person, game: str | None = None
-    ) -> Live:
-        """Open a lobby in the chat; the creator sits down if they have started the bot."""
-        user = await self.touch(person)
-        chat = await self.storage.chat(chat_id, title)
-        row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
-        if row is None:
-            raise await self._table_exists(chat_id, chat.lang)
-        # issue 12: a group speaks the language of its first table's opener; a practice table
-        # (issue 17) the language of its player
-        lang = pick_language(user.lang)
-        if not chat.lang_chosen or (seating.practice(chat_id) and chat.lang != lang):
-            await self.storage.set_chat(chat_id, lang=lang)
-            chat = await self.storage.chat(chat_id)
-        live = Live(row, {user.user_id: user})  # the lobby names its creator, seated or not
-        self._live[row.table_id] = live
-        live.row = replace(row, deadline=self.idle_deadline())  # issue 4: lobbies expire
-        if user.started:
-            await self._seat(live, user)  # saves the row
-        else:
-            await self.storage.save_table(live.row)
-        if seating.practice(chat_id) and computer.plays(live.row.game):  # issue 17: ready to start
-            ui = games.ui(live.row.game)
-            for _ in range(min(ui.practice_players, ui.players[1]) - len(live.row.seats)):
-                await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
-        self._show_lobby(live, chat)
-        self._arm_timer(live)
-        return live
-
-    async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
-        """Sit down at the chat's table (in the lobby or between deals)."""
-        user = await self.touch(person)
-        live = self._table(chat_id, table_id)
-        if seating.practice(live.row.chat_id) and person.user_id != live.row.chat_id:
-            raise Refusal("practice.private")  # issue 17: a practice table is its player's
-        if person.user_id in live.row.seats:
-            if person.user_id in live.row.away:  # issue 16: /join brings a sitting-out player back
-                seating.back(live, person.user_id)
-                await self.storage.save_table(live.row)
-                self._arm_timer(live)
-                return live
-            raise Refusal("err.already_joined")
-        if live.play is not None and self.game(live).keeps_players:  # P14: a pulya's own
-            raise Refusal("err.match_seated")
-        most = games.ui(live.row.game).players[1]
-        if len(live.row.seats) >= most:
-            raise Refusal("err.table_full", n=most)
-        if not user.started or user.blocked:
-            raise Refusal(
-                "err.start_bot_first",
-                url=deep_link(self.bot_username, f"j{live.row.table_id}"),
-            )
-        await self._seat(live, user)
-        chat = await self.storage.chat(chat_id)
-        if live.row.status == "lobby":
-            self._show_lobby(live, chat)
-        return live
-
-    async def seat_computer(
-        self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
-    ) -> Live:
-        """The lobby's buttons: the table's creator (or an admin) seats a computer player of
-        `level`, or (None) stands the last one seated up."""
-        live = self._table(chat_id, table_id)
-        if live.row.status != "lobby":
-            raise Refusal("err.already_started")
-        if not seating.may_run(live, person.user_id, is_admin):
-            raise Refusal("computer.only_creator")
-        chat = await self.storage.chat(chat_id)
-        if level is None:
-            seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
-            if not seated:
-                raise Refusal("computer.none_seated")
-            self._unseat(live, seated[-1])
-            await self.storage.save_table(live.row)
-        else:
-            if level not in computer.ORDER or not computer.plays(live.row.game):
-                raise Refusal("err.stale")
-            most = games.ui(live.row.game).players[1]
-            if len(live.row.seats) >= most:
-                raise Refusal("err.table_full", n=most)
-            await self._seat_computer(live, chat, level)
-        self._show_lobby(live, chat)
-        return live
-
-    async def _seat_computer(self, live: Live, chat: ChatRow, level: str) -> None:
-        uid = computer.next_seat(level, live.row.seats)
-        name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
-        await self._seat(live, await self.storage.touch_user(uid, name, None, None))
-
-    async def _seat(self, live: Live, user: UserRow) -> None:
-        live.users[user.user_id] = user
-        live.row = replace(live.row, seats=(*live.row.seats, user.user_id))
-        await self.storage.save_table(live.row)
-
-    async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
-        """Stand up: in the lobby, or between deals (a deal in play must be finished or stopped)."""
-        live = self._table(chat_id, table_id)
-        uid = person.user_id
-        if uid not in live.row.seats:
-            raise Refusal("err.not_seated")
-        if live.in_deal and uid in live.deal_seats:  # a pulya (P14): not before its end
-            raise Refusal(games.ui(live.row.game).key("err.leave_mid_deal"))
-        chat = await self.storage.chat(chat_id)
-        self._unseat(live, uid)
-        if await self._too_few(live, chat):
-            return live
-        await self.storage.save_table(live.row)
-        if live.row.status == "lobby":
-            self._show_lobby(live, chat)
-        return live
-
-    def _unseat(self, live: Live, uid: int) -> None:
-        """Take a player off the seats (the dealer's place moves with them); his control
-        message is let go."""
-        seating.unseat(live, uid)
-        self.presenter.retire(self._hand_slot(live, uid))
-
-    async def _too_few(self, live: Live, chat: ChatRow) -> bool:
-        """A table in play that has fewer seats than its game takes, or only computer players
-        left (issue 17), closes (True if it did)."""
-        if live.row.status != "playing":
-            return False
-        seats = live.row.seats
-        if seats and not computer.people(seats):
-            await self._close(live, chat, "computer.closed_no_people")
-            return True
-        if len(seats) < games.ui(live.row.game).players[0]:
-            await self._close(live, chat, "table.closed_too_few")
-            return True
-        return False
-
-    async def stand_up(self, chat_id: int, user_id: int, *, kicked: bool) -> bool:
-        """A player left the group (or an admin stood him up, `kicked`): off the seats now, or
-        at the end of the deal he is playing, his moves made for him till then (issue 16).
-        False if he was not seated (or is already leaving)."""
-        live = self.table_in(chat_id)
-        if live is None or user_id not in live.row.seats or user_id in live.row.leaving:
-            return False
-        chat = await self.storage.chat(live.row.chat_id)
-        user = live.users.get(user_id) or await self.storage.user(user_id)
-        name = render.name(user.name if user else "?")
-        if live.in_deal and user_id in live.deal_seats:
-            live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
-            await self.storage.save_table(live.row)
-            self._arm_timer(live)  # if it is his move, the bot makes it
-            key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
-            text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
-            await self.presenter.post(chat.chat_id, Rendered(text))
-            self._last_word(live, chat, user_id, kicked=kicked)
-            return True
-        self._unseat(live, user_id)
-        key = "seat.kicked" if kicked else "seat.left_group"
-        await self.presenter.post(chat.chat_id, Rendered(t(chat.lang, key, name=name)))
-        if await self._too_few(live, chat):
-            return True
-        await self.storage.save_table(live.row)
-        if live.row.status == "lobby":
-            self._show_lobby(live, chat)
-        return True
-
-    def _last_word(self, live: Live, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
-        """A leaving player's control message says why it stops, then is never edited again
-        (issue 22: `deliver_hand` skips the players leaving)."""
-        user = live.users.get(user_id)
-        slot = self._hand_slot(live, user_id)
-        if user is not None and not user.blocked and not computer.is_computer(user_id):
-            key = "seat.kicked_you" if kicked else "seat.left_you"
-            text = games.ui(live.row.game).text(
-                pick_language(user.lang), key, group=render.name(chat.title)
-            )
-            self.presenter.show(slot, user_id, Rendered(text))
-        self.presenter.retire(slot)
-
-    async def _stand_up_leavers(self, live: Live, chat: ChatRow) -> bool:
-        """At a deal's end: players leaving stand up now (True if the table closed for it)."""
-        if not live.row.leaving:
-            return False
-        for uid in live.row.leaving:
-            if uid in live.row.seats:
-                self._unseat(live, uid)
-        live.row = replace(live.row, leaving=())
-        if await self._too_few(live, chat):
-            return True
-        await self.storage.save_table(live.row)
-        return False
-
-    async def _table_exists(self, chat_id: int, lang: str) -> Refusal:
-        """/newgame while a table is open: who can stop it, and where it is."""
-        live = self.table_in(chat_id)
-        if live is None:
-            return Refusal("err.table_exists")
-        runner = seating.runner(live)
-        user = live.users.get(runner) if runner is not None else None
-        if user is None and runner is not None:  # a creator who never started the bot
-            user = await self.storage.user(runner)
-        return Refusal(
-            "seat.table_open",
-            game=games.ui(live.row.game).title(lang),
-            name=render.name(user.name if user else "?"),
-        )
+    # ---- start and stop (the lobby and the seats: seats.py) ---------------------------------
 
     async def start(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
@@ -393,19 +188,6 @@ class GameService:
         self.presenter.retire(f"lobby:{live.row.table_id}")
         await self._after(live, chat, moved, armed=True)
 
-    async def switch_game(
-        self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
-    ) -> None:
-        """The lobby's game button: the creator (or an admin) moves to the next game."""
-        live = self._table(chat_id, table_id)
-        if live.row.status != "lobby":
-            raise Refusal("err.already_started")
-        if not seating.may_run(live, person.user_id, is_admin):
-            raise Refusal("err.only_creator_game")
-        live.row = replace(live.row, game=games.next_game(live.row.game))
-        await self.storage.save_table(live.row)
-        self._show_lobby(live, await self.storage.chat(chat_id))
-
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
         live = self._table(chat_id, None)
@@ -429,7 +211,7 @@ class GameService:
         else:  # its deal in play voided, a match settled as it stands; shown for the last time
             voided = await self.game(live).stop(live, chat)
         del self._live[live.row.table_id]
-        self._changed(live)
+        self.changed(live)
         table_id = live.row.table_id
         self.presenter.retire(
             f"lobby:{table_id}", f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:"
@@ -442,7 +224,7 @@ class GameService:
         if deals:  # issue 16: the evening's result and who pays whom, in the same message
             names = distinct((await self.storage.users(results)).values())
             ui = games.ui(live.row.game)
-            text += "\n\n" + summary.session_summary(chat.lang, ui, deals, results, names)
+            text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
         await self.presenter.post(chat.chat_id, Rendered(text))
 
     async def repost(self, chat_id: int) -> None:
@@ -464,18 +246,6 @@ class GameService:
         if live is None or live.play is None:
             return None
         return self.game(live).standing(live, lang)
-
-    def _open_table(self, chat_id: int) -> Live | None:
-        return next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
-
-    def _table(self, chat_id: int, table_id: int | None) -> Live:
-        chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
-        live = self._live.get(table_id) if table_id is not None else None
-        if live is None and table_id is None:
-            live = self._open_table(chat_id)
-        if live is None or live.row.chat_id != chat_id:
-            raise Refusal("err.no_table" if table_id is None else "err.stale")
-        return live
 
     async def dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those it leaves out for want of chips:
@@ -501,7 +271,7 @@ class GameService:
             raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
-                names = ", ".join(render.name(live.users[uid].name) for uid in short)
+                names = ", ".join(shown_name(live.users[uid].name) for uid in short)
                 raise Refusal("bankroll.too_few", low=fewest, names=names)
             raise Refusal("seat.too_few_dealt", low=fewest)
 
@@ -519,7 +289,7 @@ class GameService:
             await self.game(live).toggle(live, user_id, press)
             seating.back(live, user_id)
             self._arm_timer(live)
-            self._changed(live)
+            self.changed(live)
 
     @asynccontextmanager
     async def _pressed(self, user_id: int, press: callbacks.Press) -> AsyncIterator[Live]:
@@ -562,9 +332,9 @@ class GameService:
             return
         if not armed:
             self._arm_timer(live)
-        self._changed(live)
+        self.changed(live)
 
-    def _changed(self, live: Live) -> None:
+    def changed(self, live: Live) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
         toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
         Mini App, issue 24, redraws from `TableGame.seat_view`/`public_view`)."""
@@ -704,30 +474,19 @@ class GameService:
         lang = pick_language(user.lang)
         chat = await self.storage.chat(live.row.chat_id)
         text = turns.timed_out_message(
-            lang, live.row.game, action, render.name(chat.title), away=user_id in live.row.away
+            lang, live.row.game, action, shown_name(chat.title), away=user_id in live.row.away
         )
         await self.presenter.post(user_id, Rendered(text))
 
     # ---- what the messages show -----------------------------------------------------------------
 
-    def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
-        names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
-        creator = live.users.get(live.row.creator_id)
-        content = render.lobby(
-            chat.lang,
-            live.row.table_id,
-            live.row.game,
-            names,
-            creator.name if creator else "?",
-            chat.ante,
-            self.bot_username,
-            players_range=games.ui(live.row.game).players,
-            closed=closed,
-            rules=chat.rules,
-            computers=computer.plays(live.row.game),
-            private=seating.practice(chat.chat_id),
-        )
-        self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
+    def with_opener(self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool) -> Rendered:
+        """A group's table message with the Mini App's URL button while a deal is `shown` in
+        play (issue 24); as it is without the Mini App, or at a practice table (its player's
+        control message, just below, has the web_app button)."""
+        if self.opener is None or not shown or seating.practice(chat.chat_id):
+            return content
+        return self.opener.table(content, live.row.table_id, chat.lang)
 
     def deliver_hand(
         self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
@@ -755,6 +514,8 @@ class GameService:
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
+        if self.opener is not None:  # issue 24: a web_app button, in the private chat
+            content = self.opener.hand(content, live.row.table_id, lang)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
             user.user_id,
@@ -762,11 +523,6 @@ class GameService:
             renew=anew or ping,
             if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
         )
-
-    def _hand_slot(self, live: Live, user_id: int) -> str:
-        """A player's control message at a table: one for all his deals there (issue 6: new
-        messages count against Telegram's 30 a second, edits do not)."""
-        return f"hand:{live.row.table_id}:{user_id}"
 
     async def _refresh(self, live: Live) -> None:
         """Every message of the table as it stands (after a restart, a group's move), its timer
@@ -804,7 +560,7 @@ class GameService:
                 await self.presenter.post(
                     chat.chat_id,
                     Rendered(
-                        t(chat.lang, "table.dm_blocked", name=render.name(user.name), link=link)
+                        t(chat.lang, "table.dm_blocked", name=shown_name(user.name), link=link)
                     ),
                 )
 

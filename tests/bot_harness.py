@@ -14,7 +14,7 @@ from typing import Any
 from bot.app import ALLOWED_UPDATES, build
 from bot.config import Settings
 from bot.service import GameService
-from bot.updates import webhook_options
+from bot.updates import set_webhook, webhook_options
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import CallbackRecord, FakeChat, StoredMessage
 
@@ -76,7 +76,9 @@ async def running_bot(
         raise
     assert app.updater is not None
     # the order of Application.run_polling / run_webhook: the updater, then the application
-    if settings.webhook_url:  # as bot.updates.run does with run_webhook
+    if settings.webhook_url and settings.webapp_url:  # the Mini App's server takes the webhook
+        await set_webhook(app, settings)
+    elif settings.webhook_url:  # as bot.updates.run does with run_webhook
         await app.updater.start_webhook(**webhook_options(settings))
     else:
         await app.updater.start_polling(  # errors go where Application.run_polling sends them
@@ -92,7 +94,8 @@ async def running_bot(
         yield running
         assert app.bot_data.get("errors", 0) == 0, "a handler raised (see the log)"
     finally:
-        await app.updater.stop()
+        if app.updater.running:
+            await app.updater.stop()
         await app.stop()
         assert app.post_shutdown is not None
         await app.post_shutdown(app)
@@ -175,6 +178,19 @@ async def open_table(
     lobby = bot_messages(bot.tg, group)[0]
     await users[0].press(lobby, data=next(d for _, d in lobby.buttons if d and d.startswith("s:")))
     await bot.idle()
+
+
+@asynccontextmanager
+async def table_of(
+    tg: FakeTelegram, tmp_path: Path, players: int, command: str = "/newgame", **bot: Any
+) -> AsyncIterator[tuple[RunningBot, FakeChat, list[FakeUser]]]:
+    """The usual opening: `players` friends in the group (`make_players`), the bot running on a
+    fresh database (`running_bot`, with `bot`'s seed and settings) and their table started with
+    `command` (`open_table`)."""
+    group, users = make_players(tg, players)
+    async with running_bot(tg, tmp_path / "db.sqlite3", **bot) as running:
+        await open_table(running, group, users, command)
+        yield running, group, users
 
 
 async def play_deal(bot: RunningBot, users: list[FakeUser], rng: random.Random) -> int:

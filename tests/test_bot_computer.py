@@ -13,7 +13,7 @@ from typing import Any
 from bot import computer
 from bot.games.family.table import deal as deal_of
 from bot.games.preferans import action_code as pref_code
-from bot.games.preferans_service import pulya
+from bot.games.preferans.table import pulya
 from bot.service import Live
 from bot.storage import DealRow
 from engine.actions import Do

@@ -15,6 +15,7 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import StoredMessage
@@ -89,9 +90,7 @@ async def test_a_look_button_stays_valid_while_others_move(
 ) -> None:
     """F7: looking does not depend on the position, so a waiting player's message is not
     edited as others bid, and its look button still works."""
-    group, users = make_players(tg, 4)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 4, seed=3) as (bot, _group, users):
         (mover,) = _movers(tg, users)
         waiting = next(u for u in users if u is not mover)
         hand = control_message(tg, waiting)

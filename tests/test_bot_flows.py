@@ -19,6 +19,7 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram
 
@@ -194,9 +195,7 @@ async def test_a_restart_mid_deal_loses_nothing(tg: FakeTelegram, tmp_path: Path
 
 
 async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 4)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 4, seed=3) as (bot, group, users):
         await play_deal(bot, users, random.Random(3))
         storage = bot.service.storage
         chat = await storage.chat(GROUP_ID)
@@ -246,9 +245,7 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
 
 
 async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=8) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=8) as (bot, group, users):
         await play_deal(bot, users, random.Random(8))
         storage = bot.service.storage
         pot_after_first = (await storage.chat(GROUP_ID)).pot

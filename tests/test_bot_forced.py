@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot import games
-from bot.games.preferans_service import pulya
+from bot.games.preferans.table import pulya
 from engine.actions import Do
 from engine.deal import TrickDeal
 from engine.frap import FrapRules

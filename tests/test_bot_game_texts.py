@@ -11,7 +11,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot import games, render, settings_menu
+from bot import games
+from bot.chat import lines as render
+from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
@@ -69,7 +71,7 @@ def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
     """Every text the bot shows of one deal of `game`, from the lobby to the deal's end."""
     chat = _chat(game, lang)
     names = NAMES
-    yield render.lobby(lang, 1, game, names[:2], names[0], 10, "bot", players_range=(2, 4)).text
+    yield lobby.lobby(lang, 1, game, names[:2], names[0], 10, "bot", players_range=(2, 4)).text
     yield settings_menu.rules_summary(chat)
     yield from _buttons(settings_menu.menu(chat, game))
     yield from (_match_texts if games.ui(game).match else _deal_texts)(game, lang, seed)
@@ -205,7 +207,7 @@ def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
 def test_lobby_says_each_games_own_player_limits() -> None:
     for game in games.ORDER:
         low, high = games.ui(game).players
-        text = render.lobby("ru", 1, game, [], "A", 5, "bot", players_range=(low, high)).text
+        text = lobby.lobby("ru", 1, game, [], "A", 5, "bot", players_range=(low, high)).text
         assert re.findall(r"от \d+ до \d+", text) == [f"от {low} до {high}"]  # no other's
 
 

@@ -14,9 +14,9 @@ from tests.bot_harness import (
     bot_messages,
     control_message,
     make_players,
-    open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram
 
@@ -32,9 +32,7 @@ from tests.fakebot import FakeTelegram
 async def test_a_whole_deal_of_each_variant(
     tg: FakeTelegram, tmp_path: Path, command: str, game: str, title: str, seed: int
 ) -> None:
-    group, users = make_players(tg, 4)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=seed) as bot:
-        await open_table(bot, group, users, command)
+    async with table_of(tg, tmp_path, 4, command, seed=seed) as (bot, group, users):
         assert title in bot_messages(tg, group)[1].text
         hand = control_message(tg, users[0])
         assert hand is not None and title in hand.text

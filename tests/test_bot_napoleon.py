@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot import games, render
+from bot import games
+from bot.chat import lines as render
 from bot.games.family import render as family_render
 from bot.storage import DealRow
 from engine.actions import Action, Do
@@ -31,6 +32,7 @@ from tests.bot_harness import (
     play_deal,
     push_callback,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser
 
@@ -264,9 +266,11 @@ async def test_random_deals_of_two_four_and_six_players(
     tg: FakeTelegram, tmp_path: Path, n_players: int, seed: int
 ) -> None:
     """N1: 2–6 players; two whole deals pressed at random, the ledger and the treasure agree."""
-    group, users = make_players(tg, n_players)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=seed) as bot:
-        await open_table(bot, group, users, "/newgame napoleon")
+    async with table_of(tg, tmp_path, n_players, "/newgame napoleon", seed=seed) as (
+        bot,
+        group,
+        users,
+    ):
         for deal_no in (1, 2):
             await play_deal(bot, users, random.Random(seed + deal_no))
             result = bot_messages(tg, group)[-1]
@@ -312,9 +316,7 @@ async def test_a_restart_mid_deal_then_the_deal_goes_on(tg: FakeTelegram, tmp_pa
 async def test_stopgame_mid_deal_returns_the_contributions(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5) as bot:
-        await open_table(bot, group, users, "/newgame napoleon")
+    async with table_of(tg, tmp_path, 3, "/newgame napoleon", seed=5) as (bot, group, users):
         assert "Клад: 30" in group_text(tg, "сдача №1")
         await users[0].send(group, "/stopgame")
         await bot.idle()
@@ -328,9 +330,7 @@ async def test_stopgame_mid_deal_returns_the_contributions(
 
 async def test_each_game_keeps_its_own_pot(tg: FakeTelegram, tmp_path: Path) -> None:
     """Issue 13: Frap's pot is not Napoleon's treasure; /pot lists each non-empty one."""
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=7) as bot:
-        await open_table(bot, group, users, "/newgame frap")
+    async with table_of(tg, tmp_path, 3, "/newgame frap", seed=7) as (bot, group, users):
         await play_deal(bot, users, random.Random(7))
         storage = bot.service.storage
         frap_pot = (await storage.chat(GROUP_ID)).pot_of("frap")

@@ -19,7 +19,7 @@ import pytest
 from bot import callbacks
 from bot.format import signed, sorted_hand
 from bot.games import preferans as pref
-from bot.games.preferans_service import SETTLEMENT, pulya
+from bot.games.preferans.table import SETTLEMENT, pulya
 from engine.cards import ALL_CARDS, Card
 from engine.events import TrickWon
 from engine.preferans.actions import PrefAction, PrefDo

@@ -21,6 +21,7 @@ from tests.bot_harness import (
     moves_now,
     open_table,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -248,9 +249,7 @@ async def test_a_leaver_stays_leaving_across_a_restart(tg: FakeTelegram, tmp_pat
 
 
 async def test_an_admin_stands_a_player_up_with_a_button(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", away_delay=0.05) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, away_delay=0.05) as (bot, group, users):
         await users[0].send(group, "/kick")
         await bot.idle()
         pick = bot_messages(tg, group)[-1]

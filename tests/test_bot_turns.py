@@ -27,6 +27,7 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
@@ -167,9 +168,7 @@ async def test_a_bot_short_of_telegrams_budget_edits_instead_of_pinging(
 async def test_start_hand_moves_the_cards_down_and_leaves_no_live_copy(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=4) as (bot, _group, users):
         waiting = next(u for u in users if u is not _mover(tg, users))
         old = control_message(tg, waiting)
         assert old is not None
@@ -188,9 +187,7 @@ async def test_start_hand_moves_the_cards_down_and_leaves_no_live_copy(
 async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, turn_timeout=2) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=5, turn_timeout=2) as (bot, group, users):
         mover = _mover(tg, users)
         assert mover is not None
         message = control_message(tg, mover)

@@ -14,7 +14,7 @@ from bot import callbacks
 from engine.actions import Action, Do
 from engine.cards import Suit, make_deck
 from engine.student import JOKER
-from tests.bot_harness import bot_messages, make_players, open_table, running_bot
+from tests.bot_harness import bot_messages, table_of
 from tests.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,9 +67,7 @@ def test_garbage_callback_data_is_refused(data: str) -> None:
 
 
 async def test_turn_timer_moves_for_a_player_who_does_not(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", turn_timeout=1) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, turn_timeout=1) as (bot, group, _users):
         await asyncio.sleep(1.3)
         await bot.idle()
         table = bot_messages(tg, group)[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import control_message, make_players, open_table, running_bot
+from tests.bot_harness import control_message, table_of
 from tests.fakebot import FakeTelegram
 from tests.test_faults_telegram import _mover, _stale_slots
 
@@ -24,9 +24,7 @@ async def test_a_45_s_outage_leaves_one_warning_and_loses_nothing(
     tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, hang: bool
 ) -> None:
     caplog.set_level(logging.INFO)
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=5) as (bot, group, users):
         live = bot.service.find(1)
         assert live is not None and live.step == 0
         caplog.clear()

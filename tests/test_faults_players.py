@@ -32,6 +32,7 @@ from tests.bot_harness import (
     play_deal,
     push_callback,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -183,9 +184,8 @@ async def test_a_table_nobody_deals_on_closes_after_the_idle_time(
 async def test_a_table_where_everyone_is_away_stops_instead_of_redealing_forever(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    group, users = make_players(tg, 2)
-    async with running_bot(tg, tmp_path / "db.sqlite3", turn_timeout=1, away_delay=0.05) as bot:
-        await open_table(bot, group, users)  # nobody ever presses: passes by timer, F8 redeals
+    # nobody ever presses: passes by timer, F8 redeals
+    async with table_of(tg, tmp_path, 2, turn_timeout=1, away_delay=0.05) as (bot, group, _):
         await _until(bot, lambda: bot.service.find(1) is None, 30)
         await bot.idle()
         assert "никто не играет" in bot_messages(tg, group)[-1].text

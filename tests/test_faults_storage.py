@@ -23,14 +23,13 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram
 
 
 async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=4) as (bot, _group, users):
         await play_deal(bot, users, random.Random(4))
         storage = bot.service.storage
         live = bot.service.find(1)
@@ -88,9 +87,7 @@ async def test_a_broken_ledger_is_refused_at_start_up_unless_forced(
 
 async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path: Path) -> None:
     """F8: the third all-pass round's antes go into the pot before the redeal is dealt."""
-    group, users = make_players(tg, 2)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=8) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 2, seed=8) as (bot, _group, users):
         for _ in range(6):  # three rounds, everyone passes
             mover, data = next(
                 (u, d)

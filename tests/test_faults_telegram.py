@@ -19,6 +19,7 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser
 
@@ -82,9 +83,7 @@ async def test_429_and_5xx_bursts_lose_nothing(tg: FakeTelegram, tmp_path: Path)
 async def test_a_long_outage_ends_with_every_message_up_to_date(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=5) as (bot, group, users):
         tg.outage(502, duration=17)  # longer than any fixed number of quick retries
         began = time.monotonic()
         user, data = _mover(tg, users)
@@ -106,9 +105,7 @@ async def test_a_long_outage_ends_with_every_message_up_to_date(
 
 
 async def test_deleted_messages_are_posted_again(tg: FakeTelegram, tmp_path: Path) -> None:
-    group, users = make_players(tg, 3)
-    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3) as bot:
-        await open_table(bot, group, users)
+    async with table_of(tg, tmp_path, 3, seed=3) as (bot, group, users):
         table = next(m for m in bot_messages(tg, group) if "сдача №1" in m.text)
         table.deleted = True  # an admin deletes the table message
         hand = control_message(tg, users[2])

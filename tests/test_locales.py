@@ -77,7 +77,7 @@ def _keys_named_in(path: Path) -> set[str]:
 
 
 def test_every_key_the_bot_names_is_in_the_template() -> None:
-    named = set().union(*(_keys_named_in(p) for p in (ROOT / "bot").glob("*.py")))
+    named = set().union(*(_keys_named_in(p) for p in (ROOT / "bot").rglob("*.py")))
     assert len(named) > 50  # the walk finds the calls
     assert {k for k in named if not locales.has(k)} == set()
 

@@ -16,6 +16,7 @@ import pytest
 
 from bot import callbacks
 from bot.format import card_label, signed
+from bot.format import name as shown_name
 from bot.games import preferans as pref
 from bot.view.message import Rendered
 from engine.cards import Card
@@ -164,7 +165,7 @@ def test_result_lines_give_each_entry_and_the_settlement_whists_times_price(
             continue
         lines = pref.result_lines(lang, step.line, names, match.sheet.deals)
         text = _valid(Rendered("\n".join(lines)))
-        shown = [parse_html(pref.shown_name(name)).text for name in names]
+        shown = [parse_html(shown_name(name)).text for name in names]
         said = {  # each player's line: his entries, each with its figures (P9–P13)
             seat: next(x for x in text.split("\n") if x.startswith(f"{shown[seat]}: "))
             for seat in {entry.seat for entry in step.line.scored}

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.format import card_label
+from bot.format import card_label, cards_text
 from bot.games import preferans as pref
 from engine.cards import ALL_CARDS, Card
 from engine.preferans.actions import PrefDo
@@ -218,14 +218,14 @@ def test_p7_light_play_shows_the_open_hands_and_whose_cards_the_whister_plays(la
     deal = run(deal, ["0: discard 7S 7C", "0: contract 6H", "1: whist", "2: pass", "1: light"])
     text = _text(lang, deal, 0)
     for seat in (1, 2):
-        hand = pref._cards(lang, deal.hands[seat])
+        hand = cards_text(deal.hands[seat], lang)
         assert UI.text(lang, "table.open", name=NAMES[seat], cards=hand) in text
     deal = plays(deal, ["0:AH", "1:AS"])
     assert deal.turn == 2 and deal.controller == 1
     text = _text(lang, deal, 1)
-    hand = pref._cards(lang, deal.hands[2])
+    hand = cards_text(deal.hands[2], lang)
     assert UI.text(lang, "hand.playing_for", name="cat", cards=hand) in text
-    bobs = pref._cards(lang, deal.hands[1])
+    bobs = cards_text(deal.hands[1], lang)
     assert UI.text(lang, "table.open", name="bob", cards=bobs) not in text
 
 
@@ -243,10 +243,10 @@ def test_p9_misere_opens_the_defenders_hands_after_the_first_lead(lang: str) -> 
     text = _text(lang, deal, 0)
     contract = UI.text(lang, "table.contract", name="ann", bid=UI.text(lang, "misere"))
     assert parse_html(contract).text in text
-    bobs = pref._cards(lang, deal.hands[1])
+    bobs = cards_text(deal.hands[1], lang)
     assert UI.text(lang, "table.open", name="bob", cards=bobs) not in text
     deal = plays(deal, ["0:7H"])
     assert deal.legal_actions()[0].do is PrefDo.PLAY
     text = _text(lang, deal, 1)
-    assert UI.text(lang, "table.open", name="cat", cards=pref._cards(lang, deal.hands[2])) in text
+    assert UI.text(lang, "table.open", name="cat", cards=cards_text(deal.hands[2], lang)) in text
     assert UI.text(lang, "table.trick", cards="ann 7♥") in text

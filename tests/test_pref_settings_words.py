@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import settings_menu
+from bot.chat import settings_menu
 from bot.games.base import Option
 from bot.games.preferans import DEFAULT_WHIST_PRICE, UI, WHIST_PRICES
 from bot.storage import ChatRow

@@ -1,4 +1,4 @@
-"""The pulya sheet picture and caption (bot/games/pulya_sheet.py) show the engine sheet (P11-17)."""
+"""The pulya sheet picture and caption (bot/games/preferans/sheet.py) show the engine's (P11-17)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 from telegram import Bot, InputMediaPhoto
 
-from bot.games import pulya_sheet
-from bot.games.pulya_sheet import (
+from bot.games.preferans import sheet as pulya_sheet
+from bot.games.preferans.sheet import (
     MAX_CAPTION,
     WIDTH,
     SheetFigures,

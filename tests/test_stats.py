@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import stats_view
+from bot.chat import stats_view
 from bot.names import distinct
 from bot.stats import DealFacts, Record, chat_records, player_stats
 from bot.storage import UserRow

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from bot.stats_view import FROM_POT
+from bot.chat.stats_view import FROM_POT
 from bot.storage import Movement, Storage
 
 CHAT, ALICE, BOB = -1, 7, 8

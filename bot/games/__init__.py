@@ -10,7 +10,6 @@ from . import preferans
 from .base import GameUI, Host, Moved, Option, TableGame
 from .family import frap, khrap, napoleon, student_khrap
 from .family.table import DealTables
-from .preferans_service import PulyaTables
 
 U = TypeVar("U", bound=GameUI)
 
@@ -34,7 +33,7 @@ register(frap.UI, DealTables)
 register(khrap.UI, DealTables)
 register(student_khrap.UI, DealTables)
 register(napoleon.UI, DealTables)
-register(preferans.UI, PulyaTables)
+register(preferans.UI, preferans.PulyaTables)
 
 __all__ = [
     "KINDS",

@@ -3,7 +3,7 @@ per game"): its words, buttons, questions, stakes, result reasons, settings and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -69,6 +69,10 @@ class Host(Protocol):
     ) -> None:  # fmt: skip
         """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
         just passed to him; `anew`: posted again at the bottom of his chat)."""
+
+    def with_opener(self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool) -> Rendered:
+        """The group's table message with the button that opens the Mini App while a deal is
+        `shown` in play (issue 24); as it is when the Mini App is not served."""
 
 
 class TableGame(Protocol):
@@ -161,6 +165,17 @@ class TableGame(Protocol):
 
     def public_view(self, live: Live) -> Any:
         """The deal in play as the group sees it (the engine's table view), None when none is."""
+
+    def web_view(
+        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    ) -> dict[str, Any] | None:
+        """The table as the Mini App draws it for `seat` (None: the public table), built only
+        from `seat_view` for that seat or `public_view` (issue 24); None when nothing is dealt.
+        `balances`: the chat's chips by user."""
+
+    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+        """The picture of the table's score sheet for the Mini App (a PNG), None if it keeps
+        none (issue 24)."""
 
 
 class GameUI:

@@ -26,9 +26,10 @@ from telegram.ext import ContextTypes
 
 from locales import t
 
-from .. import games, render
+from .. import games
 from ..service import GameService, Person, Refusal
 from ..storage import StorageUnavailable
+from ..view.message import Rendered
 
 log = logging.getLogger("bot.handlers")
 Context = ContextTypes.DEFAULT_TYPE
@@ -83,7 +84,7 @@ class Common:
         private = message.chat.type == ChatType.PRIVATE
         await self.service.presenter.post(
             message.chat_id,
-            render.Rendered(text, markup),
+            Rendered(text, markup),
             reply_to=None if private else message.message_id,
         )
 

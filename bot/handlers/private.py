@@ -7,7 +7,7 @@ from telegram.constants import ChatType
 
 from locales import pick_language, t
 
-from .. import render
+from ..format import name
 from ..service import Refusal
 from .common import Common, Context, help_text, person
 
@@ -39,7 +39,7 @@ class PrivateChat(Common):
                 await self._refused(message, lang, refusal)
                 return
             chat = await self.storage.chat(live.row.chat_id)
-            await self._reply(message, t(lang, "start.joined", title=render.name(chat.title)))
+            await self._reply(message, t(lang, "start.joined", title=name(chat.title)))
             return
         if payload == "hand" and await self.service.reshow_hand(user.id):
             return

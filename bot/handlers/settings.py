@@ -11,8 +11,9 @@ from telegram.error import BadRequest, TelegramError
 
 from locales import LANGUAGES, pick_language, t
 
-from .. import callbacks, settings_menu
+from .. import callbacks
 from ..callbacks import Press
+from ..chat import settings_menu
 from ..service import GameService, Refusal
 from .common import Common, Context, Pressed, log, person
 

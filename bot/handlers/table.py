@@ -8,9 +8,11 @@ from telegram.constants import ChatType
 
 from locales import t
 
-from .. import callbacks, computer, games, render
+from .. import callbacks, computer, games
 from ..callbacks import Press
+from ..format import name as shown_name
 from ..service import Refusal
+from ..view.message import deep_link
 from .common import Common, Context, Pressed, person
 
 
@@ -34,7 +36,7 @@ class TableCommands(Common):
             live = await self.service.new_table(message.chat_id, title, person(user), game)
         if user.id not in live.row.seats:
             lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
-            link = render.deep_link(self.service.bot_username, f"j{live.row.table_id}")
+            link = deep_link(self.service.bot_username, f"j{live.row.table_id}")
             await self._refused(message, lang, Refusal("err.start_bot_first", url=link))
 
     async def join(self, update: Update, context: Context, message: Message, lang: str) -> None:
@@ -46,11 +48,9 @@ class TableCommands(Common):
             back = table is not None and user.id in table.row.away
             live = await self.service.join(message.chat_id, person(user))
         if back:  # issue 16: a player sitting out is dealt in again
-            await self._reply(message, t(lang, "seat.back", name=render.name(user.full_name)))
+            await self._reply(message, t(lang, "seat.back", name=shown_name(user.full_name)))
         elif live.row.status == "playing":  # the lobby message is gone: say it in words
-            await self._reply(
-                message, t(lang, "joined_next_deal", name=render.name(user.full_name))
-            )
+            await self._reply(message, t(lang, "joined_next_deal", name=shown_name(user.full_name)))
 
     async def leave(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/leave: stand up from the chat's table."""
@@ -58,7 +58,7 @@ class TableCommands(Common):
         assert user is not None
         async with self.service.lock(message.chat_id):
             await self.service.leave(message.chat_id, person(user))
-        await self._reply(message, t(lang, "left", name=render.name(user.full_name)))
+        await self._reply(message, t(lang, "left", name=shown_name(user.full_name)))
 
     async def kick(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/kick as a reply (or with a name): an admin stands a player up (issue 16)."""

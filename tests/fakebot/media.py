@@ -45,7 +45,7 @@ class MediaApi:
         upload = p.upload("photo")
         photo = self._photo(upload, None if upload else p.text("photo"))
         caption = self._caption(p)
-        markup = self.api._reply_markup(p, inline_only=False)
+        markup = self.api._reply_markup(p, inline_only=False, chat=chat)
         reply_to = self.api._reply_target(chat, p)
         self.api._count_new_message(chat)
         message = self.world.new_message(
@@ -77,7 +77,7 @@ class MediaApi:
         else:
             photo = self._photo(None, reference)
         caption = self._caption(Params(_caption_fields(media)))
-        markup = self.api._reply_markup(p, inline_only=True)
+        markup = self.api._reply_markup(p, inline_only=True, chat=message.chat)
         if _unchanged(message, photo, caption, markup):
             raise bad_request(NOT_MODIFIED)
         message.history.append(message.text)

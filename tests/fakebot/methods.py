@@ -156,7 +156,7 @@ class BotApi:
         """sendMessage."""
         chat = self._writable_chat(p)
         content = self._content(p, "text", MAX_TEXT, "message is too long", required=True)
-        markup = self._reply_markup(p, inline_only=False)
+        markup = self._reply_markup(p, inline_only=False, chat=chat)
         reply_to = self._reply_target(chat, p)
         self._count_new_message(chat)
         message = self.world.new_message(
@@ -173,7 +173,7 @@ class BotApi:
         caption = self._content(
             p, "caption", MAX_CAPTION, "message caption is too long", required=False
         )
-        markup = self._reply_markup(p, inline_only=False)
+        markup = self._reply_markup(p, inline_only=False, chat=chat)
         reply_to = self._reply_target(chat, p)
         self._count_new_message(chat)
         message = self.world.new_message(
@@ -197,7 +197,7 @@ class BotApi:
         if message.document is not None or message.photo is not None:
             raise bad_request("there is no text in the message to edit")
         content = self._content(p, "text", MAX_TEXT, "message is too long", required=True)
-        markup = self._reply_markup(p, inline_only=True)
+        markup = self._reply_markup(p, inline_only=True, chat=message.chat)
         same_text = content.text == message.text and content.entities == message.entities
         if same_text and _keyboard(markup) == _keyboard(message.reply_markup):
             raise bad_request(NOT_MODIFIED)
@@ -210,7 +210,7 @@ class BotApi:
     async def edit_message_reply_markup(self, p: Params) -> Json:
         """editMessageReplyMarkup."""
         message = self._own_message(p, "edit")
-        markup = self._reply_markup(p, inline_only=True)
+        markup = self._reply_markup(p, inline_only=True, chat=message.chat)
         if _keyboard(markup) == _keyboard(message.reply_markup):
             raise bad_request(NOT_MODIFIED)
         self._apply_edit(message, markup)
@@ -403,14 +403,14 @@ class BotApi:
             raise bad_request(f"fakebot does not implement parse_mode {p.text('parse_mode')}")
         raise bad_request("unsupported parse_mode")
 
-    def _reply_markup(self, p: Params, *, inline_only: bool) -> Json | None:
+    def _reply_markup(self, p: Params, *, inline_only: bool, chat: FakeChat) -> Json | None:
         markup = p.obj("reply_markup", "reply keyboard markup")
         if markup is None:
             return None
         if not isinstance(markup, dict):
             raise bad_request("can't parse reply keyboard markup JSON object")
         if "inline_keyboard" in markup:
-            _check_inline_keyboard(markup["inline_keyboard"])
+            _check_inline_keyboard(markup["inline_keyboard"], private=chat.is_private)
             return markup
         if inline_only:
             raise bad_request("inline keyboard expected")
@@ -474,12 +474,14 @@ def _keyboard(markup: Json | None) -> list[Any] | None:
     return rows or None
 
 
-def _check_inline_keyboard(rows: Any) -> None:
+def _check_inline_keyboard(rows: Any, *, private: bool) -> None:
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise bad_request("can't parse inline keyboard button: InlineKeyboardButton must be Object")
     for row in rows:
         for button in row:
             _check_button(button)
+            if "web_app" in button and not private:  # Mini App buttons: private chats only
+                raise bad_request("BUTTON_TYPE_INVALID")
 
 
 def _check_button(button: Any) -> None:

@@ -5,8 +5,9 @@ this kind (a `TableGame` of `base.py`) the moments of the table."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.actions import Action, Do
 from engine.ai import seat_knowledge
@@ -28,7 +29,7 @@ from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
 from ..base import Host, Moved
-from . import render
+from . import render, web
 from .ui import FamilyUI
 
 
@@ -180,6 +181,21 @@ class DealTables:
         """The deal as the group sees it."""
         played = deal(live)
         return None if played is None else table_view(played)
+
+    def web_view(
+        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    ) -> dict[str, Any] | None:
+        """The deal in the Mini App (bot/games/family/web.py, issue 24)."""
+        played = deal(live)
+        if played is None:
+            return None
+        return web.view(
+            self, self.ui, played, live, seat, lang, chat, balances, self.host.bot_username
+        )
+
+    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+        """A family table keeps no score sheet."""
+        return None
 
     # ---- the deal -------------------------------------------------------------------------------
 
@@ -381,6 +397,8 @@ class DealTables:
             closed=closing,
             private=seating.practice(chat.chat_id),
         )
+        shown = not closing and not played.finished
+        content = self.host.with_opener(content, live, chat, shown=shown)
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(played.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)

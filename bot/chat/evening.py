@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .format import name, signed
-from .games import GameUI
-from .settlement import settle
+from ..format import name, signed
+from ..games import GameUI
+from ..settlement import settle
 
 POT = 0  # the pot's place among the parties: no Telegram user has id 0
 

@@ -6,16 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
-from engine.errors import ReplayError
 from engine.events import Reason
-from engine.record import replay
-from engine.views import table_view
 from locales import t
 
-from . import games
-from .format import name, signed
-from .stats import ChatRecords, DealFacts, PlayerStats
-from .storage import DealRow, Storage
+from .. import games
+from ..format import name, signed
+from ..stats import ChatRecords, DealFacts, PlayerStats
+from ..storage import DealRow, Storage
 
 # the ledger's reasons for chips a player takes from the pot (F13's tricks, F6/N6's whole pot):
 # what /stats calls the biggest pot
@@ -33,22 +30,13 @@ def _facts(
 ) -> DealFacts:
     """One deal's facts: the ledger's sums, from its record who declared and if he made it,
     and for a game whose table is a match, its match and whether that is over."""
-    declarer, made = None, False
-    ui = games.ui(game) if game in games.REGISTRY else None
-    own = ui.declared(deal.record) if ui is not None else None
-    if own is not None:
-        seat, made, kind = own
-        who = None if seat is None else deal.seats[seat]
-        match = deal.table_id if ui is not None and ui.match else None
-        return DealFacts(deal.deal_id, game, deltas, taken, who, made, kind, match, closed)
-    try:
-        view = table_view(replay(deal.record))
-    except (ReplayError, KeyError, ValueError):
-        view = None
-    if view is not None and view.declarer is not None and not view.needs_redeal:
-        declarer = deal.seats[view.declarer]
-        made = view.seats[view.declarer].tricks >= view.declarer_needs
-    return DealFacts(deal.deal_id, game, deltas, taken, declarer, made)
+    ui = games.REGISTRY.get(game)
+    if ui is None:  # a game the bot does not know (any more): its chips only
+        return DealFacts(deal.deal_id, game, deltas, taken)
+    seat, made, kind = ui.declared(deal.record)
+    who = None if seat is None else deal.seats[seat]
+    match = deal.table_id if ui.match else None
+    return DealFacts(deal.deal_id, game, deltas, taken, who, made, kind, match, closed)
 
 
 def player_text(lang: str, label: str, stats: PlayerStats) -> str:

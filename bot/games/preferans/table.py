@@ -9,8 +9,9 @@ the moments of the pulya: its start, presses, time-outs, the stop and the restar
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
@@ -21,18 +22,19 @@ from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.views import PrefSeatView, PrefTableView, seat_view, table_view
 from locales import pick_language, t
 
-from .. import callbacks
-from ..format import name as shown_name
-from ..names import labels
-from ..storage import ChatRow, Movement, TableRow
-from ..table import seating
-from ..table.live import Live, Refusal
-from ..view.message import Rendered
-from . import preferans as pref
-from .base import Moved
+from ... import callbacks
+from ...format import name as shown_name
+from ...names import labels
+from ...storage import ChatRow, Movement, TableRow
+from ...table import seating
+from ...table.live import Live, Refusal
+from ...view.message import Rendered
+from ..base import Moved
+from . import codes, render, web
+from .ui import PreferansUI
 
 if TYPE_CHECKING:
-    from .base import Host
+    from ..base import Host
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
@@ -72,7 +74,7 @@ class PulyaTables:
     keeps_players = True  # P14: a pulya's players play it to its end
     sheet = True  # the pulya sheet, posted again by /pulya
 
-    def __init__(self, host: Host, ui: pref.PreferansUI) -> None:
+    def __init__(self, host: Host, ui: PreferansUI) -> None:
         self.host = host
         self.ui = ui
         self.storage = host.storage
@@ -143,7 +145,7 @@ class PulyaTables:
         deal, seat = self._pressed(live, user_id, press)
         assert deal.turn is not None
         try:
-            action = pref.parse_action(deal.turn, press.code)
+            action = codes.parse_action(deal.turn, press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
         live.auto.pop(seat, None)
@@ -154,7 +156,7 @@ class PulyaTables:
         """P5: the declarer marks his two cards to discard before confirming."""
         deal, seat = self._pressed(live, user_id, press)
         try:
-            live.selection[seat] = pref.toggle_selection(seat_view(deal, seat), press.code)
+            live.selection[seat] = codes.toggle_selection(seat_view(deal, seat), press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
         self._show_hand(live, await self.storage.chat(live.row.chat_id), seat, deal)
@@ -198,6 +200,19 @@ class PulyaTables:
         """The deal in play as the group sees it."""
         deal = pulya(live).deal
         return None if deal is None else table_view(deal)
+
+    def web_view(
+        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    ) -> dict[str, Any] | None:
+        """The pulya in the Mini App (bot/games/preferans/web.py, issue 24), its sheet too."""
+        return web.view(self, self.ui, pulya(live), live, seat, lang, chat, balances)
+
+    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+        """The pulya sheet as the group's photo draws it (off the event loop)."""
+        if not isinstance(live.play, PulyaTable):
+            return None
+        png, _caption = await asyncio.to_thread(render.sheet_photo, lang, pulya(live))
+        return png
 
     def between_deals(self, live: Live) -> bool:
         """Never: a pulya deals its next deal at once (P14)."""
@@ -243,7 +258,7 @@ class PulyaTables:
         await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
         live.play = PulyaTable(step.match)
         self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
-        self._show_result(live, chat, pref.result_message(chat.lang, step.line, step.match))
+        self._show_result(live, chat, render.result_message(chat.lang, step.line, step.match))
         await self._show_sheet(live, chat, last=over)
         if over:
             return Moved.MATCH_OVER
@@ -263,7 +278,7 @@ class PulyaTables:
         await self.storage.settle_match(live.row, live.deal_id, self._settlement(live, stopped))
         live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
         self._show_deal(live, chat, match.deal, closed=True)
-        self._show_result(live, chat, pref.result_message(chat.lang, None, stopped))
+        self._show_result(live, chat, render.result_message(chat.lang, None, stopped))
         await self._show_sheet(live, chat, last=True)
         return False
 
@@ -307,9 +322,10 @@ class PulyaTables:
         if live.note is not None and not deal.finished:
             key, who = live.note
             note = t(chat.lang, key, name=shown_name(who))
-        content = pref.table_message(
+        content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
+        content = self.host.with_opener(content, live, chat, shown=not closed and not deal.finished)
         slot = f"table:{live.row.table_id}:{deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         mover = None if closed or deal.finished else deal.controller
@@ -339,7 +355,7 @@ class PulyaTables:
         if closed or deal.finished:
             view = replace(view, legal=())
         match = pulya(live)
-        content = pref.hand_message(
+        content = render.hand_message(
             pick_language(user.lang), view, live.row.table_id, live.row.deal_no,
             len(deal.actions), chat.title, live.selection.get(seat, ()),
             voided=closed, end=match if match.finished else None,
@@ -360,7 +376,7 @@ class PulyaTables:
     ) -> None:
         """The sheet's one photo, edited (drawn off the event loop: tens of milliseconds);
         `anew`: posted again at the bottom of the group, the old photo deleted."""
-        png, caption = await asyncio.to_thread(pref.sheet_photo, chat.lang, pulya(live))
+        png, caption = await asyncio.to_thread(render.sheet_photo, chat.lang, pulya(live))
         slot = self._sheet_slot(live)
         self.presenter.show(slot, chat.chat_id, Rendered(caption, photo=png), renew=anew)
         if last:
@@ -375,7 +391,7 @@ class PulyaTables:
         """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
         the settlement of the sheet as it stands, were it closed now (P14's top-up)."""
         match = pulya(live)
-        return None if match.finished else pref.standing_text(lang, match)
+        return None if match.finished else render.standing_text(lang, match)
 
     async def repost_closed(self, table: TableRow) -> bool:
         """/pulya after a pulya closed or stopped: its final sheet, settled (P16; P14's top-up
@@ -389,6 +405,6 @@ class PulyaTables:
         match = from_records(records, self.ui.whist_price(chat.rules))
         if not match.finished:
             match = match.stop()
-        png, caption = await asyncio.to_thread(pref.sheet_photo, chat.lang, match)
+        png, caption = await asyncio.to_thread(render.sheet_photo, chat.lang, match)
         await self.presenter.post(chat.chat_id, Rendered(caption, photo=png))
         return True

@@ -12,9 +12,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from locales import LANGUAGES, t
 
-from . import callbacks, games
-from .storage import ChatRow
-from .view.message import Rendered
+from .. import callbacks, games
+from ..storage import ChatRow
+from ..view.message import Rendered
 
 ANTES = (0, 1, 2, 5, 10, 20, 50, 100)
 TIMERS = (0, 30, 60, 90, 180, 300)

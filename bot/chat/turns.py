@@ -7,8 +7,8 @@ from typing import Any
 
 from locales import t
 
-from . import games
-from .view.message import Rendered
+from .. import games
+from ..view.message import Rendered
 
 
 def clock(seconds: float) -> str:

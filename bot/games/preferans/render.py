@@ -1,0 +1,401 @@
+"""Preferans's messages (RULES P1-P18): the table with the talon, open hands and the last trick,
+each player's message and buttons, a deal's result lines and the settlement, the sheet's photo.
+Pure presentation: engine views in, HTML and keyboards out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine.cards import Card, suit_order
+from engine.preferans.actions import PrefDo
+from engine.preferans.match import Match
+from engine.preferans.outcome import Entry, Outcome
+from engine.preferans.play import winner
+from engine.preferans.pulya import Line
+from engine.preferans.views import PrefSeatView, PrefTableView
+from engine.tricks import Play
+
+from ... import callbacks
+from ...format import card_label, cards_text, signed, sorted_hand
+from ...format import name as shown_name
+from ...view.message import Rendered
+from .codes import _toggled, action_code
+from .sheet import SheetFigures, render_sheet
+from .words import WORDS, _cards
+
+ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
+
+
+# ---- the table message --------------------------------------------------------------------------
+
+
+def table_message(
+    lang: str,
+    table: PrefTableView,
+    deal_no: int,
+    target: int,
+    *,
+    note: str | None = None,
+    voided: bool = False,
+) -> Rendered:
+    """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
+    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8);
+    `voided`: the pulya was stopped in this deal (P14), nobody is to act."""
+    ui = WORDS
+    names = [shown_name(seat.name) for seat in table.seats]
+    lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
+    if table.streak and not table.finished:
+        lines.append(ui.text(lang, "table.streak", n=table.streak))
+    for seat in table.seats:
+        lines.append(_seat_line(lang, table, seat.seat, names))
+    bid = _bid_line(lang, table, names)
+    if bid is not None:
+        lines.append(bid)
+    if table.raspasy:
+        lines += _raspasy_lines(lang, table)
+    elif table.talon:
+        lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
+    for seat in table.seats:
+        if seat.open_hand:  # (played out to the last card, it has nothing left to show)
+            lines.append(
+                ui.text(
+                    lang, "table.open", name=names[seat.seat], cards=_cards(lang, seat.open_hand)
+                )
+            )
+    if table.trick:
+        lines.append(ui.text(lang, "table.trick", cards=_plays(lang, table.trick)))
+    lines += _last_trick_line(lang, table, names)
+    if note:
+        lines.append(note)
+    if voided:
+        lines += ["", ui.text(lang, "table.voided_deal")]
+    elif not table.finished and table.to_act is not None:
+        lines += ["", phase_line(lang, table, names)]
+    return Rendered("\n".join(lines))
+
+
+def _raspasy_lines(lang: str, table: PrefTableView) -> list[str]:
+    """Raspasy (P10) and the talon card turned for the trick in play, if any."""
+    shown = table.talon
+    turned = [WORDS.text(lang, "table.turned", cards=_cards(lang, shown))] if shown else []
+    return [WORDS.text(lang, "table.raspasy"), *turned]
+
+
+def _last_trick_line(lang: str, table: PrefTableView, names: Sequence[str]) -> list[str]:
+    """The last trick and who took it (P8: seen until the next is complete), if there is one."""
+    if not table.last_trick:
+        return []
+    cards = _plays(lang, table.last_trick)
+    return [WORDS.text(lang, "table.last", cards=cards, name=names[_taker(table)])]
+
+
+def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
+    """The contract and who plays it; in the auction the bid to beat and who holds it (P4)."""
+    if table.declarer is not None and table.contract is not None:
+        bid = WORDS.bid_label(lang, table.contract)
+        return WORDS.text(lang, "table.contract", name=names[table.declarer], bid=bid)
+    if table.top_bid is not None and table.holder is not None:
+        bid = WORDS.bid_label(lang, table.top_bid)
+        return WORDS.text(lang, "table.top_bid", name=names[table.holder], bid=bid)
+    return None
+
+
+def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
+    """Who is to act and what he decides (the lone whister for the passer in light play, P7)."""
+    assert table.to_act is not None
+    controller = table.controller if table.controller is not None else table.to_act
+    if controller != table.to_act:
+        return WORDS.text(lang, "phase.play_for", name=names[controller], other=names[table.to_act])
+    return WORDS.text(lang, f"phase.{table.phase.value}", name=names[table.to_act])
+
+
+def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str]) -> str:
+    info = table.seats[seat]
+    parts = [f"<b>{names[seat]}</b>"]
+    if info.role == "out":
+        parts.append(WORDS.text(lang, "role.out"))
+    elif info.role is not None:
+        parts.append(WORDS.text(lang, f"role.{info.role}"))
+    elif info.said is not None:
+        parts.append(WORDS.said_label(lang, info.said))
+    if (table.phase.value == "play" or table.finished) and info.role != "out":
+        parts.append(WORDS.text(lang, "table.tricks", n=info.tricks))
+    if seat == table.dealer and info.role != "out":
+        parts.append(WORDS.text(lang, "table.dealer"))
+    return " · ".join(parts)
+
+
+def _taker(table: PrefTableView) -> int:
+    """Who took the last complete trick (P8; raspasy's first two by the talon card's suit, P10)."""
+    index = table.tricks_played - 1
+    follow = None
+    if table.raspasy and table.talon and index < min(2, len(table.talon)):
+        follow = table.talon[index].suit
+    return winner(table.last_trick, table.trump, follow)
+
+
+# ---- a player's private message -----------------------------------------------------------------
+
+
+def hand_message(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    chat_title: str,
+    selection: Sequence[Card] = (),
+    *,
+    voided: bool = False,
+    end: Match | None = None,
+) -> Rendered:
+    """A player's control message: his hand (and his discard, if declarer; the talon he took,
+    P5), and when he decides, what the table shows that he decides on (`_situation`), the
+    question and exactly the legal actions as buttons; in light play the whister's message
+    shows the passer's hand and gets the buttons for it in its turn (P7). The dealer of four
+    is told he sits out and what the table is doing (P1); `voided`: the pulya was stopped in
+    this deal (P14); `end`: the pulya is over, and the message ends with his settlement (P16)."""
+    ui = WORDS
+    table = view.table
+    names = [shown_name(seat.name) for seat in table.seats]
+    lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
+    if view.hand:
+        lines.append(ui.text(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
+    if view.discards:
+        lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
+    if table.phase.value in ("discard", "contract"):
+        if view.taken:  # P5, P9: the declarer sees which cards came from the talon
+            lines.append(ui.text(lang, "hand.from_talon", cards=_cards(lang, view.taken)))
+        elif table.talon and not table.raspasy:
+            lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
+    rows: list[list[InlineKeyboardButton]] = []
+    playing = not voided and not table.finished
+    if table.seats[view.seat].role == "out" and playing:  # P1: the dealer of four
+        lines.append(ui.text(lang, "hand.out"))
+        bid = _bid_line(lang, table, names)
+        lines += [bid] if bid else []
+        lines += [phase_line(lang, table, names)] if table.to_act is not None else []
+    elif view.legal:
+        lines += _situation(lang, view, names)
+        if table.to_act != view.seat and table.to_act is not None:
+            lines += ["", ui.text(lang, "ask.play_for", name=names[table.to_act])]
+        elif table.phase.value == "whisting":
+            assert table.declarer is not None and table.contract is not None
+            bid = ui.bid_label(lang, table.contract)
+            lines += ["", ui.text(lang, "ask.whisting", name=names[table.declarer], bid=bid)]
+        else:
+            lines += ["", ui.text(lang, f"ask.{table.phase.value}", n=len(selection))]
+        rows = _keyboard(lang, view, table_id, deal_no, step, selection)
+    elif playing:
+        lines += ["", ui.text(lang, "hand.wait")]
+    else:
+        lines.append(ui.text(lang, "hand.voided" if voided else "hand.deal_over"))
+    if end is not None:
+        whists, chips = end.balances()[view.seat], end.chips()[view.seat]
+        key = "hand.stopped" if end.stopped else "hand.closed"
+        values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
+        lines += ["", ui.text(lang, key, **values)]
+    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
+    """What the table shows that the player due decides on, for his own message (issue 22):
+    the bid to beat (P4); the other defender's word (P6); the contract and the trump, raspasy's
+    turned talon (P10), the open hands (P7, P9), the trick with who laid each card and the last
+    trick with its taker (P8); whose cards he plays in light play (P7). All from the seat's view."""
+    ui = WORDS
+    table = view.table
+    phase = table.phase.value
+    if phase == "bidding":
+        return [_bid_line(lang, table, names) or ui.text(lang, "hand.no_bid")]
+    if phase == "whisting":  # the contract is in the question
+        return [
+            _seat_line(lang, table, seat.seat, names)
+            for seat in table.seats
+            if seat.seat != view.seat and seat.role in ("whister", "passer", "half_whister")
+        ]
+    lines = []
+    if table.raspasy:
+        lines += _raspasy_lines(lang, table)
+    elif table.declarer is not None and table.contract is not None:
+        bid = ui.bid_label(lang, table.contract)
+        contract = ui.text(lang, "table.contract", name=names[table.declarer], bid=bid)
+        if phase == "play":
+            trump = table.trump
+            suit = ui.text(lang, "hand.trump", suit=trump.symbol) if trump else None
+            contract += " · " + (suit or ui.text(lang, "hand.no_trump"))
+        lines.append(contract)
+    for seat in table.seats:
+        if not seat.open_hand or seat.seat == view.seat:  # played out: nothing to show
+            continue
+        playing_for = seat.seat == table.to_act != view.seat  # P7: the passer's, by the whister
+        key = "hand.playing_for" if playing_for else "table.open"
+        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(lang, seat.open_hand)))
+    if table.trick:
+        lines.append(ui.text(lang, "table.trick", cards=_laid(lang, table.trick, names)))
+    lines += _last_trick_line(lang, table, names)
+    return lines
+
+
+def _keyboard(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    selection: Sequence[Card],
+) -> list[list[InlineKeyboardButton]]:
+    def button(label: str, code: str, kind: str = "a") -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=callbacks.encode(kind, table_id, deal_no, step, code)
+        )
+
+    legal = view.legal
+    if legal[0].do is PrefDo.DISCARD:
+        # 66 pairs are too many buttons: the cards are toggled, then the chosen pair confirmed.
+        # A toggle's code is the selection it leads to (as the shared service's toggle expects);
+        # a third card replaces the earlier of the two chosen.
+        toggles = [
+            button(
+                ("✖️ " if c in selection else "") + card_label(c, lang),
+                _toggled(selection, c),
+                kind="t",
+            )
+            for c in sorted_hand(view.hand)
+        ]
+        rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
+        if len(selection) == 2:
+            pair = frozenset(selection)
+            chosen = next(a for a in legal if frozenset(a.cards or ()) == pair)
+            rows.append([button(WORDS.button_label(lang, chosen), action_code(chosen))])
+        return rows
+    plays = sorted(
+        (a for a in legal if a.do is PrefDo.PLAY),
+        key=lambda a: (suit_order(a.card.suit), a.card.rank) if a.card else (0, 0),
+    )
+    ladder = [a for a in legal if a.do in (PrefDo.BID, PrefDo.CONTRACT)]
+    words = [a for a in legal if a not in plays and a not in ladder]
+    rows = []
+    for group in (plays, ladder):
+        buttons = [button(WORDS.button_label(lang, a), action_code(a)) for a in group]
+        rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+    if words:
+        rows.append([button(WORDS.button_label(lang, a), action_code(a)) for a in words])
+    return rows
+
+
+# ---- results ------------------------------------------------------------------------------------
+
+
+def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> list[str]:
+    """A deal's lines: what was played and how it ended, then what each player wrote and why,
+    as the engine scored it ('Alice: pulya +4 (7♥ made)'), then each of P15's overflow moves
+    in words."""
+    ui = WORDS
+    shown = [shown_name(name) for name in names]
+    outcome = line.outcome
+    if outcome.contract is None:
+        head = ui.text(lang, "result.raspasy", deal_no=deal_no)
+    else:
+        assert outcome.declarer is not None
+        declarer, bid = shown[outcome.declarer], ui.bid_label(lang, outcome.contract)
+        took = (outcome.tricks or ())[outcome.declarer] if outcome.tricks else None
+        if outcome.kind in ("uncontested", "half_whist"):
+            head = ui.text(lang, f"result.{outcome.kind}", deal_no=deal_no, name=declarer, bid=bid)
+        elif outcome.made:
+            head = ui.text(lang, "result.made", deal_no=deal_no, name=declarer, bid=bid, n=took)
+        else:
+            head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
+    out = [head]
+    for seat, name in enumerate(shown):
+        items = [
+            _entry_text(lang, entry, outcome, shown) for entry in line.scored if entry.seat == seat
+        ]
+        if items:
+            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+    for move in line.overflow:  # P15
+        name = shown[move.seat]
+        if move.to is None:
+            out.append(ui.text(lang, "result.overflow_gora", name=name, n=move.points))
+        else:
+            out.append(
+                ui.text(lang, "result.overflow", name=name, n=move.points,
+                        other=shown[move.to], whists=move.whists)
+            )  # fmt: skip
+    return out
+
+
+def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:
+    """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
+    'whists on Alice 8 (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
+    share, 4 a trick)'."""
+    ui = WORDS
+    if entry.column == "whists":
+        assert entry.on is not None
+        written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
+    else:
+        written = ui.text(lang, f"result.{entry.column}", value=signed(entry.value))
+    reason: str = entry.reason
+    if reason == "contract":
+        assert outcome.contract is not None
+        reason = "down" if entry.count else "made"
+    elif reason == "misere" and entry.count:
+        reason = "misere_tricks"
+    elif reason == "raspasy" and entry.column == "pulya":
+        reason = "raspasy_clean"
+    bid = ui.bid_label(lang, outcome.contract) if outcome.contract else ""
+    why = ui.text(lang, f"why.{reason}", n=entry.count, each=entry.each, bid=bid)
+    return ui.text(lang, "result.item", entry=written, why=why)
+
+
+def settlement_lines(
+    lang: str, names: Sequence[str], whists: Sequence[int], price: int, *, stopped: bool
+) -> list[str]:
+    """The end of the pulya: each player's balance in whists and in chips (P16; P14's top-up
+    when stopped early)."""
+    head = WORDS.text(lang, "result.stopped" if stopped else "result.closed", price=price)
+    return [head] + [
+        WORDS.text(
+            lang, "result.settle", name=shown_name(who), whists=signed(w), chips=signed(w * price)
+        )
+        for who, w in zip(names, whists, strict=True)
+    ]
+
+
+def standing_text(lang: str, match: Match) -> str:
+    """A pulya in play for /balance and /top: chips move when it closes; each player's
+    settlement in whists and chips were it closed now (P16, with P14's top-up)."""
+    price = match.whist_price
+    rows = settlement_lines(lang, match.names, match.balances(), price, stopped=True)[1:]
+    return "\n".join([WORDS.text(lang, "standing", price=price), *rows])
+
+
+def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
+    """The group's message after a deal: its result lines (None: none, the pulya was stopped
+    mid-deal), once the pulya is over the settlement in whists and chips, then where the sheet
+    is."""
+    lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
+    if match.finished:
+        lines += settlement_lines(
+            lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
+        )
+    lines.append(WORDS.text(lang, "result.sheet"))  # the sheet the result was written on
+    return Rendered("\n".join(lines))
+
+
+def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
+    """The pulya sheet as a PNG and its caption; settled once the pulya is over (P16)."""
+    figures = SheetFigures.of(match.sheet, match.names, settled=match.finished)
+    return render_sheet(figures, lang)
+
+
+def _plays(lang: str, plays: Sequence[Play]) -> str:
+    return " ".join(card_label(play.card, lang) for play in plays)
+
+
+def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
+    """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
+    return ", ".join(f"{names[play.seat]} {card_label(play.card, lang)}" for play in plays)

@@ -1,0 +1,43 @@
+"""The buttons that open the Mini App (issue 24): the group's table message gets a URL button, a
+t.me direct link with the table in `startapp` (Telegram refuses `web_app` buttons in groups:
+400 BUTTON_TYPE_INVALID); each player's private control message gets a `web_app` button."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
+from locales import t
+
+from ..view.message import Rendered
+
+
+@dataclass(frozen=True, slots=True)
+class Opener:
+    """Adds the Mini App's button to a table's messages."""
+
+    webapp_url: str
+    bot_username: str
+    short_name: str | None = None
+
+    def link(self, table_id: int) -> str:
+        """The direct link that opens the Mini App at a table: the app's short name set with
+        BotFather's /newapp, or the bot's main Mini App."""
+        app = f"/{self.short_name}" if self.short_name else ""
+        return f"https://t.me/{self.bot_username}{app}?startapp={table_id}"
+
+    def table(self, content: Rendered, table_id: int, lang: str) -> Rendered:
+        """The group's table message with a "🃏 Table" URL button below its own."""
+        button = InlineKeyboardButton(t(lang, "btn.web_table"), url=self.link(table_id))
+        return _below(content, button)
+
+    def hand(self, content: Rendered, table_id: int, lang: str) -> Rendered:
+        """A player's control message (a private chat) with a `web_app` button below its own."""
+        app = WebAppInfo(f"{self.webapp_url}?table={table_id}")
+        return _below(content, InlineKeyboardButton(t(lang, "btn.web_table"), web_app=app))
+
+
+def _below(content: Rendered, button: InlineKeyboardButton) -> Rendered:
+    rows = [list(row) for row in content.markup.inline_keyboard] if content.markup else []
+    return Rendered(content.text, InlineKeyboardMarkup([*rows, [button]]), content.photo)

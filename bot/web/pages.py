@@ -1,0 +1,167 @@
+"""The open Mini App pages and what each is shown (issue 24): a seat's whole view, or the public
+table for a group member who is not dealt in, rebuilt and pushed over the page's WebSocket after
+each change of its table (GameService tells `changed` once a change is made, under the chat's
+lock: a press from a chat button or a page, a time-out, a computer's move, a stop)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from locales import pick_language, t
+
+from .. import games
+from ..service import GameService
+from ..table.live import Live
+from .initdata import WebUser
+
+log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: who opened it, at which table, its socket and the last view it was sent."""
+
+    user: WebUser
+    table_id: int
+    socket: web.WebSocketResponse
+    sent: str = ""
+
+
+class Pages:
+    """Every open page, by table; the views they are pushed."""
+
+    def __init__(self, service: GameService, clock: Callable[[], float]) -> None:
+        self.service = service
+        self.clock = clock
+        self._open: dict[int, set[Page]] = {}
+        self._due: dict[int, asyncio.Task[None]] = {}  # by table: a push on its way
+        self.pushed = 0  # bytes sent to pages (the bench reads it)
+        service.observers.append(self.changed)
+
+    def __len__(self) -> int:
+        return sum(len(pages) for pages in self._open.values())
+
+    def add(self, page: Page) -> None:
+        """A page opened: it is pushed the views of its table from now on."""
+        self._open.setdefault(page.table_id, set()).add(page)
+
+    def remove(self, page: Page) -> None:
+        """A page closed."""
+        pages = self._open.get(page.table_id)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                del self._open[page.table_id]
+
+    def changed(self, live: Live) -> None:
+        """A table changed (`GameService.changed`, under the chat's lock): a push to its open
+        pages once the lock is let go (many changes in a row make one push)."""
+        table_id = live.row.table_id
+        if table_id not in self._open or table_id in self._due:
+            return
+        task = asyncio.get_running_loop().create_task(self._push(table_id, live.row.chat_id))
+        self._due[table_id] = task
+
+    async def close(self) -> None:
+        """Stop the pushes on their way, close every page's socket (at shutdown)."""
+        for task in list(self._due.values()):
+            task.cancel()
+        await asyncio.gather(*self._due.values(), return_exceptions=True)
+        for pages in list(self._open.values()):
+            for page in list(pages):
+                await page.socket.close()
+
+    async def _push(self, table_id: int, chat_id: int) -> None:
+        try:
+            async with self.service.lock(chat_id):  # the views of one position, made at once
+                del self._due[table_id]
+                live = self.service.find(table_id)
+                balances = await self._balances(live)
+                views = [
+                    (page, await self.view(page.user, table_id, live, balances))
+                    for page in list(self._open.get(table_id, ()))
+                ]
+            for page, view in views:
+                await self.send(page, view)
+        except Exception:  # nobody awaits a push: say so
+            log.exception("pages of table %s not pushed", table_id)
+
+    async def send(self, page: Page, view: Json) -> None:
+        """Send a page its view, unless it is the one it has."""
+        text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+        if text == page.sent or page.socket.closed:
+            return
+        page.sent = text
+        self.pushed += len(text.encode())
+        try:
+            await page.socket.send_str(text)
+        except ConnectionError:
+            self.remove(page)
+
+    async def _balances(self, live: Live | None) -> dict[int, int]:
+        if live is None:
+            return {}
+        rows = await self.service.storage.balances(live.row.chat_id)
+        return {user.user_id: balance for user, balance in rows}
+
+    async def view(
+        self,
+        user: WebUser,
+        table_id: int,
+        live: Live | None = None,
+        balances: dict[int, int] | None = None,
+    ) -> Json:
+        """What `user`'s page shows of the table: his seat's view if he is dealt in, else the
+        public table; only what the engine's view for that seat holds (the game builds it)."""
+        live = live if live is not None else self.service.find(table_id)
+        lang = pick_language(user.language_code)
+        if live is None:
+            return {"table": table_id, "status": "closed", "lang": lang, **_words(lang)}
+        if balances is None:
+            balances = await self._balances(live)
+        ui = games.ui(live.row.game)  # (its name)
+        chat = await self.service.storage.chat(live.row.chat_id)
+        seated = live.play is not None and user.user_id in live.deal_seats
+        seat = live.deal_seats.index(user.user_id) if seated else None
+        deal = None
+        if live.play is not None:
+            deal = self.service.game(live).web_view(live, seat, lang, chat, balances)
+        left = None
+        if live.to_act is not None and live.row.deadline is not None:
+            left = max(0, round(live.row.deadline - self.clock()))
+        return {
+            "table": table_id,
+            "status": live.row.status,
+            "game": ui.title(lang),
+            "lang": lang,
+            "chat": chat.title,
+            "deal_no": live.row.deal_no,
+            "step": live.step,  # how many moves the deal has seen: a page knows it is current
+            "seat": seat,
+            "seated": user.user_id in live.row.seats,
+            "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
+            "time_left": left,
+            "deal": deal,
+            **_words(lang),
+        }
+
+
+_WORDS = (
+    "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
+    "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
+    "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table",
+)  # fmt: skip
+
+
+def _words(lang: str) -> Json:
+    """The page's own words in the player's language (catalog keys web.*)."""
+    return {"words": {key: t(lang, f"web.{key}") for key in _WORDS}}

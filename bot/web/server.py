@@ -1,0 +1,290 @@
+"""The Mini App's server (issue 24): aiohttp in the bot's own process, on PORT, at WEBAPP_URL's
+path; in webhook mode it takes Telegram's updates on the same port (as python-telegram-bot's
+custom-webhook examples do: each update put on the application's update queue).
+
+Every API call and the WebSocket's opening carry Telegram's initData (`Authorization: tma …`, or
+`?init=…` where a browser cannot set a header: the WebSocket); the seat comes only from its
+verified user id, the table from its signed `start_param`. No cookies; a Content-Security-Policy
+that runs only the page's own scripts and Telegram's telegram-web-app.js."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from aiohttp import web
+from telegram import Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import Application
+
+from locales import pick_language
+
+from .. import callbacks
+from ..callbacks import Kind
+from ..config import Settings
+from ..handlers import Handlers
+from ..handlers.common import Pressed
+from ..service import GameService
+from .initdata import BadInitData, WebUser, secret_key, verify
+from .pages import Page, Pages
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(str(files("bot.web") / "static"))
+TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+CSP = (
+    "default-src 'none'; "
+    f"script-src 'self' {TELEGRAM_JS}; "
+    "style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
+)
+SEAT_PRESSES = (Kind.ACT, Kind.TOGGLE)  # the buttons of a player's control message
+RATE = (20, 10.0)  # a user's calls: 20 in 10 seconds (a page makes one per tap or opening)
+MEMBER_CACHE = 300.0  # seconds a group membership looked up holds
+MAX_BODY = 4096  # bytes of a press's request
+_MEMBERS = {
+    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
+    ChatMemberStatus.RESTRICTED,
+}  # fmt: skip
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A checked call: who, at which table."""
+
+    user: WebUser
+    table_id: int
+
+
+class WebServer:
+    """The page, its API and WebSocket, and (webhook mode) Telegram's updates, on one port."""
+
+    def __init__(
+        self,
+        app: Application,  # type: ignore[type-arg]
+        service: GameService,
+        handlers: Handlers,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.app = app
+        self.service = service
+        self.handlers = handlers
+        self.settings = settings
+        self.clock = clock
+        self.key = secret_key(settings.bot_token.get_secret_value())
+        self.pages = Pages(service, clock)
+        self._calls: dict[int, deque[float]] = {}
+        self.rate = RATE
+        self._members: dict[tuple[int, int], tuple[float, bool]] = {}
+        self._runner: web.AppRunner | None = None
+        self.web = self._routes()
+
+    def _routes(self) -> web.Application:
+        root = self.settings.webapp_path
+        http = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
+        http.router.add_get(root or "/", self._index)
+        if root:
+            http.router.add_get(root + "/", self._index)
+        http.router.add_get(root + "/static/{name}", self._static)
+        http.router.add_get(root + "/api/view", self._view)
+        http.router.add_post(root + "/api/press", self._press)
+        http.router.add_get(root + "/api/sheet", self._sheet)
+        http.router.add_get(root + "/api/ws", self._socket)
+        if self.settings.webhook_url:
+            http.router.add_post("/" + self.settings.webhook_path, self._update)
+        return http
+
+    async def start(self) -> None:
+        """Listen on PORT."""
+        self._runner = web.AppRunner(self.web, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.webhook_listen, self.settings.port)
+        await site.start()
+        log.info("Mini App served on port %s at %s", self.settings.port, self.settings.webapp_url)
+
+    async def stop(self) -> None:
+        """Close every page and stop listening."""
+        await self.pages.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # ---- checks ---------------------------------------------------------------------------------
+
+    def _user(self, request: web.Request) -> WebUser:
+        """The verified user of a call (401 for missing, forged, stale or another bot's), within
+        his rate (429)."""
+        header = request.headers.get("Authorization", "")
+        init = header[4:] if header.startswith("tma ") else request.query.get("init", "")
+        try:
+            user = verify(init, self.key, max_age=self.settings.webapp_max_age, now=self.clock())
+        except BadInitData as exc:
+            raise _error(web.HTTPUnauthorized, str(exc)) from None
+        if not self._within_rate(user.user_id):
+            raise _error(web.HTTPTooManyRequests, "too many requests; wait a few seconds")
+        return user
+
+    def _within_rate(self, user_id: int) -> bool:
+        """A user's calls in the last `rate[1]` seconds are fewer than `rate[0]` (then counted)."""
+        now, (most, window) = self.clock(), self.rate
+        calls = self._calls.setdefault(user_id, deque())
+        while calls and now - calls[0] >= window:
+            calls.popleft()
+        if len(calls) >= most:
+            return False
+        calls.append(now)
+        if len(self._calls) > 10_000:  # forget the idle
+            self._calls = {uid: c for uid, c in self._calls.items() if c and now - c[-1] < window}
+        return True
+
+    async def _opened(self, request: web.Request) -> Opened:
+        """The user and the table his page is at: the signed start_param; without one (a
+        web_app button of his control message) the `table` of the page's address, only where
+        he is seated. 403 for a table he may not see (neither seated nor in its group)."""
+        user = self._user(request)
+        signed = user.start_param
+        asked = signed if signed is not None else request.query.get("table", "")
+        if not asked.isdigit():
+            raise _error(web.HTTPBadRequest, "no table: open the page from the table's button")
+        table_id = int(asked)
+        live = self.service.find(table_id)
+        if live is None:
+            row = await self.service.storage.table(table_id)
+            if row is None:
+                raise _error(web.HTTPNotFound, "no such table")
+            chat_id, seats = row.chat_id, row.seats
+        else:
+            chat_id, seats = live.row.chat_id, live.row.seats
+        if user.user_id in seats or user.user_id == chat_id:
+            return Opened(user, table_id)
+        if signed is None or chat_id > 0 or not await self._member(chat_id, user.user_id):
+            raise _error(web.HTTPForbidden, "this table is not yours to see")
+        return Opened(user, table_id)
+
+    async def _member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is a member of the table's group (asked of Telegram, kept a while)."""
+        now = self.clock()
+        known = self._members.get((chat_id, user_id))
+        if known is not None and now - known[0] < MEMBER_CACHE:
+            return known[1]
+        try:
+            member = await self.app.bot.get_chat_member(chat_id, user_id)
+            yes = member.status in _MEMBERS
+        except TelegramError:
+            yes = False
+        self._members[(chat_id, user_id)] = (now, yes)
+        return yes
+
+    # ---- the page -------------------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        path = STATIC / name
+        if "/" in name or name.startswith(".") or not path.is_file():
+            raise _error(web.HTTPNotFound, "no such file")
+        return web.FileResponse(path)
+
+    # ---- the API --------------------------------------------------------------------------------
+
+    async def _view(self, request: web.Request) -> web.Response:
+        opened = await self._opened(request)
+        return web.json_response(await self.pages.view(opened.user, opened.table_id))
+
+    async def _press(self, request: web.Request) -> web.Response:
+        """A button of the page: the same press, by the same path, as the chat button's."""
+        opened = await self._opened(request)
+        try:
+            body = await request.json()
+            data = body["press"]
+            press = callbacks.decode(data if isinstance(data, str) else None)
+        except (ValueError, KeyError, TypeError, callbacks.BadCallback):
+            raise _error(web.HTTPBadRequest, "not a button of this page") from None
+        if press.kind not in SEAT_PRESSES or press.table_id != opened.table_id:
+            raise _error(web.HTTPBadRequest, "not a button of this table")
+        user = opened.user
+        live = self.service.find(opened.table_id)
+        if live is None:
+            raise _error(web.HTTPConflict, "this table is closed")
+        who = User(user.user_id, user.name, False, language_code=user.language_code)
+        answer = await self.handlers.handle_press(
+            self.app.bot, Pressed(who, live.row.chat_id, data)
+        )
+        if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
+            raise _error(web.HTTPConflict, answer.text)
+        return web.json_response(await self.pages.view(user, opened.table_id))
+
+    async def _sheet(self, request: web.Request) -> web.Response:
+        """The pulya sheet's picture, as the group's photo shows it (a Preferans table)."""
+        opened = await self._opened(request)
+        live = self.service.find(opened.table_id)
+        lang = pick_language(opened.user.language_code)
+        png = None if live is None else await self.service.game(live).web_sheet(live, lang)
+        if png is None:
+            raise _error(web.HTTPNotFound, "this table has no sheet")
+        return web.Response(body=png, content_type="image/png")
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        """The page's live view: the current one at once, then after every change."""
+        opened = await self._opened(request)  # checked before the upgrade: 401, 403 as HTTP
+        socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
+        await socket.prepare(request)
+        page = Page(opened.user, opened.table_id, socket)
+        self.pages.add(page)
+        try:
+            await self.pages.send(page, await self.pages.view(page.user, page.table_id))
+            async for _ in socket:  # the page sends nothing: presses are calls of their own
+                pass
+        finally:
+            self.pages.remove(page)
+        return socket
+
+    # ---- Telegram's updates (webhook mode) ------------------------------------------------------
+
+    async def _update(self, request: web.Request) -> web.Response:
+        """An update from Telegram: only with the webhook's secret (403 otherwise, as
+        python-telegram-bot's own server answers), then handed to the application."""
+        secret = self.settings.webhook_secret
+        given = request.headers.get(SECRET_HEADER, "")
+        if secret is None or not hmac.compare_digest(given, secret.get_secret_value()):
+            raise web.HTTPForbidden()
+        try:
+            update = Update.de_json(await request.json(), self.app.bot)
+        except (ValueError, TypeError, KeyError):
+            raise web.HTTPBadRequest() from None
+        await self.app.update_queue.put(update)
+        return web.Response()
+
+
+def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
+    """A 4xx with a clear message, as JSON: the page shows it."""
+    return kind(text=json.dumps({"error": message}), content_type="application/json")
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        response = exc
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    if isinstance(response, web.HTTPException):
+        raise response
+    return response

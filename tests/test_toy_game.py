@@ -1,0 +1,76 @@
+"""Issue 23: a sixth game is its engine state, its bot UI and kind of table, its catalog section and
+one registry line. The toy trick game of `tests/toy_game.py` is registered here (nothing else is
+touched) and a deal of it is played through the bot against the fake Bot API: the lobby names it,
+each player gets his cards and buttons, the chips move, /history tells the deal."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import locales
+from bot import games
+from tests import toy_game
+from tests.bot_harness import (
+    GROUP_ID,
+    bot_messages,
+    control_message,
+    make_players,
+    moves_now,
+    open_table,
+    play_deal,
+    running_bot,
+)
+from tests.fakebot import FakeTelegram
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The toy game registered (its one line) with its catalog section, for this test only."""
+    messages = locales._LOCALES._messages
+    for key, text in toy_game.WORDS.items():
+        monkeypatch.setitem(messages, key, (text, None))
+    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
+    monkeypatch.setattr(games, "KINDS", dict(games.KINDS))
+    monkeypatch.setattr(games, "ORDER", games.ORDER)
+    games.register(toy_game.UI, toy_game.ToyTables)
+    yield
+
+
+async def test_a_toy_game_registered_from_tests_plays_a_deal_through_the_bot(
+    toy: None, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 2, lang="en")
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
+        await open_table(bot, group, users, "/newgame toy")
+        lobby = bot_messages(tg, group)[0]
+        assert "Toy tricks" in lobby.text and "Игра началась" not in lobby.text
+        live = bot.service.table_in(GROUP_ID)
+        assert live is not None and live.row.game == toy_game.GAME and live.in_deal
+        hands = [control_message(tg, user) for user in users]  # each player's, in private
+        assert all(hand is not None and "your cards" in hand.text for hand in hands)
+        assert sum(bool(moves_now(hand)) for hand in hands) == 1  # the leader's buttons
+        presses = await play_deal(bot, users, random.Random(1))
+        assert presses == 4  # two tricks of two cards
+        deal = toy_game.toy_deal(live)
+        assert deal.finished and not live.in_deal
+        result = bot_messages(tg, group)[-1]
+        assert result.text.startswith("Deal 1:")
+        assert any(data and data.startswith("n:") for _, data in result.buttons)  # next deal
+        balances = {u.user_id: b for u, b in await bot.service.storage.balances(GROUP_ID)}
+        winner = toy_game._winner(deal)
+        if winner is None:
+            assert set(balances.values()) <= {0}
+        else:
+            assert balances[live.deal_seats[winner]] == 1
+            assert balances[live.deal_seats[1 - winner]] == -1
+        await users[0].send(group, "/history")
+        await bot.idle()
+        history = bot_messages(tg, group)[-1].text
+        assert "#1" in history and ("takes a chip" in history or "no chip moves" in history)
+        await users[0].press(result, data=next(d for _, d in result.buttons if d and "n:" in d))
+        await bot.idle()
+        assert live.row.deal_no == 2 and live.in_deal  # the next deal, from the result's button

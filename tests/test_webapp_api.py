@@ -1,0 +1,350 @@
+"""Issue 24: the Mini App's API and WebSocket, through aiohttp's client against the running bot:
+initData on every call, the seat only from the verified user, the chat control message's
+buttons with the same refusals, bad input a clear 4xx that changes nothing, the headers."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import aiohttp
+import pytest
+
+from tests.bot_harness import (
+    GROUP_ID,
+    RunningBot,
+    action_buttons,
+    control_message,
+    make_players,
+    moves_now,
+    open_table,
+    play_deal,
+    running_bot,
+    webhook_overrides,
+)
+from tests.fakebot import FakeTelegram
+from tests.webapp_helpers import PATH, auth, init_data, webapp_overrides
+
+OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
+
+
+async def _table_id(bot: RunningBot) -> int:
+    table = await bot.service.storage.open_table(GROUP_ID)
+    assert table is not None
+    return table.table_id
+
+
+def _base(bot: RunningBot) -> str:
+    return bot.app.bot_data["web"].settings.webapp_url
+
+
+def _socket(bot: RunningBot, headers: dict[str, str]) -> str:
+    """The WebSocket's address with the initData of `headers` (a browser sets no header there)."""
+    return _base(bot) + "/api/ws?init=" + quote(headers.get("Authorization", "tma ")[4:])
+
+
+async def _get(http: aiohttp.ClientSession, url: str, headers: dict[str, str]) -> tuple[int, Any]:
+    async with http.get(url, headers=headers) as response:
+        return response.status, await response.json()
+
+
+async def _press(
+    http: aiohttp.ClientSession, bot: RunningBot, headers: dict[str, str], body: Any
+) -> tuple[int, Any]:
+    async with http.post(_base(bot) + "/api/press", headers=headers, json=body) as response:
+        return response.status, await response.json()
+
+
+async def test_the_page_and_its_headers(tg: FakeTelegram, tmp_path: Path) -> None:
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        for url in (_base(bot), _base(bot) + "/"):
+            async with http.get(url) as response:
+                assert response.status == 200
+                page = await response.text()
+                csp = response.headers["Content-Security-Policy"]
+                assert "Set-Cookie" not in response.headers
+        assert '<script src="static/app.js"' in page
+        assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
+        assert "default-src 'none'" in csp and "unsafe" not in csp
+        async with http.get(_base(bot) + "/static/app.js") as response:
+            assert response.status == 200 and "textContent" in await response.text()
+            assert "innerHTML" not in await response.text()  # names go in as text
+        for name in ("..%2Fserver.py", ".hidden", "nothing.js"):
+            async with http.get(_base(bot) + "/static/" + name) as response:
+                assert response.status == 404
+
+
+async def test_a_seat_sees_its_own_hand_and_presses_its_buttons(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        url = _base(bot) + "/api/view"
+        mover = next(u for u in users if moves_now(control_message(tg, u)))
+        message = control_message(tg, mover)
+        assert message is not None
+        status, view = await _get(http, url, auth(tg, mover, table_id))
+        assert status == 200 and view["seat"] is not None and view["status"] == "playing"
+        deal = view["deal"]
+        shown = [(c["button"], c["press"]) for c in deal["hand"] or [] if "press" in c]
+        shown += [(b["label"], b["press"]) for b in deal["buttons"]]
+        assert sorted(shown) == sorted(action_buttons(message))  # the chat's, label and data
+        # a player who is not to move: his buttons are his chat message's (none to act)
+        waiting = next(u for u in users if u is not mover)
+        status, other = await _get(http, url, auth(tg, waiting, table_id))
+        assert status == 200 and other["seat"] != view["seat"]
+        # his press of the mover's button is refused as in the chat: not his move
+        data = moves_now(message)[0]
+        before = await bot.service.storage.current_deal(table_id)
+        status, body = await _press(http, bot, auth(tg, waiting, table_id), {"press": data})
+        assert status == 409 and body["error"]
+        # the mover's press goes through the service: the deal moves one step
+        status, body = await _press(http, bot, auth(tg, mover, table_id), {"press": data})
+        assert status == 200, body
+        await bot.idle()
+        after = await bot.service.storage.current_deal(table_id)
+        assert before is not None and after is not None
+        assert len(after.record["actions"]) > len(before.record["actions"])
+        # the same button again is stale, as a chat button pressed twice
+        status, body = await _press(http, bot, auth(tg, mover, table_id), {"press": data})
+        assert status == 409 and body["error"]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda tg, u, t: {},
+        lambda tg, u, t: {"Authorization": "tma "},
+        lambda tg, u, t: {"Authorization": "tma " + init_data(OTHER_TOKEN, u, str(t))},
+        lambda tg, u, t: auth(tg, u, t, auth_date=time.time() - 2 * 86_400),
+        lambda tg, u, t: {"Authorization": "tma " + init_data(tg.token, u, str(t))[:-2] + "00"},
+    ],
+    ids=["missing", "empty", "other-bot", "stale", "forged"],
+)
+async def test_bad_initdata_is_401_and_changes_nothing(
+    tg: FakeTelegram, tmp_path: Path, make: Any
+) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        mover = next(u for u in users if moves_now(control_message(tg, u)))
+        data = moves_now(control_message(tg, mover))[0]
+        headers = make(tg, mover, table_id)
+        before = await bot.service.storage.current_deal(table_id)
+        status, body = await _get(http, _base(bot) + "/api/view", headers)
+        assert status == 401 and body["error"]
+        status, body = await _press(http, bot, headers, {"press": data})
+        assert status == 401 and body["error"]
+        async with http.get(_base(bot) + "/api/sheet", headers=headers) as response:
+            assert response.status == 401
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(_socket(bot, headers))
+        assert refused.value.status == 401
+        await bot.idle()
+        after = await bot.service.storage.current_deal(table_id)
+        assert before is not None and after is not None and after.record == before.record
+
+
+async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    stranger = tg.user(77, "Mallory", language_code="en")  # not in the group
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        mover = next(u for u in users if moves_now(control_message(tg, u)))
+        before = await bot.service.storage.current_deal(table_id)
+        headers = auth(tg, mover, table_id)
+        for body in ({}, {"press": 5}, {"press": "garbage"}, {"press": "j:1"}, "[]"):
+            status, answer = await _press(http, bot, headers, body)
+            assert status == 400 and answer["error"], body
+        other_table = f"a:{table_id + 1}:1:0:P"
+        status, answer = await _press(http, bot, headers, {"press": other_table})
+        assert status == 400 and "table" in answer["error"]
+        async with http.post(
+            _base(bot) + "/api/press", headers=headers, data=b"{" + b"x" * 10_000
+        ) as response:
+            assert response.status in (400, 413)
+        # no table named, an unknown one, a stranger's look at the group's table
+        no_table = {"Authorization": "tma " + init_data(tg.token, mover)}
+        assert (await _get(http, _base(bot) + "/api/view", no_table))[0] == 400
+        assert (await _get(http, _base(bot) + "/api/view", auth(tg, mover, 999)))[0] == 404
+        status, answer = await _get(http, _base(bot) + "/api/view", auth(tg, stranger, table_id))
+        assert status == 403 and answer["error"]
+        # an unsigned ?table= counts only where the user is seated
+        url = _base(bot) + f"/api/view?table={table_id}"
+        assert (await _get(http, url, no_table))[0] == 200
+        stranger_unsigned = {"Authorization": "tma " + init_data(tg.token, stranger)}
+        assert (await _get(http, url, stranger_unsigned))[0] == 403
+        await bot.idle()
+        after = await bot.service.storage.current_deal(table_id)
+        assert before is not None and after is not None and after.record == before.record
+
+
+async def test_a_group_member_not_seated_sees_the_public_table(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 4)
+    watcher = users.pop()  # in the group, not at the table
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=4, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        status, view = await _get(http, _base(bot) + "/api/view", auth(tg, watcher, table_id))
+        assert status == 200 and view["seat"] is None
+        assert view["deal"]["hand"] is None and view["deal"]["buttons"] == []
+        assert view["deal"]["private_text"] is None
+        status, body = await _press(
+            http, bot, auth(tg, watcher, table_id), {"press": f"a:{table_id}:1:0:P"}
+        )
+        assert status == 409 and body["error"]  # not a player: the chat's refusal
+
+
+async def test_a_user_over_the_rate_limit_gets_429(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        url = _base(bot) + "/api/view"
+        statuses = [(await _get(http, url, auth(tg, users[0], table_id)))[0] for _ in range(25)]
+        assert statuses[:20] == [200] * 20 and set(statuses[20:]) == {429}
+        assert (await _get(http, url, auth(tg, users[1], table_id)))[0] == 200  # per user
+
+
+async def test_the_socket_pushes_each_change_and_the_view_on_reconnect(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        sockets = [await http.ws_connect(_socket(bot, auth(tg, u, table_id))) for u in users]
+        first = [await ws.receive_json(timeout=5) for ws in sockets]
+        assert all(v["status"] == "playing" for v in first)
+        rng = random.Random(3)
+        mover = next(u for u in users if moves_now(control_message(tg, u)))
+        message = control_message(tg, mover)
+        assert message is not None
+        await mover.press(message, data=rng.choice(moves_now(message)))  # a chat button
+        await bot.idle()
+        pushed = [await ws.receive_json(timeout=5) for ws in sockets]
+        assert all(p != f for p, f in zip(pushed, first, strict=True))
+        await sockets[0].close()
+        again = await http.ws_connect(_socket(bot, auth(tg, users[0], table_id)))
+        assert await again.receive_json(timeout=5) == pushed[0]
+        await again.close()
+        for ws in sockets[1:]:
+            await ws.close()
+
+
+async def test_the_webhook_and_the_page_share_one_port(tg: FakeTelegram, tmp_path: Path) -> None:
+    """Webhook mode with the Mini App: Telegram's updates and the page on the one PORT; a post
+    without the webhook's secret is refused as python-telegram-bot's own server does."""
+    group, users = make_players(tg, 3)
+    hook = webhook_overrides(tg)
+    port = hook["port"]
+    overrides = {**hook, "webapp_url": f"http://127.0.0.1:{port}{PATH}"}
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **overrides) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        [set_call] = tg.calls("setWebhook")
+        assert set_call.ok and set_call.params["url"] == hook["webhook_url"]
+        await open_table(bot, group, users)  # every update came by the webhook
+        assert await play_deal(bot, users, random.Random(3)) > 0
+        async with http.get(_base(bot)) as response:
+            assert response.status == 200
+        async with http.post(hook["webhook_url"], json={"update_id": 1}) as response:
+            assert response.status == 403
+    assert tg.calls("getUpdates") == []
+    assert tg.webhook.deliveries and all(status == 200 for _, status in tg.webhook.deliveries)
+
+
+async def test_a_time_out_and_a_computers_move_reach_the_page(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A practice table in private (its player's page: user id = the chat's): the computer
+    players' moves are pushed like anyone's; the player's own time-out too."""
+    _, (alice,) = make_players(tg, 1)
+    quick = {"computer_pause_min": 0.0, "computer_pause_max": 0.01, "computer_workers": 1}
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=5, **quick, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await alice.start()
+        await alice.send(alice.dm, "/newgame frap")
+        await bot.idle()
+        lobby = next(m for m in reversed(tg.messages(alice.dm)) if m.from_bot and m.buttons)
+        await bot.service.storage.set_chat(alice.id, turn_timeout=1)  # her turn: one second
+        await alice.press(lobby, data=next(d for _, d in lobby.buttons if d and d[:2] == "s:"))
+        await bot.idle()
+        live = bot.service.table_in(alice.id)
+        assert live is not None
+        socket = await http.ws_connect(_socket(bot, auth(tg, alice, live.row.table_id)))
+
+        def mover(view: dict[str, Any]) -> str | None:
+            seats = (view["deal"] or {}).get("seats") or []
+            return next(("you" if s["you"] else "computer" for s in seats if s["to_act"]), None)
+
+        moved: dict[str, int] = {"you": 0, "computer": 0}
+        before = await socket.receive_json(timeout=10)
+        for _ in range(60):  # she never presses: the computers play, her time runs out
+            view = await socket.receive_json(timeout=10)
+            who = mover(before)
+            if who is not None and view["step"] > before["step"]:
+                moved[who] += 1
+            before = view
+            if min(moved.values()) >= 2:
+                break
+        assert min(moved.values()) >= 2, moved  # pushed after her time-outs and their moves
+        await socket.close()
+        assert live.row.strikes or live.row.away  # her moves were made for her (time-outs)
+
+
+async def test_a_stopped_table_shows_closed_on_its_pages(tg: FakeTelegram, tmp_path: Path) -> None:
+    group, users = make_players(tg, 3)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await open_table(bot, group, users)
+        table_id = await _table_id(bot)
+        socket = await http.ws_connect(_socket(bot, auth(tg, users[1], table_id)))
+        assert (await socket.receive_json(timeout=5))["status"] == "playing"
+        await users[0].send(group, "/stopgame")  # the creator closes the table
+        await bot.idle()
+        assert (await socket.receive_json(timeout=5))["status"] == "closed"
+        status, view = await _get(http, _base(bot) + "/api/view", auth(tg, users[1], table_id))
+        assert status == 200 and view["status"] == "closed"  # a seat of it may still look
+        status, body = await _press(
+            http, bot, auth(tg, users[1], table_id), {"press": f"a:{table_id}:1:0:P"}
+        )
+        assert status == 409 and body["error"]
+        await socket.close()

@@ -1,0 +1,380 @@
+"""A toy two-player trick game, defined here and nowhere else (issue 23): its engine state, its
+bot UI, its kind of table and its catalog words. `tests/test_toy_game.py` registers it and plays
+it through the bot; no file outside `tests/` names it.
+
+The rules: two players, two cards each from a four-card deck; the first player leads, the other
+plays any card; the higher card of the suit led takes the trick and leads the next. Whoever takes
+both tricks takes a chip from the other."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+import locales
+from bot import callbacks
+from bot.format import card_label, cards_text, name
+from bot.games.base import GameUI, Host, Moved
+from bot.storage import ChatRow, Movement, TableRow
+from bot.table.live import Live, Refusal
+from bot.view.message import Rendered
+from engine.cards import Card
+
+GAME = "toy_tricks"
+DECK = ("AS", "KS", "QH", "JH")
+# Its catalog section (`toy.<key>`), English only: every language falls back to the source.
+WORDS = {
+    "toy.name": "Toy tricks",
+    "toy.table": "🂠 Toy tricks · deal {deal_no}: {tricks}",
+    "toy.to_play": "{name} to play.",
+    "toy.over": "The deal is over.",
+    "toy.hand": "🃏 Toy tricks · your cards: {cards}",
+    "toy.wait": "Wait for your turn.",
+    "toy.result": "Deal {deal_no}: {winner}",
+    "toy.result.chip": "{name} takes a chip.",
+    "toy.result.even": "one trick each, no chip moves.",
+    "toy.history": "#{number} {date}: {what}",
+    "toy.rules": "Two cards each; the higher card of the suit led takes the trick.",
+}
+
+
+# ---- its engine state -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToyDeal:
+    """A deal of the toy game: immutable, replayable from its record."""
+
+    players: tuple[str, str]
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    leader: int = 0
+    trick: tuple[tuple[int, Card], ...] = ()
+    won: tuple[int, int] = (0, 0)
+    plays: tuple[Card, ...] = ()
+    dealt: tuple[tuple[Card, ...], ...] = ()  # the hands as dealt (the record's)
+
+    @classmethod
+    def deal(cls, players: Sequence[str], rng: random.Random) -> ToyDeal:
+        cards = [Card.parse(code) for code in DECK]
+        rng.shuffle(cards)
+        hands = (tuple(cards[:2]), tuple(cards[2:]))
+        return cls((players[0], players[1]), hands, dealt=hands)
+
+    @property
+    def finished(self) -> bool:
+        return sum(self.won) == 2
+
+    @property
+    def to_act(self) -> int | None:
+        if self.finished:
+            return None
+        return self.leader if not self.trick else 1 - self.leader
+
+    def apply(self, seat: int, card: Card) -> ToyDeal:
+        if seat != self.to_act or card not in self.hands[seat]:
+            raise ValueError("not a legal card")
+        hands = list(self.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        trick = (*self.trick, (seat, card))
+        new = replace(self, hands=(hands[0], hands[1]), trick=trick, plays=(*self.plays, card))
+        if len(trick) < 2:
+            return new
+        (lead_seat, lead), (other_seat, other) = trick
+        beats = other.suit == lead.suit and other.rank > lead.rank
+        winner = other_seat if beats else lead_seat
+        won = (self.won[0] + (winner == 0), self.won[1] + (winner == 1))
+        return replace(new, trick=(), won=won, leader=winner)
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "game": GAME,
+            "players": list(self.players),
+            "hands": [[str(c) for c in hand] for hand in self.dealt],
+            "plays": [str(c) for c in self.plays],
+        }
+
+
+def replay(record: dict[str, Any]) -> ToyDeal:
+    hands = tuple(tuple(Card.parse(c) for c in hand) for hand in record["hands"])
+    players = (str(record["players"][0]), str(record["players"][1]))
+    deal = ToyDeal(players, (hands[0], hands[1]), dealt=hands)
+    for code in record["plays"]:
+        assert deal.to_act is not None
+        deal = deal.apply(deal.to_act, Card.parse(code))
+    return deal
+
+
+# ---- its bot UI -------------------------------------------------------------------------------
+
+
+class ToyUI(GameUI):
+    """How the bot shows the toy game: its words in the `toy` section."""
+
+    game: ClassVar[str] = GAME
+    section: ClassVar[str] = "toy"
+    aliases: ClassVar[tuple[str, ...]] = ("toy",)
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return 2, 2
+
+    def move_words(self, lang: str, action: Any) -> str:
+        return card_label(action[1], lang)
+
+    def history_line(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        date: str,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str:
+        return self.text(lang, "history", number=number, date=date, what=_outcome(lang, record))
+
+    def deal_account(
+        self,
+        lang: str,
+        record: dict[str, Any],
+        number: int,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
+        deal = replay(record)
+        played = " ".join(card_label(c, lang) for c in deal.plays)
+        return "\n".join([self.text(lang, "result", deal_no=number, winner=""), played])
+
+    def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None]:
+        return None, False, None
+
+    def option_value(self, chat_rules: dict[str, Any], option: Any) -> Any:
+        return None
+
+    def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
+        return [self.text(lang, "rules")]
+
+
+UI = ToyUI()
+
+
+def _winner(deal: ToyDeal) -> int | None:
+    return None if deal.won[0] == deal.won[1] else (0 if deal.won[0] > deal.won[1] else 1)
+
+
+def _outcome(lang: str, record: dict[str, Any]) -> str:
+    deal = replay(record)
+    winner = _winner(deal)
+    if winner is None:
+        return UI.text(lang, "result.even")
+    return UI.text(lang, "result.chip", name=name(deal.players[winner]))
+
+
+# ---- its kind of table --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToyPlay:
+    """The toy table's state (`Live.play`)."""
+
+    deal: ToyDeal
+
+    @property
+    def step(self) -> int:
+        return len(self.deal.plays)
+
+    @property
+    def to_act(self) -> int | None:
+        return self.deal.to_act
+
+    @property
+    def in_play(self) -> bool:
+        return not self.deal.finished
+
+
+def toy_deal(live: Live) -> ToyDeal:
+    assert isinstance(live.play, ToyPlay)
+    return live.play.deal
+
+
+class ToyTables:
+    """The toy game's tables: a deal, its result, the next deal when a player asks."""
+
+    keeps_players = False
+    sheet = False
+
+    def __init__(self, host: Host, ui: ToyUI) -> None:
+        self.host = host
+        self.ui = ui
+
+    def check_start(self, live: Live, chat: ChatRow) -> None:
+        return None
+
+    async def start(self, live: Live, chat: ChatRow) -> Moved:
+        await self._deal(live, chat)
+        return Moved.IN_PLAY
+
+    async def _deal(self, live: Live, chat: ChatRow) -> None:
+        seats, _ = await self.host.dealt_in(live, chat)
+        names = [live.users[uid].name for uid in seats]
+        deal = ToyDeal.deal(names, self.host.rng)
+        live.row = replace(live.row, deal_no=live.row.deal_no + 1)
+        live.play, live.deal_seats, live.mover = ToyPlay(deal), seats, None
+        live.deal_id = await self.host.storage.start_deal(live.row, deal.to_record(), [])
+        self._show(live, chat)
+
+    async def resume(self, live: Live) -> None:
+        row = await self.host.storage.current_deal(live.row.table_id)
+        if row is not None:
+            live.play, live.deal_id, live.deal_seats = (
+                ToyPlay(replay(row.record)),
+                row.deal_id,
+                row.seats,
+            )
+
+    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+        self._show(live, chat)
+        return Moved.IN_PLAY
+
+    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+        self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
+
+    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
+        deal = toy_deal(live)
+        if deal.finished or press.deal_no != live.row.deal_no or press.step != live.step:
+            raise Refusal("err.stale")
+        if user_id not in live.deal_seats:
+            raise Refusal("err.not_player")
+        seat = live.deal_seats.index(user_id)
+        try:
+            card = Card.parse(press.code)
+        except ValueError as exc:
+            raise Refusal("err.stale") from exc
+        return await self.move(live, (seat, card), auto=False)
+
+    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
+        raise Refusal("err.stale")
+
+    def between_deals(self, live: Live) -> bool:
+        return toy_deal(live).finished
+
+    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+        self._result(live, chat, offer_next=True)
+
+    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+        self._result(live, chat, offer_next=False)
+        self.host.presenter.retire(f"table:{live.row.table_id}:", f"result:{live.row.table_id}:")
+        await self._deal(live, chat)
+        return Moved.IN_PLAY
+
+    def position(self, live: Live) -> object | None:
+        return toy_deal(live)
+
+    def knowledge(self, live: Live, seat: int) -> Any:
+        return toy_deal(live).hands[seat]
+
+    def default(self, live: Live) -> Any:
+        deal = toy_deal(live)
+        return None if deal.to_act is None else (deal.to_act, deal.hands[deal.to_act][0])
+
+    async def move(
+        self, live: Live, action: Any, *, auto: bool, note: tuple[str, str] | None = None
+    ) -> Moved:
+        seat, card = action
+        try:
+            new = toy_deal(live).apply(seat, card)
+        except ValueError as exc:
+            raise Refusal("err.illegal", rule="T1") from exc
+        winner = _winner(new) if new.finished else None
+        moves = []
+        if winner is not None:
+            moves = [
+                Movement(live.deal_seats[winner], 1, GAME),
+                Movement(live.deal_seats[1 - winner], -1, GAME),
+            ]
+        assert live.deal_id is not None
+        await self.host.storage.save_step(
+            live.row, live.deal_id, new.to_record(), moves, finished=new.finished
+        )
+        live.play = ToyPlay(new)
+        chat = await self.host.storage.chat(live.row.chat_id)
+        self._show(live, chat)
+        return Moved.DEAL_OVER if new.finished else Moved.IN_PLAY
+
+    async def stop(self, live: Live, chat: ChatRow) -> bool:
+        voided = live.in_deal and live.deal_id is not None
+        if voided:
+            assert live.deal_id is not None
+            await self.host.storage.void_deal(live.row, live.deal_id)
+        else:
+            await self.host.storage.save_table(live.row)
+        return voided
+
+    async def repost(self, live: Live) -> bool:
+        return False
+
+    def standing(self, live: Live, lang: str) -> str | None:
+        return None
+
+    async def repost_closed(self, table: TableRow) -> bool:
+        return False
+
+    def seat_view(self, live: Live, seat: int) -> Any:
+        return toy_deal(live).hands[seat]
+
+    def public_view(self, live: Live) -> Any:
+        return toy_deal(live).won
+
+    def _show(self, live: Live, chat: ChatRow) -> None:
+        deal = toy_deal(live)
+        tricks = ", ".join(f"{name(p)} {n}" for p, n in zip(deal.players, deal.won, strict=True))
+        lines = [self.ui.text(chat.lang, "table", deal_no=live.row.deal_no, tricks=tricks)]
+        if deal.to_act is None:
+            lines.append(self.ui.text(chat.lang, "over"))
+        else:
+            lines.append(self.ui.text(chat.lang, "to_play", name=name(deal.players[deal.to_act])))
+        slot = f"table:{live.row.table_id}:{live.row.deal_no}"
+        self.host.presenter.show(slot, chat.chat_id, Rendered("\n".join(lines)))
+        mover = deal.to_act
+        ping, live.mover = (mover if mover != live.mover else None), mover
+        for seat in range(2):
+            self._show_hand(live, chat, seat, ping=seat == ping)
+
+    def _show_hand(
+        self, live: Live, chat: ChatRow, seat: int, *, ping: bool = False, anew: bool = False
+    ) -> None:
+        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+        deal = toy_deal(live)
+        lang = locales.pick_language(live.users[live.deal_seats[seat]].lang)
+        text = self.ui.text(lang, "hand", cards=cards_text(deal.hands[seat], lang) or "—")
+        moving = deal.to_act == seat
+        markup = None
+        if moving:
+            buttons = [
+                InlineKeyboardButton(
+                    card_label(card, lang),
+                    callback_data=callbacks.encode(
+                        "a", live.row.table_id, live.row.deal_no, live.step, str(card)
+                    ),
+                )
+                for card in deal.hands[seat]
+            ]
+            markup = InlineKeyboardMarkup([buttons])
+        else:
+            text += "\n" + self.ui.text(lang, "wait")
+        content = Rendered(text, markup)
+        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+
+    def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
+        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+        deal = toy_deal(live)
+        what = _outcome(chat.lang, deal.to_record())
+        text = self.ui.text(chat.lang, "result", deal_no=live.row.deal_no, winner=what)
+        markup = None
+        if offer_next:
+            data = callbacks.encode("n", live.row.table_id, live.row.deal_no)
+            button = InlineKeyboardButton(locales.t(chat.lang, "btn.next_deal"), callback_data=data)
+            markup = InlineKeyboardMarkup([[button]])
+        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        self.host.presenter.show(slot, chat.chat_id, Rendered(text, markup))

@@ -186,7 +186,7 @@ async def _match_deals(
     Preferans pulya: P15's overflow depends on the sheet); none for a game played deal by
     deal. `tables` keeps each table's deals once read."""
     ui = chat_lines.own_ui(deal)
-    if ui is None or not ui.match:
+    if ui is None or ui.match_of(deal) is None:
         return []
     if deal.table_id not in tables:
         tables[deal.table_id] = await storage.table_deals(deal.table_id)

@@ -74,7 +74,7 @@ def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
     yield lobby.lobby(lang, 1, game, names[:2], names[0], 10, "bot", players_range=(2, 4)).text
     yield settings_menu.rules_summary(chat)
     yield from _buttons(settings_menu.menu(chat, game))
-    yield from (_match_texts if games.ui(game).match else _deal_texts)(game, lang, seed)
+    yield from (_match_texts if games.KINDS[game].keeps_players else _deal_texts)(game, lang, seed)
 
 
 def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
@@ -211,7 +211,7 @@ def test_lobby_says_each_games_own_player_limits() -> None:
         assert re.findall(r"от \d+ до \d+", text) == [f"от {low} до {high}"]  # no other's
 
 
-@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.ui(g).match])
+@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.KINDS[g].keeps_players])
 def test_reasons_add_up_to_each_change(game: str) -> None:
     """The result's reasons come from the engine's money events and sum to the change (F13–F15)."""
     seen_penalty = False

@@ -37,7 +37,7 @@ def _reasons_sum(line: str) -> int:
 
 
 # A match of many deals (a Preferans pulya) moves chips only at its end: tests/test_bot_preferans.py
-@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.ui(g).match])
+@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.KINDS[g].keeps_players])
 async def test_result_reasons_add_up_to_the_ledger_and_the_last_trick_stays(
     tg: FakeTelegram, tmp_path: Path, game: str
 ) -> None:

@@ -40,7 +40,7 @@ def _facts(
         return DealFacts(deal.deal_id, game, deltas, taken)
     seat, made, kind = ui.declared(deal.record)
     who = None if seat is None else deal.seats[seat]
-    match = deal.table_id if ui.match else None
+    match = ui.match_of(deal)
     return DealFacts(deal.deal_id, game, deltas, taken, who, made, kind, match, closed)
 
 

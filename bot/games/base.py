@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from ..callbacks import Press
     from ..presenter import Presenter
-    from ..storage import ChatRow, Storage, TableRow
+    from ..storage import ChatRow, DealRow, Storage, TableRow
     from ..table.live import Live
     from ..view.message import Rendered
 
@@ -187,9 +187,6 @@ class GameUI:
     section: ClassVar[str]  # the catalog section of this game's words
     aliases: ClassVar[tuple[str, ...]]  # what /newgame accepts, first = the one shown
     options: ClassVar[tuple[Option, ...]] = ()
-    # A table plays a match of many deals (a Preferans pulya, P14): its players play to its end
-    # and a deal's record is read against the match's earlier deals (/history, /stats).
-    match: ClassVar[bool] = False
     # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
     # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
     uses_ante: ClassVar[bool] = True
@@ -205,6 +202,12 @@ class GameUI:
     def players(self) -> tuple[int, int]:
         """The fewest and the most players a table of this game takes."""
         raise NotImplementedError
+
+    def match_of(self, deal: DealRow) -> int | None:
+        """The match a deal belongs to, when its table plays a match of many deals that are read
+        together (a pulya, P14: /history reads a deal against the earlier ones, /stats counts
+        the match as a whole); None for a game played deal by deal."""
+        return None
 
     # ---- words ----------------------------------------------------------------------------------
 

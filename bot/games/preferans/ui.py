@@ -4,7 +4,7 @@ deals told for /history and /stats (the messages: `render.py`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.preferans import record as deal_record
 from engine.preferans.deal import PrefDeal
@@ -18,6 +18,9 @@ from .account import finished_deal, story_lines, written_line
 from .render import result_lines
 from .words import PrefWords
 
+if TYPE_CHECKING:
+    from ...storage import DealRow
+
 TARGETS = (10, 20, 30, 50)  # P14
 WHIST_PRICES = (1, 2, 5, 10)  # chips per whist (P16 is in whists; the chat sets the price)
 DEFAULT_WHIST_PRICE = 1
@@ -27,7 +30,6 @@ class PreferansUI(PrefWords):
     """Preferans: a pulya of deals; the words of the `pref` catalog section."""
 
     aliases: ClassVar[tuple[str, ...]] = ("preferans", "преферанс", "пуля")
-    match: ClassVar[bool] = True  # P14: a table writes a pulya of many deals
     uses_ante: ClassVar[bool] = False  # P16: the whist's price, not the chat's ante
     practice_players: ClassVar[int] = 3  # P1: three at the table is the usual game
     options: ClassVar[tuple[Option, ...]] = (
@@ -51,6 +53,10 @@ class PreferansUI(PrefWords):
     def players(self) -> tuple[int, int]:
         """P1: three, or four with the dealer sitting out each deal."""
         return PrefDeal.MIN_PLAYERS, PrefDeal.MAX_PLAYERS
+
+    def match_of(self, deal: DealRow) -> int | None:
+        """A deal is one of its table's pulya (P14): read against the pulya's earlier deals."""
+        return deal.table_id
 
     def preset(self, chat_rules: dict[str, Any]) -> str:
         """P0: the Sochi convention."""

@@ -239,7 +239,7 @@ class GameUI:
     ) -> str:
         """/history's line of a finished deal: the chat's `number` for it, its date, the
         contract and each player's change. `earlier`: for a game whose table is a match
-        (`match`), the records of the match's finished deals before this one, in order (what
+        (`match_of`), the records of the match's finished deals before this one, in order (what
         the deal wrote may depend on them)."""
         raise NotImplementedError
 

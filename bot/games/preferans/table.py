@@ -41,7 +41,7 @@ SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
 @dataclass(frozen=True, slots=True)
 class PulyaTable:
-    """A Preferans table's state beside its `Live` (`Live.match`): the pulya being played."""
+    """A Preferans table's state beside its `Live` (`Live.play`): the pulya being played."""
 
     match: Match
 

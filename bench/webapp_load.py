@@ -8,16 +8,17 @@ Run: `nice -n 19 python bench/webapp_load.py` (about a minute), or with `--deals
   figures carry the same overhead of the fake and the players).
 - Bytes pushed per move: the WebSocket frames' bytes over the moves, with every page open.
 - Memory of idle pages: `--idle` pages (group members who are not seated, each his own user)
-  opened by a child process against the bot's port; the bot process's RSS before and after.
+  opened at a table of the bot running as its own process (`python -m bot`, against this
+  process's fake Bot API); the bot process's RSS before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
-import resource
-import subprocess
+import re
 import sys
 import tempfile
 import time
@@ -39,32 +40,18 @@ from tests.bot_harness import (  # noqa: E402
     running_bot,
 )
 from tests.fakebot import FakeTelegram  # noqa: E402
+from tests.fakebot.models import FakeChat, FakeUser, StoredMessage  # noqa: E402
 from tests.webapp_helpers import init_data, webapp_overrides  # noqa: E402
 
-CLIENT = """
-import asyncio, sys
-import aiohttp
-async def main():
-    urls = sys.stdin.read().split()
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        sockets = []
-        for url in urls:
-            ws = await http.ws_connect(url)
-            message = await ws.receive()
-            assert message.type == aiohttp.WSMsgType.TEXT, message
-            sockets.append(ws)
-        print("open", len(sockets), sum(ws.closed for ws in sockets), flush=True)
-        await asyncio.sleep(float(sys.argv[1]))
-asyncio.run(main())
-"""
+STARTAPP = re.compile(r"startapp=(\d+)")
 
 
-def rss_mb() -> float:
-    """The process's resident memory now (MB), from /proc."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int) -> float:
+    """A process's resident memory now (MB), from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
-    return float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
@@ -124,39 +111,72 @@ async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
 
 
 async def idle_pages(n: int) -> tuple[float, float]:
-    """The bot process's RSS (MB) before and after `n` idle pages are opened by a child."""
+    """The bot process's RSS (MB) before and after `n` idle pages are open. The bot runs as
+    `python -m bot`, its own process, against the fake Bot API of this one, which also opens
+    the pages (group members who are not seated, each his own user)."""
     async with FakeTelegram(bot_username="frapbot") as tg:
         group, users = make_players(tg, 3)
         watchers = [tg.user(10_000 + i, f"W{i}", language_code="ru") for i in range(n)]
         for watcher in watchers:
             group.add(watcher)
+        web = webapp_overrides()
         with tempfile.TemporaryDirectory() as tmp:
-            async with running_bot(tg, Path(tmp) / "db.sqlite3", **webapp_overrides()) as bot:
-                await open_table(bot, group, users, "/newgame frap")
-                table = await bot.service.storage.open_table(GROUP_ID)
-                assert table is not None
-                web = bot.app.bot_data["web"]
-                web.rate = (10**6, 10.0)
-                base = web.settings.webapp_url
-                urls = [
-                    f"{base}/api/ws?init={quote(init_data(tg.token, w, str(table.table_id)))}"
-                    for w in watchers
-                ]
-                before = rss_mb()
-                child = await asyncio.create_subprocess_exec(
-                    sys.executable, "-c", CLIENT, "5",
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                )  # fmt: skip
-                assert child.stdin is not None and child.stdout is not None
-                child.stdin.write("\n".join(urls).encode())
-                child.stdin.close()
-                line = await child.stdout.readline()
-                assert line.startswith(b"open"), line
+            settings = {
+                "bot_token": tg.token, "bot_api_url": tg.base_url, "turn_timeout": 0,
+                "db_path": Path(tmp) / "db.sqlite3", "log_level": "WARNING", **web,
+            }  # fmt: skip
+            env = {**os.environ, **{key.upper(): str(value) for key, value in settings.items()}}
+            bot = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", env=env, cwd=ROOT
+            )
+            try:
+                table_id = await _open_table(tg, group, users)
                 await asyncio.sleep(1)
-                after = rss_mb()
-                assert len(web.pages) == n, len(web.pages)
-                await child.wait()
+                before = rss_mb(bot.pid)
+                base = f"{web['webapp_url']}/api/ws?init="
+                connector = aiohttp.TCPConnector(limit=0)
+                async with aiohttp.ClientSession(connector=connector) as http:
+                    sockets = []
+                    for watcher in watchers:
+                        init = quote(init_data(tg.token, watcher, str(table_id)))
+                        sockets.append(ws := await http.ws_connect(base + init))
+                        message = await ws.receive()
+                        assert message.type == aiohttp.WSMsgType.TEXT, message
+                    await asyncio.sleep(1)
+                    after = rss_mb(bot.pid)
+                    assert not any(ws.closed for ws in sockets)
+                    for ws in sockets:
+                        await ws.close()
+            finally:
+                bot.terminate()
+                await bot.wait()
     return before, after
+
+
+async def _open_table(tg: FakeTelegram, group: FakeChat, users: list[FakeUser]) -> int:
+    """Open and start a Frap table of `users` as they would, with the bot in another process
+    (nothing to wait on but its messages); the table's id, from the group's Mini App button."""
+
+    def last(*prefixes: str) -> StoredMessage | None:
+        for message in reversed(tg.messages(group)):
+            if any(d and d.startswith(prefixes) for _, d in message.buttons):
+                return message
+        return None
+
+    for user in users:
+        await user.start()
+    await users[0].send(group, "/newgame frap")
+    lobby = await tg.wait_for(lambda: last("j:"), timeout=30)
+    for user in users[1:]:
+        await user.press(lobby, data=next(d for _, d in lobby.buttons if d and d.startswith("j:")))
+        await tg.wait_for(lambda u=user: u.first_name in (last("s:") or lobby).text, timeout=30)
+    lobby = await tg.wait_for(lambda: last("s:"), timeout=30)
+    await users[0].press(lobby, data=next(d for _, d in lobby.buttons if d and d.startswith("s:")))
+    opener = await tg.wait_for(
+        lambda: STARTAPP.findall(" ".join(str(m.reply_markup) for m in tg.messages(group))),
+        timeout=30,
+    )
+    return int(opener[-1])
 
 
 async def main() -> None:
@@ -173,7 +193,7 @@ async def main() -> None:
     print(f"CPU per move, every seat's page:   {paged / n1 * 1000:.2f} ms ({paged / bare:.2f}×)")
     print(f"bytes pushed per move (4 pages):   {pushed / n1:.0f}")
     before, after = await idle_pages(args.idle)
-    print(f"bot process RSS: {before:.1f} MB, with {args.idle} idle pages {after:.1f} MB")
+    print(f"the bot's process RSS: {before:.1f} MB, with {args.idle} idle pages {after:.1f} MB")
     print(f"  ({(after - before) * 1024 / args.idle:.1f} KB a page)")
 
 

@@ -61,7 +61,7 @@ class Checker:
         self.send = server.pages.send
         server.pages.send = self.checked
 
-    async def checked(self, page: Page, view: dict[str, Any]) -> None:
+    async def checked(self, page: Page, view: dict[str, Any], *, first: bool = False) -> None:
         live = self.bot.service.find(page.table_id)
         deal = (
             None
@@ -84,7 +84,7 @@ class Checker:
             if seat is not None and view["deal"].get("hand"):
                 self.own_cards += 1
         self.frames[page.user.user_id] = self.frames.get(page.user.user_id, 0) + 1
-        await self.send(page, view)
+        await self.send(page, view, first=first)
 
 
 async def _same_buttons(bot: RunningBot, users: list[Any], table_id: int) -> None:

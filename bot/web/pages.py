@@ -6,6 +6,7 @@ lock: a press from a chat button or a page, a time-out, a computer's move, a sto
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from collections.abc import Callable
@@ -28,12 +29,13 @@ Json = dict[str, Any]
 
 @dataclass(eq=False)
 class Page:
-    """One open page: who opened it, at which table, its socket and the last view it was sent."""
+    """One open page: who opened it, at which table, its socket and a digest of the last view
+    it was sent (16 bytes, not the view: a thousand idle pages hold little)."""
 
     user: WebUser
     table_id: int
     socket: web.WebSocketResponse
-    sent: str = ""
+    sent: bytes = b""
 
 
 class Pages:
@@ -95,12 +97,16 @@ class Pages:
         except Exception:  # nobody awaits a push: say so
             log.exception("pages of table %s not pushed", table_id)
 
-    async def send(self, page: Page, view: Json) -> None:
-        """Send a page its view, unless it is the one it has."""
-        text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
-        if text == page.sent or page.socket.closed:
+    async def send(self, page: Page, view: Json, *, first: bool = False) -> None:
+        """Send a page its view, unless it is the one it has; the `first` on a connection carries
+        the page's words too (`words`), which the page keeps."""
+        text = _json(view)
+        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        if digest == page.sent or page.socket.closed:
             return
-        page.sent = text
+        page.sent = digest
+        if first:
+            text = _json({**view, **words(view["lang"])})
         self.pushed += len(text.encode())
         try:
             await page.socket.send_str(text)
@@ -121,11 +127,12 @@ class Pages:
         balances: dict[int, int] | None = None,
     ) -> Json:
         """What `user`'s page shows of the table: his seat's view if he is dealt in, else the
-        public table; only what the engine's view for that seat holds (the game builds it)."""
+        public table; only what the engine's view for that seat holds (the game builds it). The
+        page's words are not in it (`words`: sent once)."""
         live = live if live is not None else self.service.find(table_id)
         lang = pick_language(user.language_code)
         if live is None:
-            return {"table": table_id, "status": "closed", "lang": lang, **_words(lang)}
+            return {"table": table_id, "status": "closed", "lang": lang}
         if balances is None:
             balances = await self._balances(live)
         ui = games.ui(live.row.game)  # (its name)
@@ -151,7 +158,6 @@ class Pages:
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
             "time_left": left,
             "deal": deal,
-            **_words(lang),
         }
 
 
@@ -162,6 +168,11 @@ _WORDS = (
 )  # fmt: skip
 
 
-def _words(lang: str) -> Json:
-    """The page's own words in the player's language (catalog keys web.*)."""
+def words(lang: str) -> Json:
+    """The page's own words in the player's language (catalog keys web.*): in the answer to a
+    page's opening call and the first message of each connection, not in every push."""
     return {"words": {key: t(lang, f"web.{key}") for key in _WORDS}}
+
+
+def _json(view: Json) -> str:
+    return json.dumps(view, ensure_ascii=False, separators=(",", ":"))

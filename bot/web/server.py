@@ -34,7 +34,7 @@ from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..service import GameService
 from .initdata import BadInitData, WebUser, secret_key, verify
-from .pages import Page, Pages
+from .pages import Page, Pages, words
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +201,8 @@ class WebServer:
 
     async def _view(self, request: web.Request) -> web.Response:
         opened = await self._opened(request)
-        return web.json_response(await self.pages.view(opened.user, opened.table_id))
+        view = await self.pages.view(opened.user, opened.table_id)
+        return web.json_response({**view, **words(view["lang"])})
 
     async def _press(self, request: web.Request) -> web.Response:
         """A button of the page: the same press, by the same path, as the chat button's."""
@@ -244,7 +245,7 @@ class WebServer:
         page = Page(opened.user, opened.table_id, socket)
         self.pages.add(page)
         try:
-            await self.pages.send(page, await self.pages.view(page.user, page.table_id))
+            await self.pages.send(page, await self.pages.view(page.user, page.table_id), first=True)
             async for _ in socket:  # the page sends nothing: presses are calls of their own
                 pass
         finally:

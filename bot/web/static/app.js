@@ -9,6 +9,7 @@ const query = new URLSearchParams(location.search);
 const table = query.get("table") || "";
 const api = (path) => "api/" + path + (table ? "?table=" + encodeURIComponent(table) : "");
 let view = null;
+let words = {}; // the page's words: sent with the opening view and each connection's first message
 let deadline = null;
 let socket = null;
 let retry = 500;
@@ -70,8 +71,13 @@ function playsNode(plays, names) {
   return row;
 }
 
+function show(body) {
+  if (body.words) words = body.words;
+  view = body;
+  render();
+}
+
 function render() {
-  const words = view.words || {};
   document.body.dataset.step = String(view.deal_no || 0) + ":" + String(view.step || 0);
   document.body.dataset.phase = (view.deal && view.deal.phase) || view.status || "";
   document.documentElement.lang = view.lang || "en";
@@ -213,9 +219,9 @@ function drawSheet(box, deal, words) {
 
 function tick() {
   const clock = document.getElementById("clock");
-  if (deadline === null || !view || !view.words) { clock.textContent = ""; return; }
+  if (deadline === null || !view || !words.time_left) { clock.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  clock.textContent = view.words.time_left.replace("{s}", String(left));
+  clock.textContent = words.time_left.replace("{s}", String(left));
 }
 
 async function press(data) {
@@ -228,8 +234,7 @@ async function press(data) {
     });
     const body = await response.json();
     if (!response.ok) { render(); notice(body.error || String(response.status)); return; }
-    view = body;
-    render();
+    show(body);
   } catch (e) {
     render();
     notice(String(e));
@@ -244,8 +249,7 @@ function connect() {
   socket = new WebSocket(url.href);
   socket.addEventListener("open", () => { retry = 500; });
   socket.addEventListener("message", (event) => {
-    view = JSON.parse(event.data);
-    render();
+    show(JSON.parse(event.data));
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 1008) return;
@@ -260,8 +264,7 @@ async function start() {
   const response = await fetch(api("view"), { headers: { Authorization: "tma " + initData } });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) { notice(body.error || String(response.status)); document.body.dataset.state = "refused"; return; }
-  view = body;
-  render();
+  show(body);
   document.body.dataset.state = "live";
   connect();
   setInterval(tick, 1000);

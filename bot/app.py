@@ -106,7 +106,8 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
 
 class FrapApplication(Application):  # type: ignore[type-arg]
     """PTB's Application, timing each update it handles (bot/metrics.py). (/healthz is served on
-    METRICS_PORT: PTB's webhook server takes no routes of ours through its public API.)"""
+    METRICS_PORT, and by the Mini App's server when it runs: PTB's own webhook server takes no
+    routes of ours through its public API.)"""
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()
@@ -165,7 +166,9 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             service.opener = Opener(
                 settings.webapp_url, app.bot.username, settings.webapp_short_name
             )
-            web = app.bot_data["web"] = WebServer(app, service, handlers, settings)
+            web = app.bot_data["web"] = WebServer(
+                app, service, handlers, settings, heartbeat=heartbeat
+            )
             await web.start()
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)

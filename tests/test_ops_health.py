@@ -15,12 +15,14 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
 from tests.bot_harness import make_players, open_table, play_deal, running_bot
 from tests.fakebot import FakeTelegram
+from tests.webapp_helpers import webapp_overrides
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,18 +116,23 @@ def _sample_or_zero(text: str, name: str, **labels: str) -> float:
         return 0.0
 
 
+@pytest.mark.parametrize("server", ["metrics port", "Mini App"])
 async def test_a_database_refusing_writes_makes_the_bot_unhealthy(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, server: str
 ) -> None:
-    port = _free_port()
+    """/healthz on METRICS_PORT, and on the Mini App's server (which takes the webhook too)."""
     db = tmp_path / "db.sqlite3"
-    settings = {
-        "metrics_port": port,
-        "metrics_listen": "127.0.0.1",
+    settings: dict[str, Any] = {
         "heartbeat_every": 0.1,
         "health_max_beat_age": 1,
         "db_busy_timeout": 0.1,
     }
+    if server == "metrics port":
+        port = _free_port()
+        settings |= {"metrics_port": port, "metrics_listen": "127.0.0.1"}
+    else:
+        settings |= webapp_overrides()
+        port = settings["port"]
     async with running_bot(tg, db, **settings):
         url = f"http://127.0.0.1:{port}/healthz"
         assert await _get(url) == (200, "ok\n")

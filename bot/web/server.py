@@ -32,6 +32,7 @@ from ..callbacks import Kind
 from ..config import Settings
 from ..handlers import Handlers
 from ..handlers.common import Pressed
+from ..health import Heartbeat, healthz
 from ..service import GameService
 from .initdata import BadInitData, WebUser, secret_key, verify
 from .pages import Page, Pages, words
@@ -76,8 +77,10 @@ class WebServer:
         handlers: Handlers,
         settings: Settings,
         clock: Callable[[], float] = time.time,
+        heartbeat: Heartbeat | None = None,
     ) -> None:
         self.app = app
+        self.heartbeat = heartbeat
         self.service = service
         self.handlers = handlers
         self.settings = settings
@@ -103,6 +106,8 @@ class WebServer:
         http.router.add_get(root + "/api/ws", self._socket)
         if self.settings.webhook_url:
             http.router.add_post("/" + self.settings.webhook_path, self._update)
+        if self.heartbeat is not None:  # issue 25: the health check where a host looks for it
+            http.router.add_get("/healthz", self._healthz)
         return http
 
     async def start(self) -> None:
@@ -251,6 +256,12 @@ class WebServer:
         finally:
             self.pages.remove(page)
         return socket
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        """200 `ok`, or 503 and what is wrong (as on METRICS_PORT)."""
+        assert self.heartbeat is not None
+        status, text = healthz(self.heartbeat)
+        return web.Response(status=status, text=text)
 
     # ---- Telegram's updates (webhook mode) ------------------------------------------------------
 

@@ -69,6 +69,8 @@ class Presenter:
         # one per message); a new message's id is written at once, so it is never posted twice.
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
         self._dropped: set[str] = set()  # retired slots whose rows are still stored
+        # renewed slots' old messages, deleted once the new ids are stored (a full disk)
+        self._orphans: list[tuple[int, int]] = []
         self._saver: asyncio.Task[None] | None = None
         self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
 
@@ -274,9 +276,12 @@ class Presenter:
             self._unsaved.pop(slot.name, None)
             try:
                 await self.storage.remember_messages([row])
-            except StorageUnavailable:  # the disk is full: written when it takes it again
-                self._unsaved[slot.name] = row
+            except StorageUnavailable:  # the disk is full: written when it takes it again,
+                self._unsaved[slot.name] = row  # and only then is the old message deleted
                 self._save_soon()
+                if old is not None:
+                    self._orphans.append((slot.chat_id, old))
+                    old = None
         else:  # an edit: written with the next batch
             self._unsaved[slot.name] = row
             self._save_soon()
@@ -331,23 +336,33 @@ class Presenter:
         """Write every digest not yet stored, and forget the retired slots: one transaction."""
         rows, self._unsaved = list(self._unsaved.values()), {}
         dropped, self._dropped = sorted(self._dropped), set()
+        orphans, self._orphans = self._orphans, []
         if rows or dropped:
             try:
                 await self.storage.remember_messages(rows, forget=dropped)
             except StorageUnavailable as exc:  # kept for the next batch (issue 25)
                 log.debug("message ids not saved: %s", exc)
-                self._keep(rows, dropped)
+                self._keep(rows, dropped, orphans)
                 self._save_later_again()
+                return
             except asyncio.CancelledError:  # shutdown stopped the batch: `close` writes it
-                self._keep(rows, dropped)
+                self._keep(rows, dropped, orphans)
                 raise
+        for chat_id, message_id in orphans:  # the new ids are stored: the old messages go
+            self._soon(self._delete(chat_id, message_id))
 
-    def _keep(self, rows: list[tuple[str, int, int, str]], dropped: list[str]) -> None:
+    def _keep(
+        self,
+        rows: list[tuple[str, int, int, str]],
+        dropped: list[str],
+        orphans: list[tuple[int, int]],
+    ) -> None:
         """A batch that was not written goes back to wait for the next one (a newer digest of
-        the same slot, taken meanwhile, wins)."""
+        the same slot, taken meanwhile, wins), and the old messages waiting on it with it."""
         for row in rows:
             self._unsaved.setdefault(row[0], row)
         self._dropped.update(n for n in dropped if n not in self._slots)
+        self._orphans[:0] = orphans
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:

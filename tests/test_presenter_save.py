@@ -4,13 +4,14 @@ edit a message with what it already shows (Telegram refuses an identical edit)."
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot import presenter as presenter_module
 from bot.api import FrapBot
 from bot.presenter import Presenter
-from bot.storage import Storage
+from bot.storage import Storage, StorageUnavailable
 from bot.view.message import Rendered
 from tests.fakebot import FakeTelegram
 
@@ -45,3 +46,45 @@ async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: 
     slots = await storage.message_slots()
     await storage.close()
     assert slots["table:1"][2] == edited.digest
+
+
+async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_path: Path) -> None:
+    """Issue 25, a full disk: the old message of a renewed slot (a turn ping) stays until the new
+    one's id is written, so a restart before that edits a message that is still there."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    write = storage.remember_messages
+    full = asyncio.Event()  # set: the disk takes no more writes of the renewed message
+
+    async def disk(
+        rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+    ) -> None:
+        if full.is_set() and rows and rows[0][3] == renewed.digest:
+            raise StorageUnavailable("full", sqlite3.OperationalError("database or disk is full"))
+        await write(rows, forget=forget)
+
+    storage.remember_messages = disk  # type: ignore[method-assign]
+    renewed = Rendered("your move")
+    async with FakeTelegram(bot_username="frapbot") as tg:
+        group = tg.group(GROUP)
+        async with FrapBot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as bot:
+            presenter = Presenter(bot, storage)
+            try:
+                presenter.show("ping:1", GROUP, Rendered("waiting"))
+                await presenter.flush()
+                [first] = tg.messages(group)
+                full.set()
+                presenter.show("ping:1", GROUP, renewed, renew=True)
+                await presenter.flush()
+                await asyncio.sleep(0.1)
+                assert [m.text for m in tg.messages(group)] == ["waiting", "your move"]
+                assert (await storage.message_slots())["ping:1"][1] == first.message_id
+                full.clear()
+                await presenter.save()
+                await tg.wait_for(lambda: len(tg.messages(group)) == 1)
+                assert [m.text for m in tg.messages(group)] == ["your move"]
+            finally:
+                full.clear()  # (a failed check leaves no batch retrying behind it)
+                await presenter.close(timeout=1)
+    slots = await storage.message_slots()
+    await storage.close()
+    assert slots["ping:1"][1] == tg.messages(group, include_deleted=True)[-1].message_id

@@ -162,9 +162,14 @@ _EMPTY_LABEL = re.compile(r":[ \t]+$", re.M)  # "Ваши карты: " with not
 # bid as "took 3, needed 2", and no gendered pronoun for a player (issue 22).
 _WRONG = {
     "ru": re.compile(
-        r"раздач|ставка \(анте\)|взято \d+ из \d+|\bза (?:" + "|".join(NAMES) + r")\b", re.I
+        r"раздач|ставка \(анте\)|ставками\.|взято \d+ из \d+|\b(?:за|от|у|для) (?:"
+        + "|".join(NAMES)
+        + r")\b",
+        re.I,
     ),
-    "en": re.compile(r"\bpools?\b|\d+ of \d+ tricks|\b(?:he|his|him|she|her)\b", re.I),
+    "en": re.compile(
+        r"\bpools?\b|\bbanks?\b|\bgora\b|\d+ of \d+ tricks|\b(?:he|his|him|she|her)\b", re.I
+    ),
 }
 
 

@@ -175,7 +175,7 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         assert "Козырь ♠" in table and "взято 5 взяток — сыграно" in table  # N4
         result = group_text(tg, "Итог сдачи №1")
         assert "Alice +60" in result and "Bob −60" in result  # N6: −10 + 50 + 20
-        assert "от Bob +50" in result and "клад +20" in result and "Клад: 0" in result
+        assert "← Bob +50" in result and "клад +20" in result and "Клад: 0" in result
         assert await balances(bot) == {"Alice": 60, "Bob": -60}
         chat = await bot.service.storage.chat(GROUP_ID)
         assert chat.pot_of("napoleon") == 0

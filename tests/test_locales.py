@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 from pathlib import Path
 from string import Formatter
@@ -206,3 +207,20 @@ def test_the_default_language_setting_takes_any_language_with_a_catalog() -> Non
     assert Settings(bot_token=token, default_language="en").default_language == "en"
     with pytest.raises(ValidationError, match="no translations for 'xx'"):
         Settings(bot_token=token, default_language="xx")
+
+
+_RULE_NUMBER = re.compile(r"\b(?:F|K|SK|N|P)\d+\b|\{rule\}")
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(SHIPPED)])
+def test_no_text_names_a_rule_number(lang: str) -> None:
+    """A rule's number (P4, F8) is for code and tests, never in a text a player reads (issue 22)."""
+    catalog = TEMPLATE if lang == "en" else catalogs.read(SHIPPED[lang])
+    named = [
+        (m.context, text)
+        for m in catalog
+        if m.id and m.context
+        for text in _forms(m.id if lang == "en" else m.string)
+        if _RULE_NUMBER.search(text)
+    ]
+    assert named == []

@@ -162,12 +162,18 @@ def test_P4_here_where_the_right_is_not_the_seats_is_refused(record: str, at: in
     assert "here" not in words(deal)
 
 
-def _here_offers(rng: random.Random, here_first: float) -> tuple[PrefDeal, list[tuple[int, str]]]:
-    """A random auction: each seat to speak with "here" among its calls and what it said."""
+def _here_offers(
+    rng: random.Random, here_first: float
+) -> tuple[PrefDeal, list[tuple[int, str]], list[int]]:
+    """A random auction: each seat to speak with "here" among its calls and what it said, and
+    the seats still bidding, in bidding order, when "here" was first offered (counted here from
+    the passes said, not asked of the engine)."""
     deal, _ = PrefDeal.new(
         PrefRules(), NAMES[: rng.choice((3, 4))], rng.randrange(3), shuffled(make_deck(32), rng)
     )
-    offers = []
+    offers: list[tuple[int, str]] = []
+    passed: set[int] = set()
+    left_then: list[int] = []
     while deal.phase is Phase.BIDDING:
         legal = deal.legal_actions()
         here = [a for a in legal if a.do is PrefDo.HERE]
@@ -176,9 +182,13 @@ def _here_offers(rng: random.Random, here_first: float) -> tuple[PrefDeal, list[
         if rng.random() < 0.15:
             pick = legal[0]  # a pass now and then, so that two bidders remain
         if here:
+            if not offers:
+                left_then = [seat for seat in deal.order if seat not in passed]
             offers.append((pick.seat, pick.do.value))
+        if pick.do is PrefDo.PASS:
+            passed.add(pick.seat)
         deal, _ = deal.apply(pick)
-    return deal, offers
+    return deal, offers, left_then
 
 
 @pytest.mark.parametrize("here_first", [0.0, 0.5, 1.0])
@@ -188,11 +198,12 @@ def test_P4_here_is_offered_to_one_of_the_last_two_and_a_senior_who_raised_never
     rng = random.Random(27)
     seen = 0
     for _ in range(1500):
-        _, offers = _here_offers(rng, here_first)
+        _, offers, left = _here_offers(rng, here_first)
         if not offers:
             continue
         seen += 1
         senior, first_word = offers[0]
+        assert len(left) == 2 and senior == left[0]  # P18: the earlier hand of the last two
         later = [seat for seat, _ in offers[1:]]
         if first_word == "here":
             assert set(later) <= {senior}  # using it keeps it: the other never gets it

@@ -148,6 +148,22 @@ async def test_a_database_refusing_writes_makes_the_bot_unhealthy(
         assert await _get(url) == (200, "ok\n")  # the heartbeat is written again
 
 
+async def test_a_stuck_event_loop_makes_the_bot_unhealthy(tg: FakeTelegram, tmp_path: Path) -> None:
+    """Issue 25: the loop blocked (a handler that never yields) stops the heartbeat; the health
+    command, run while the loop is still blocked, fails; once it runs again it is healthy."""
+    db = tmp_path / "db.sqlite3"
+    settings = {"heartbeat_every": 0.1, "health_max_beat_age": 1}
+    async with running_bot(tg, db, **settings):
+        await asyncio.sleep(0.3)
+        assert (await asyncio.to_thread(_health, db, HEALTH_MAX_BEAT_AGE="1")).returncode == 0
+        time.sleep(1.5)  # the bot's event loop (this test's) blocked
+        stuck = _health(db, HEALTH_MAX_BEAT_AGE="1")  # still blocking it
+        assert stuck.returncode == 1 and "the bot is stuck" in stuck.stderr, stuck.stderr
+        await asyncio.sleep(0.5)
+        done = await asyncio.to_thread(_health, db, HEALTH_MAX_BEAT_AGE="1")
+        assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr
+
+
 @pytest.mark.parametrize("case", ["no database", "never ran", "stopped long ago"])
 def test_the_health_command_fails_without_a_fresh_heartbeat(tmp_path: Path, case: str) -> None:
     db = tmp_path / "db.sqlite3"

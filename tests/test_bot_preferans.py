@@ -237,6 +237,12 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         assert f"Pulyas played: 1; best: {mine}, worst: {mine}" in stats, stats
         assert "Best pulya: " in stats and "Worst pulya: " in stats
         assert "Best deal" not in stats and "pot" not in stats
+        # the pulya closed, its table gone: /pulya posts its final sheet again, at the bottom
+        await users[1].send(tg.chat(GROUP_ID), "/pulya")
+        await bot.idle()
+        again = _group(tg)[-1]
+        assert again.photo is not None and again.message_id > sheet.message_id
+        assert again.text == sheet.text
     assert tg.errors == []
 
 

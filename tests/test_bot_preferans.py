@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot import callbacks
-from bot.format import signed, sorted_hand
+from bot.format import card_label, signed, sorted_hand
 from bot.games import preferans as pref
 from bot.games.preferans.table import SETTLEMENT, pulya
 from engine.cards import ALL_CARDS, Card
@@ -97,7 +97,8 @@ async def _press(bot: RunningBot, users: list[FakeUser], action: PrefAction) -> 
         for card in action.cards:
             message = _control(bot.tg, user)
             toggles = [(text, d) for text, d in message.buttons if d and d[:2] == "t:"]
-            data = next(d for text, d in toggles if card.label in text)
+            label = card_label(card, user.language_code or "en")
+            data = next(d for text, d in toggles if label in text)
             await user.press(message, data=data)
             await bot.idle()
     message = _control(bot.tg, user)
@@ -339,15 +340,17 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
     assert tg.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_issue_22_a_players_card_buttons_come_with_the_table_in_his_own_message(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, lang: str
 ) -> None:
     """The plan's deals (P7 light, P9 misère, P10 raspasy): whenever a player's control message
     offers cards, it shows cards beyond his hand (the trick, the last trick, the turned talon
     card, an open hand) in at least two thirds of them, and only cards the table has seen."""
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=4) as bot:
-        users = await _open(bot, tg, 3, price=1)
+        users = await _open(bot, tg, 3, price=1, lang=lang)
         asked = beyond = 0
+        card = re.compile(r"(?:10|[7-9JQKA])[♠♣♦♥]" if lang == "en" else r"(?:10|[7-9ВДКТ])[♠♣♦♥]")
         while _match(bot).sheet.deals < len(PLAN):
             live = _live(bot)
             match = pulya(live)
@@ -357,10 +360,10 @@ async def test_issue_22_a_players_card_buttons_come_with_the_table_in_his_own_me
                 uid = live.deal_seats[deal.controller]
                 message = _control(tg, next(u for u in users if u.id == uid))
                 assert any(d and d[:2] == "a:" for _, d in message.buttons)
-                labels = set(re.findall(r"(?:10|[7-9JQKA])[♠♣♦♥]", message.text))
+                labels = set(card.findall(message.text))
                 if deal.contract:  # a contract '9♥' reads like a card
-                    labels.discard(pref.UI.bid_label("en", deal.contract))
-                named = {c for c in ALL_CARDS if c.label in labels}
+                    labels.discard(pref.UI.bid_label(lang, deal.contract))
+                named = {c for c in ALL_CARDS if card_label(c, lang) in labels}
                 played = {p.card for trick in (*deal.tricks_played, deal.trick) for p in trick}
                 opened = {c for seat in deal.opened for c in deal.hands[seat]}
                 table = played | opened | set(deal.turned)

@@ -258,7 +258,7 @@ class DealTables:
         try:
             new, events = played.apply(action)
         except IllegalAction as exc:
-            raise Refusal("err.illegal") from exc  # (the rule stays in the log)
+            raise Refusal("err.illegal") from exc
         while (forced := new.forced_move()) is not None:  # issue 22: stored with this step
             new, more = new.apply(forced)
             events += more

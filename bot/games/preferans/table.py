@@ -232,7 +232,7 @@ class PulyaTables:
         try:
             step = pulya(live).apply(action, self.host.rng)
         except IllegalAction as exc:
-            raise Refusal("err.illegal") from exc  # (the rule stays in the log)
+            raise Refusal("err.illegal") from exc
         # issue 22: the last trick's one-card moves are made at once, with no press and no ping
         while step.match.deal is not None and step.finished_deal is None:
             forced = step.match.deal.forced_move()

@@ -88,10 +88,13 @@ class Heartbeat:
         return problems(self.written, self.telegram.last_answer_wall, self.settings)
 
 
-def healthz(heartbeat: Heartbeat) -> tuple[int, str]:
-    """/healthz's status and text."""
+def healthz(heartbeat: Heartbeat) -> web.Response:
+    """/healthz's answer, wherever it is served (METRICS_PORT, the Mini App's server): 200 `ok`,
+    or 503 and a line per problem."""
     found = heartbeat.problems()
-    return (503, "\n".join(found) + "\n") if found else (200, "ok\n")
+    if found:
+        return web.Response(status=503, text="\n".join(found) + "\n")
+    return web.Response(status=200, text="ok\n")
 
 
 class MetricsServer:
@@ -122,8 +125,7 @@ class MetricsServer:
         return response
 
     async def _healthz(self, _: web.Request) -> web.Response:
-        status, text = healthz(self.heartbeat)
-        return web.Response(status=status, text=text)
+        return healthz(self.heartbeat)
 
 
 def command(path: str, settings: DatabaseSettings) -> int:

@@ -258,10 +258,8 @@ class WebServer:
         return socket
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        """200 `ok`, or 503 and what is wrong (as on METRICS_PORT)."""
         assert self.heartbeat is not None
-        status, text = healthz(self.heartbeat)
-        return web.Response(status=status, text=text)
+        return healthz(self.heartbeat)
 
     # ---- Telegram's updates (webhook mode) ------------------------------------------------------
 

@@ -38,6 +38,7 @@ from tests.bot_harness import (  # noqa: E402
     moves_now,
     open_table,
     running_bot,
+    with_button,
 )
 from tests.fakebot import FakeTelegram  # noqa: E402
 from tests.fakebot.models import FakeChat, FakeUser, StoredMessage  # noqa: E402
@@ -89,11 +90,8 @@ async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
                         await asyncio.sleep(0.01)  # the pushes go out
                         cpu += time.process_time() - began
                         count += 1
-                    result = next(
-                        m for m in reversed(tg.messages(group)) if any(
-                            d and d.startswith("n:") for _, d in m.buttons
-                        )
-                    )  # fmt: skip
+                    result = with_button(tg.messages(group), "n:")
+                    assert result is not None
                     data = next(d for _, d in result.buttons if d and d.startswith("n:"))
                     await users[0].press(result, data=data)
                     await bot.idle()
@@ -157,11 +155,8 @@ async def _open_table(tg: FakeTelegram, group: FakeChat, users: list[FakeUser]) 
     """Open and start a Frap table of `users` as they would, with the bot in another process
     (nothing to wait on but its messages); the table's id, from the group's Mini App button."""
 
-    def last(*prefixes: str) -> StoredMessage | None:
-        for message in reversed(tg.messages(group)):
-            if any(d and d.startswith(prefixes) for _, d in message.buttons):
-                return message
-        return None
+    def last(prefix: str) -> StoredMessage | None:
+        return with_button(tg.messages(group), prefix)
 
     for user in users:
         await user.start()

@@ -132,6 +132,14 @@ def control_message(tg: FakeTelegram, user: FakeUser) -> StoredMessage | None:
     return None
 
 
+def with_button(messages: list[StoredMessage], *prefixes: str) -> StoredMessage | None:
+    """The last of `messages` with a button whose callback data starts with one of `prefixes`."""
+    for message in reversed(messages):
+        if any(d and d.startswith(prefixes) for _, d in message.buttons):
+            return message
+    return None
+
+
 def action_buttons(message: StoredMessage) -> list[tuple[str, str]]:
     """The deal-action buttons (callback data starting with a: or t:) on a message."""
     return [(text, data) for text, data in message.buttons if data and data[:2] in ("a:", "t:")]

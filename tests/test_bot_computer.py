@@ -32,6 +32,7 @@ from tests.bot_harness import (
     make_players,
     moves_now,
     running_bot,
+    with_button,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 from tests.fakebot.models import FakeChat
@@ -73,14 +74,6 @@ async def _lobby_with_computers(
         )
         await bot.idle()
     return lobby
-
-
-def _with_button(messages: list[StoredMessage], prefix: str) -> StoredMessage | None:
-    """The last of `messages` with a button whose data starts with `prefix`."""
-    for message in reversed(messages):
-        if any(d and d.startswith(prefix) for _, d in message.buttons):
-            return message
-    return None
 
 
 def _lobby_id(lobby: StoredMessage) -> str:
@@ -140,11 +133,11 @@ async def test_computer_seats_play_whole_deals_beside_people(
         for deal_no in (1, 2):
             assert await _play_deal(bot, live, users, rng) > 0  # the computer players moved
             if deal_no == 1:  # the result's "next deal" (under load it may follow the idle)
-                result = await tg.wait_for(lambda: _with_button(bot_messages(tg, group), "n:"))
+                result = await tg.wait_for(lambda: with_button(bot_messages(tg, group), "n:"))
                 await users[0].press(result, data=_data(result, "n:"))
         assert live.row.deal_no >= 2
         second = await tg.wait_for(
-            lambda: (m := _with_button(bot_messages(tg, group), "n:")) is not result and m
+            lambda: (m := with_button(bot_messages(tg, group), "n:")) is not result and m
         )  # the second deal's result; the message before it, its table
         messages = bot_messages(tg, group)
         assert "🤖 Мастер" in messages[messages.index(second) - 1].text

@@ -12,7 +12,7 @@ level plays for and the bench reports.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -252,19 +252,31 @@ def whist(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> PrefAction:
 # ---- card play ----------------------------------------------------------------------------------
 
 
-def out_cards(deal: PrefDeal, seat: int) -> set[Card]:
-    """Cards not in `seat`'s hand and not yet played: held by others, in a talon or discard."""
-    out = set(ALL_32)
-    out.difference_update(p.card for t in deal.tricks_played for p in t)
-    out.difference_update(p.card for p in deal.trick)
-    out.difference_update(deal.hands[seat])
-    return out
+def out_cards(deal: PrefDeal, seat: int) -> int:
+    """Cards not in `seat`'s hand and not yet played (held by others, in a talon or discard), as
+    a mask of their `Card.index` bits (the play below asks it for every card of every playout)."""
+    gone = _mask(p.card for t in (*deal.tricks_played, deal.trick) for p in t)
+    return ALL_MASK & ~gone & ~_mask(deal.hands[seat])
 
 
-def is_master(card: Card, out: set[Card]) -> bool:
-    """No card of its suit higher than it is out."""
-    suit, rank = card.suit, card.rank
-    return not any(c.suit is suit and c.rank > rank for c in out)
+def _mask(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+ALL_MASK = _mask(ALL_32)
+_SUIT_MASK = {suit: _mask(c for c in ALL_32 if c.suit is suit) for suit in SUITS}
+# The cards of each card's suit above it: it is a master while none of them is out.
+_ABOVE = [0] * 52  # by `Card.index`
+for _card in ALL_32:
+    _ABOVE[_card.index] = _mask(c for c in ALL_32 if c.suit is _card.suit and c.rank > _card.rank)
+
+
+def is_master(card: Card, out: int) -> bool:
+    """No card of its suit higher than it is out (`out_cards`)."""
+    return not out & _ABOVE[card.index]
 
 
 def play(deal: PrefDeal, legal: Sequence[PrefAction]) -> PrefAction:
@@ -310,7 +322,7 @@ def _contract_play(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> Pr
         return is_master(action.card, out)
 
     if not deal.trick:
-        trumps_out = trump is not None and any(c.suit is trump for c in out)
+        trumps_out = trump is not None and bool(out & _SUIT_MASK[trump])
         if seat == deal.declarer and trumps_out:
             lead_trumps = [a for a in legal if a.card and a.card.suit is trump and master(a)]
             if lead_trumps:

@@ -12,7 +12,8 @@ import pytest
 
 from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player
 from engine.ai.pref_dd import DDSolver
-from engine.ai.pref_search import strong
+from engine.ai.pref_search import Policy, strong
+from engine.ai.preferans import choose as rules_choose
 from engine.ai.preferans import settle
 from engine.cards import Card, make_deck
 from engine.games import GAMES
@@ -361,3 +362,60 @@ def test_p6_the_imagined_deals_read_the_whist_words() -> None:
     assert (fits, judged) == (auction_fits + 1, auction_judged + 2)
     assert not pref_search._whist_fits(world, act(2, "whist"))
     assert pref_search._whist_fits(world, act(2, "pass"))
+
+
+# ---- issue 26, third session: the Master's playouts -----------------------------------------
+
+
+def _playouts_of(monkeypatch: pytest.MonkeyPatch, deal: PrefDeal) -> tuple[int, Policy]:
+    """The number of playouts the Master's decision at `deal` may take, and its playout policy."""
+    seen: list[tuple[int, Policy]] = []
+
+    def capture(
+        knowledge: PrefKnowledge, candidates: list[PrefAction], default: PrefAction,
+        rng: random.Random, playouts: int, whists: bool, policy: Policy,
+    ) -> PrefAction:  # fmt: skip
+        seen.append((playouts, policy))
+        return default
+
+    monkeypatch.setattr(pref_search, "_played_out", capture)
+    strong(_decide(deal), random.Random(0))
+    return seen[0]
+
+
+def test_p5_the_master_plays_the_others_out_as_the_rules_level_and_itself_modestly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the Master's playouts another seat names the rules level's 9NT (six tricks double
+    dummy: the others' words are read as the rules level's, and so they are played), the
+    Master's own seat the modest 6♠."""
+    contract = _nine_no_trump_counted()
+    legal = contract.legal_actions()
+    hands = ("TS 9S 8S TC 9C 8C KD QD JD 8H", "AS KS QS JS AC KC QC JC AD 7H",
+             "7S 7C TD 9D 8D 7D AH KH QH JH")  # fmt: skip
+    _, seat_2 = _playouts_of(monkeypatch, run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S"]))
+    assert seat_2(contract, 1, legal) == act(1, "contract 9NT")
+    discard = run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S", "2: pass"])
+    _, seat_1 = _playouts_of(monkeypatch, discard)
+    assert seat_1(contract, 1, legal) == act(1, "contract 6S")
+
+
+def test_the_master_plays_out_as_many_cards_a_decision_as_the_deal_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BIDDING_PLAYOUTS in the auction; in the play PLAYOUTS whole deals' worth of cards, so more
+    playouts as fewer cards are left, at most MOST_PLAYOUTS."""
+    bidding = new(HANDS, TALON)
+    assert _playouts_of(monkeypatch, bidding)[0] == pref_search.BIDDING_PLAYOUTS
+    deal = _six_hearts_whisted()
+    budgets = {}
+    while not deal.finished:
+        left = sum(len(hand) for hand in deal.hands)
+        budgets[left] = pref_search.playout_budget(deal)
+        seat = deal.controller
+        assert seat is not None
+        deal, _ = deal.apply(rules_choose(deal, seat, deal.legal_actions()))
+    assert budgets[30] == pref_search.PLAYOUTS
+    assert budgets[15] == 2 * pref_search.PLAYOUTS
+    assert budgets[3] == pref_search.MOST_PLAYOUTS
+    assert list(budgets.values()) == sorted(budgets.values())

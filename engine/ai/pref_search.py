@@ -6,11 +6,13 @@ deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle)
 Late in the play, once the cards are fixed, the deal is solved exactly: 16 imagined deals, each by
 the double-dummy solver of ai/pref_dd.py from the trick on the table, each side playing its
 best, and the card with the best mean value is played. Earlier — bidding, talon, contract,
-whisting and the first tricks — each candidate is played out with the rules level at every
-seat, the same imagined deals serving every candidate, and the rules level's choice is left only
-for a gain clear of the sampling noise (as ai/search.py does for the other games). One choice is
-not the rules level's (`lookahead`, issue 26): a declarer names a modest suit contract, since
-the rules level's count overstates no trump and would make every bid look like a lost one.
+whisting and the first tricks — each candidate is played out on the imagined deals, the same
+deals serving every candidate, and the rules level's choice is left only for a gain clear of
+the sampling noise (as ai/search.py does for the other games). In the playouts the other seats
+act as the rules level (their words were read so), the seat itself as the rules level but for
+one choice (`lookahead`, issue 26): it names a modest suit contract, since the rules level's
+count overstates no trump. A decision may play out as many cards as 60 whole deals hold (90
+deals in the auction): more playouts as the deal goes on (`playout_budget`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ from . import preferans as rules
 from .pref_dd import DDSolver, OverBudget
 from .search import best_of
 
-PLAYOUTS = 60  # playouts per decision, shared among the candidates (bench/ai_strength: speed)
+# Playouts per decision, shared among the candidates (bench/ai_strength: speed). A bid's playout
+# plays the whole deal; later ones have fewer cards left to play, so as many cards in all are
+# played out: PLAYOUTS times the deal's 30 cards, at most MOST_PLAYOUTS (issue 26, third session).
+PLAYOUTS = 60
+BIDDING_PLAYOUTS = 90
+MOST_PLAYOUTS = 200
+DEAL_CARDS = 30  # P1: ten cards to each of the three hands
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
 SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
@@ -45,23 +53,27 @@ Policy = Callable[[PrefDeal, int, Sequence[PrefAction]], PrefAction]
 
 
 def strong(
-    knowledge: PrefKnowledge, rng: random.Random, playouts: int = PLAYOUTS,
+    knowledge: PrefKnowledge, rng: random.Random, playouts: int | None = None,
     solve_samples: int = SOLVE_SAMPLES, solve_tricks: int = SOLVE_TRICKS,
     solve_nodes: int | None = None, solve_total: int = EXACT_TOTAL, whists: bool = False,
-    modest: bool = True, dd_words: int = 0,
+    modest: bool = True, dd_words: int = 0, others: Policy | None = rules.choose,
 ) -> PrefAction:  # fmt: skip
-    """The strong level's action for the seat that decides (the budget in imagined deals; a
-    card is chosen over `solve_samples` deals solved exactly from `solve_tricks` tricks left if
-    each fits in `solve_nodes` positions and all in `solve_total`, else by playouts; `whists`:
-    the imagined deals fit the whist words too; `modest`: contracts named by `lookahead`, in
-    the playouts and as the choice left unless a gain is clear, else by the rules level;
-    `dd_words`: the contract and the whist words weighed over so many imagined deals solved
-    exactly from the first lead if all fit in `solve_total` positions, else by playouts)."""
+    """The strong level's action for the seat that decides (`playouts`: so many a decision,
+    else `playout_budget`'s; a card is chosen over `solve_samples` deals solved exactly from
+    `solve_tricks` tricks left if each fits in `solve_nodes` positions and all in `solve_total`,
+    else by playouts; `whists`: the imagined deals fit the whist words too; `modest`: contracts
+    named by `lookahead`, in the playouts and as the choice left unless a gain is clear, else by
+    the rules level; `others`: how the other seats act in the playouts, None as the seat
+    itself; `dd_words`: the contract and the whist words weighed over so many imagined deals
+    solved exactly from the first lead if all fit in `solve_total` positions, else by
+    playouts)."""
     legal = knowledge.legal
     world, seat = knowledge.world, knowledge.seat
     policy: Policy = lookahead if modest else rules.choose
     default = policy(world, seat, legal)
     candidates = _candidates(world, seat, legal, default, modest)
+    if others is not None:
+        policy = _as_seat(seat, policy, others)
     if len(candidates) == 1:
         return candidates[0]
     if world.phase is Phase.PLAY and len(world.hands[world.turn or 0]) <= solve_tricks:
@@ -78,7 +90,18 @@ def strong(
         if weighed is not None:
             return weighed
         rng.setstate(state)
+    if playouts is None:
+        playouts = playout_budget(world)
     return _played_out(knowledge, candidates, default, rng, playouts, whists, policy)
+
+
+def playout_budget(world: PrefDeal) -> int:
+    """The playouts a decision may take: BIDDING_PLAYOUTS in the auction, else PLAYOUTS whole
+    deals' worth of cards over the cards left (more as the deal goes on, at most MOST_PLAYOUTS)."""
+    if world.phase is Phase.BIDDING:
+        return BIDDING_PLAYOUTS
+    left = sum(len(hand) for hand in world.hands)
+    return min(MOST_PLAYOUTS, PLAYOUTS * DEAL_CARDS // max(left, 1))
 
 
 def _candidates(
@@ -311,6 +334,16 @@ def _modest_contracts(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) ->
         for n in levels[: 3 if rank_in_order == 0 else 1]:
             found.append(by_bid[f"{n}{suffix}"])
     return found or sorted(legal, key=lambda a: RANK[a.bid or ""])[:1]
+
+
+def _as_seat(seat: int, own: Policy, others: Policy) -> Policy:
+    """A playout policy: `own` at `seat`, `others` at every other seat (issue 26: the Master
+    reads the others' words as the rules level would say them, and so plays them out)."""
+
+    def policy(deal: PrefDeal, at: int, legal: Sequence[PrefAction]) -> PrefAction:
+        return (own if at == seat else others)(deal, at, legal)
+
+    return policy
 
 
 # ---- weighing the candidates ---------------------------------------------------------------------

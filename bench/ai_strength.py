@@ -25,21 +25,26 @@ payoff of ai/preferans.settle, which the strong level plays for).
 `--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
 issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
 positions, the deals fitting the whist words too), kept in the bench: it did not win whists;
-`today` the Master before its modest contracts (ai/pref_search.lookahead); `ddwords` the Master
-weighing the contract and the whist words over 6 imagined deals solved exactly from the first
-lead (bench only: over the time budget). Each Preferans match also prints A − B by what the two
-tables played (raspasy, or a contract or misère and its declarer's level): its deals, its share
-of A − B a deal, its mean. `--counts N` checks the rules level's count of each denomination
-against the declarer's tricks double dummy in N seeded deals' contracts.
-`--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at
-every seat (`--loss-levels`, default master,amateur; also exact) and, for each card played, takes
+`today` the Master before its modest contracts (ai/pref_search.lookahead); `before` the Master
+before issue 26's third session (60 playouts a decision, every seat played out as its own);
+`ddwords` the Master weighing the contract and the whist words over 6 imagined deals solved
+exactly from the first lead (bench only: over the time budget). Two levels see every card, the
+ceilings (`SEES_ALL`: the bench gives them the real deal as their only world): `seer` plays each
+candidate out once on the real deal, the others as the rules level; `oracle` also solves its
+card play and its contract and whist words exactly on it. Each Preferans match also prints
+A − B by what the two tables played (raspasy, or a contract or misère and its declarer's
+level): its deals, its share of A − B a deal, its mean. `--counts N` checks the rules level's
+count of each denomination against the declarer's tricks double dummy in N seeded deals'
+contracts.
+`--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at every
+seat (`--loss-levels`, default master,amateur; also exact, before) and, for each card played, takes
 the double-dummy value of the best card in the real position (all hands known, for this measure
-only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the defenders,
-in raspasy the seat to play against the other two) less the value of the card chosen: the
-card-play loss in tricks, summed per deal, with its 95 % interval for the declarer's trick
-contracts, whisting (the defence of one, light play too), misère (both sides) and raspasy, and
-in all (over the deals with card play). Its last line: `preferans card-play loss: master X [lo,
-hi] amateur Y [lo, hi] tricks a deal`. `--no-matches` measures the loss alone.
+only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the defenders, in
+raspasy the seat to play against the other two) less the value of the card chosen: the card-play
+loss in tricks, summed per deal, with its 95 % interval for the declarer's trick contracts, whisting
+(the defence of one, light play too), misère (both sides) and raspasy, and in all (over the deals
+with card play). Its last line: `preferans card-play loss: master X [lo, hi] amateur Y [lo, hi]
+tricks a deal`. `--no-matches` measures the loss alone.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -69,15 +74,36 @@ from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
 PREFERANS = "preferans"  # the card-play loss (issue 26) measures Preferans's card play
-# Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-strong`).
+OLD = {"playouts": 60, "others": None}  # the Master before issue 26's third session: below
 BENCH_LEVELS: dict[str, Any] = {
     **LEVELS,
+    # Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-...`).
     "exact": partial(
-        pref_strong, solve_tricks=10, solve_nodes=EXACT_NODES, solve_total=EXACT_TOTAL, whists=True
+        pref_strong,
+        solve_tricks=10,
+        solve_nodes=EXACT_NODES,
+        solve_total=EXACT_TOTAL,
+        whists=True,
+        **OLD,
     ),
-    "today": partial(pref_strong, modest=False),  # the Master before its modest contracts
-    "ddwords": partial(pref_strong, dd_words=6, solve_total=24000),
+    "today": partial(pref_strong, modest=False, **OLD),  # the Master before its modest contracts
+    "before": partial(pref_strong, **OLD),  # 60 playouts a decision, every seat as its own
+    "ddwords": partial(pref_strong, dd_words=6, solve_total=24000, **OLD),
+    # Sees every card (the bench's ceilings, issue 26; no player in the bot does): `seer` plays
+    # each candidate out once on the real deal, the others as the rules level; `oracle` solves
+    # its card play and its contract and whist words exactly on the real deal.
+    "seer": partial(pref_strong, playouts=1, solve_tricks=0),
+    "oracle": partial(
+        pref_strong,
+        playouts=1,
+        solve_samples=1,
+        solve_tricks=10,
+        solve_total=10**9,
+        dd_words=1,
+        others=None,
+    ),
 }
+SEES_ALL = frozenset({"seer", "oracle"})
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 
 
@@ -109,10 +135,20 @@ def play_deal(
     while not deal.finished:
         seat = entry.to_act(deal)  # P7: the lone whister decides the passer's cards in light play
         assert seat is not None
-        deal, _ = deal.apply(_decide(levels[seat], entry.knowledge(deal, seat), rngs[seat], times))
+        seen = seen_all(deal, seat) if levels[seat] in SEES_ALL else entry.knowledge(deal, seat)
+        deal, _ = deal.apply(_decide(levels[seat], seen, rngs[seat], times))
     if kinds is not None and game in KINDS:
         kinds.append(KINDS[game](deal, levels))
     return entry.payoff(deal)
+
+
+def seen_all(deal: PrefDeal, seat: int) -> Any:
+    """The seat's knowledge with every card shown: the real deal as its only world (the bench's
+    ceiling, `SEES_ALL`; no player in the bot sees it)."""
+    return replace(
+        pref_knowledge(deal, seat), world=deal.copy(), unseen=(), hidden_hands=(),
+        hidden_talon=0, hidden_discards=False, pinned=(),
+    )  # fmt: skip
 
 
 def deal_kind(deal: PrefDeal, levels: list[str]) -> str:
@@ -224,7 +260,8 @@ def measure(
 # ---- card-play loss (issue 26) ------------------------------------------------------------------
 
 LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
-LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("exact", "exact"))  # exact: bench only
+# exact and before: bench only
+LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("exact", "exact"), ("before", "before"))
 
 
 def loss_kind(deal: PrefDeal) -> str:

@@ -37,14 +37,14 @@ level): its deals, its share of A − B a deal, its mean. `--counts N` checks th
 count of each denomination against the declarer's tricks double dummy in N seeded deals'
 contracts.
 `--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at every
-seat (`--loss-levels`, default master,amateur; also exact, before) and, for each card played, takes
-the double-dummy value of the best card in the real position (all hands known, for this measure
-only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the defenders, in
-raspasy the seat to play against the other two) less the value of the card chosen: the card-play
-loss in tricks, summed per deal, with its 95 % interval for the declarer's trick contracts, whisting
-(the defence of one, light play too), misère (both sides) and raspasy, and in all (over the deals
-with card play). Its last line: `preferans card-play loss: master X [lo, hi] amateur Y [lo, hi]
-tricks a deal`. `--no-matches` measures the loss alone.
+seat (`--loss-levels`, default master,amateur; also exact, exactfull, before) and, for each card
+played, takes the double-dummy value of the best card in the real position (all hands known, for
+this measure only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the
+defenders, in raspasy the seat to play against the other two) less the value of the card chosen: the
+card-play loss in tricks, summed per deal, with its 95 % interval for the declarer's trick
+contracts, whisting (the defence of one, light play too), misère (both sides) and raspasy, and in
+all (over the deals with card play). Its last line: `preferans card-play loss: master X [lo, hi]
+amateur Y [lo, hi] tricks a deal`. `--no-matches` measures the loss alone.
 """
 
 from __future__ import annotations
@@ -89,6 +89,10 @@ BENCH_LEVELS: dict[str, Any] = {
     "today": partial(pref_strong, modest=False, **OLD),  # the Master before its modest contracts
     "before": partial(pref_strong, **OLD),  # 60 playouts a decision, every seat as its own
     "ddwords": partial(pref_strong, dd_words=6, solve_total=24000, **OLD),
+    # `exact` without its budget: every card from the first trick solved over 16 imagined deals.
+    "exactfull": partial(
+        pref_strong, solve_tricks=10, solve_nodes=None, solve_total=10**12, whists=True, **OLD
+    ),
     # Sees every card (the bench's ceilings, issue 26; no player in the bot does): `seer` plays
     # each candidate out once on the real deal, the others as the rules level; `oracle` solves
     # its card play and its contract and whist words exactly on the real deal.
@@ -260,8 +264,11 @@ def measure(
 # ---- card-play loss (issue 26) ------------------------------------------------------------------
 
 LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
-# exact and before: bench only
-LOSS_LEVELS = (("master", "strong"), ("amateur", "rules"), ("exact", "exact"), ("before", "before"))
+# exact, exactfull and before: bench only
+LOSS_LEVELS = (
+    *(("master", "strong"), ("amateur", "rules")),
+    *(("exact", "exact"), ("exactfull", "exactfull"), ("before", "before")),
+)
 
 
 def loss_kind(deal: PrefDeal) -> str:

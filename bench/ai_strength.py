@@ -24,18 +24,17 @@ payoff of ai/preferans.settle, which the strong level plays for).
 
 `--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
 issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
-positions, the deals fitting the whist words too), kept in the bench: it did not win whists;
-`today` the Master before its modest contracts (ai/pref_search.lookahead); `before` the Master
-before issue 26's third session (60 playouts a decision, every seat played out as its own);
-`ddwords` the Master weighing the contract and the whist words over 6 imagined deals solved
-exactly from the first lead (bench only: over the time budget). Two levels see every card, the
-ceilings (`SEES_ALL`: the bench gives them the real deal as their only world): `seer` plays each
-candidate out once on the real deal, the others as the rules level; `oracle` also solves its
-card play and its contract and whist words exactly on it. Each Preferans match also prints
-A − B by what the two tables played (raspasy, or a contract or misère and its declarer's
-level): its deals, its share of A − B a deal, its mean. `--counts N` checks the rules level's
-count of each denomination against the declarer's tricks double dummy in N seeded deals'
-contracts.
+positions, the deals fitting the whist words too), kept in the bench: it did not win whists; `today`
+the Master before its modest contracts (ai/pref_search.lookahead); `before` the Master before issue
+26's third session (60 playouts a decision, every seat played out as its own); `ddwords` the Master
+weighing the contract and the whist words over 6 imagined deals solved exactly from the first lead
+(bench only: over the time budget). Two levels see every card, the ceilings (`SEES_ALL`: the bench
+gives them the real deal as their only world): `seer` plays each candidate out once on the real
+deal, the others as the rules level; `oracle` solves its card play and its contract and whist words
+exactly on it (the others played out as itself). Each Preferans match also prints A − B by what the
+two tables played (raspasy, or a contract or misère and its declarer's level): its deals, its share
+of A − B a deal, its mean. `--counts N` checks the rules level's count of each denomination against
+the declarer's tricks double dummy in N seeded deals' contracts.
 `--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at every
 seat (`--loss-levels`, default master,amateur; also exact, exactfull, before) and, for each card
 played, takes the double-dummy value of the best card in the real position (all hands known, for
@@ -95,7 +94,8 @@ BENCH_LEVELS: dict[str, Any] = {
     ),
     # Sees every card (the bench's ceilings, issue 26; no player in the bot does): `seer` plays
     # each candidate out once on the real deal, the others as the rules level; `oracle` solves
-    # its card play and its contract and whist words exactly on the real deal.
+    # its card play and its contract and whist words exactly on the real deal (the others
+    # played out as itself).
     "seer": partial(pref_strong, playouts=1, solve_tricks=0),
     "oracle": partial(
         pref_strong,
@@ -266,8 +266,11 @@ def measure(
 LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
 # exact, exactfull and before: bench only
 LOSS_LEVELS = (
-    *(("master", "strong"), ("amateur", "rules")),
-    *(("exact", "exact"), ("exactfull", "exactfull"), ("before", "before")),
+    ("master", "strong"),
+    ("amateur", "rules"),
+    ("exact", "exact"),
+    ("exactfull", "exactfull"),
+    ("before", "before"),
 )
 
 

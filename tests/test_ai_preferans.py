@@ -224,12 +224,15 @@ def test_p5_the_contract_is_the_hand_s_count_in_its_best_suit() -> None:
     assert rules(deal) == act(0, "contract 9H")  # seven top hearts, A K of spades: nine tricks
 
 
+# The hands and talon of `_nine_no_trump_counted`.
+NINE_NT = (("TS 9S 8S TC 9C 8C KD QD JD 8H", "AS KS QS JS AC KC QC JC AD 7H",
+            "7S 7C TD 9D 8D 7D AH KH QH JH"), "TH 9H")  # fmt: skip
+
+
 def _nine_no_trump_counted() -> PrefDeal:
     """Four top spades, four top clubs and an ace after the discard: the rules level counts
     nine tricks in no trump, but the first hand leads a heart to the hand with four of them."""
-    hands = ("TS 9S 8S TC 9C 8C KD QD JD 8H", "AS KS QS JS AC KC QC JC AD 7H",
-             "7S 7C TD 9D 8D 7D AH KH QH JH")  # fmt: skip
-    return run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S", "2: pass", "1: discard TH 9H"])
+    return run(new(*NINE_NT), ["0: pass", "1: bid 6S", "2: pass", "1: discard TH 9H"])
 
 
 def test_p5_the_master_names_a_suit_where_the_rules_count_overstates_no_trump() -> None:
@@ -391,11 +394,9 @@ def test_p5_the_master_plays_the_others_out_as_the_rules_level_and_itself_modest
     Master's own seat the modest 6♠."""
     contract = _nine_no_trump_counted()
     legal = contract.legal_actions()
-    hands = ("TS 9S 8S TC 9C 8C KD QD JD 8H", "AS KS QS JS AC KC QC JC AD 7H",
-             "7S 7C TD 9D 8D 7D AH KH QH JH")  # fmt: skip
-    _, seat_2 = _playouts_of(monkeypatch, run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S"]))
+    _, seat_2 = _playouts_of(monkeypatch, run(new(*NINE_NT), ["0: pass", "1: bid 6S"]))
     assert seat_2(contract, 1, legal) == act(1, "contract 9NT")
-    discard = run(new(hands, "TH 9H"), ["0: pass", "1: bid 6S", "2: pass"])
+    discard = run(new(*NINE_NT), ["0: pass", "1: bid 6S", "2: pass"])
     _, seat_1 = _playouts_of(monkeypatch, discard)
     assert seat_1(contract, 1, legal) == act(1, "contract 6S")
 

@@ -101,7 +101,7 @@ def playout_budget(world: PrefDeal) -> int:
     if world.phase is Phase.BIDDING:
         return BIDDING_PLAYOUTS
     left = sum(len(hand) for hand in world.hands)
-    return min(MOST_PLAYOUTS, PLAYOUTS * DEAL_CARDS // max(left, 1))
+    return min(MOST_PLAYOUTS, PLAYOUTS * DEAL_CARDS // left)
 
 
 def _candidates(

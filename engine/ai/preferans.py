@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations
 
-from ..cards import Card, Rank, Suit, make_deck
+from ..cards import BY_INDEX, Card, Rank, Suit, make_deck
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import RANK, trump_of
 from ..preferans.deal import Phase, PrefDeal
@@ -269,9 +269,9 @@ def _mask(cards: Iterable[Card]) -> int:
 ALL_MASK = _mask(ALL_32)
 _SUIT_MASK = {suit: _mask(c for c in ALL_32 if c.suit is suit) for suit in SUITS}
 # The cards of each card's suit above it: it is a master while none of them is out.
-_ABOVE = [0] * 52  # by `Card.index`
-for _card in ALL_32:
-    _ABOVE[_card.index] = _mask(c for c in ALL_32 if c.suit is _card.suit and c.rank > _card.rank)
+_ABOVE = [  # by `Card.index`
+    _mask(c for c in ALL_32 if c.suit is card.suit and c.rank > card.rank) for card in BY_INDEX
+]
 
 
 def is_master(card: Card, out: int) -> bool:

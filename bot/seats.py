@@ -6,6 +6,7 @@ kept apart from the play."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from locales import pick_language, t
 
@@ -19,6 +20,9 @@ from .table import seating
 from .table.live import Live, Person, Refusal
 from .view.message import Rendered, deep_link
 
+if TYPE_CHECKING:
+    from .web.opening import Opener
+
 
 class Seats:
     """The lobby and the seats; every method runs under the chat's lock."""
@@ -26,6 +30,7 @@ class Seats:
     storage: Storage
     presenter: Presenter
     bot_username: str
+    opener: Opener | None  # the Mini App's buttons, when it is served
     _live: dict[int, Live]  # by table id
 
     # (the host's own, which the lobby calls)
@@ -41,10 +46,27 @@ class Seats:
     def _arm_timer(self, live: Live) -> None:
         raise NotImplementedError
 
+    def changed(self, live: Live) -> None:
+        raise NotImplementedError
+
     async def _close(
         self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         raise NotImplementedError
+
+    def with_opener(
+        self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool, deal: bool = False
+    ) -> Rendered:
+        """A table's group message (its lobby, a deal's table, a result) with the Mini App's
+        button while the table is `shown` open, so the page can be opened at any moment of the
+        evening; as it is without the Mini App. At a practice table (a private chat) the button
+        opens the page directly, and a `deal`'s table message has none: its player's control
+        message, just below, has it."""
+        if self.opener is None or not shown:
+            return content
+        if not seating.practice(chat.chat_id):
+            return self.opener.table(content, live.row.table_id, chat.lang)
+        return content if deal else self.opener.hand(content, live.row.table_id, chat.lang)
 
     def find(self, table_id: int) -> Live | None:
         """An open table by id."""
@@ -300,7 +322,9 @@ class Seats:
             computers=computer.plays(live.row.game),
             private=seating.practice(chat.chat_id),
         )
+        content = self.with_opener(content, live, chat, shown=closed is None)
         self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
+        self.changed(live)  # the lobby's pages follow it
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (issue 6: new

@@ -480,14 +480,6 @@ class GameService(Seats):
 
     # ---- what the messages show -----------------------------------------------------------------
 
-    def with_opener(self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool) -> Rendered:
-        """A group's table message with the Mini App's URL button while a deal is `shown` in
-        play (issue 24); as it is without the Mini App, or at a practice table (its player's
-        control message, just below, has the web_app button)."""
-        if self.opener is None or not shown or seating.practice(chat.chat_id):
-            return content
-        return self.opener.table(content, live.row.table_id, chat.lang)
-
     def deliver_hand(
         self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,

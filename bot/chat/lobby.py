@@ -11,7 +11,7 @@ from locales import t
 
 from .. import callbacks, computer, games
 from ..format import name
-from ..view.message import Rendered, deep_link
+from ..view.message import Choice, Rendered, deep_link, keyboard
 from ..view.message import fit as _fit
 
 
@@ -55,18 +55,31 @@ def lobby(
     if computers:
         lines.append(t(lang, "lobby.computer_hint"))
 
-    def button(label: str, kind: str, code: str = "") -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            label, callback_data=callbacks.encode(kind, table_id, code=code)
-        )
+    markup = keyboard(lobby_choices(lang, table_id, game, computers=computers, private=private))
+    if not private:
+        link = deep_link(bot_username, f"j{table_id}")
+        open_bot = InlineKeyboardButton(t(lang, "btn.open_bot"), url=link)
+        markup = InlineKeyboardMarkup([*markup.inline_keyboard, [open_bot]])
+    return Rendered(_fit("\n".join(lines)), markup)
+
+
+def lobby_choices(
+    lang: str, table_id: int, game: str, *, computers: bool, private: bool
+) -> list[list[Choice]]:
+    """The lobby's buttons, row by row, for the chat's message and the page alike: Join and
+    Leave (not at a practice table), a computer player of each level and one that stands the
+    last up (`computers`), Start and the next game."""
+
+    def choice(label: str, kind: str, code: str = "") -> Choice:
+        return Choice(label, callbacks.encode(kind, table_id, code=code))
 
     rows = (
-        [] if private else [[button(t(lang, "btn.join"), "j"), button(t(lang, "btn.leave"), "l")]]
+        [] if private else [[choice(t(lang, "btn.join"), "j"), choice(t(lang, "btn.leave"), "l")]]
     )
     if computers:
         rows.append(
             [
-                button(
+                choice(
                     t(lang, "btn.add_computer", level=t(lang, f"computer.level.{level}")),
                     "m",
                     str(i),
@@ -74,9 +87,7 @@ def lobby(
                 for i, level in enumerate(computer.ORDER)
             ]
         )
-        rows.append([button(t(lang, "btn.remove_computer"), "m", "-")])
-    rows.append([button(t(lang, "btn.start"), "s"), button(t(lang, "btn.game", game=title), "g")])
-    if not private:
-        link = deep_link(bot_username, f"j{table_id}")
-        rows.append([InlineKeyboardButton(t(lang, "btn.open_bot"), url=link)])
-    return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows))
+        rows.append([choice(t(lang, "btn.remove_computer"), "m", "-")])
+    title = games.ui(game).title(lang)
+    rows.append([choice(t(lang, "btn.start"), "s"), choice(t(lang, "btn.game", game=title), "g")])
+    return rows

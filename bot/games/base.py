@@ -70,9 +70,12 @@ class Host(Protocol):
         """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
         just passed to him; `anew`: posted again at the bottom of his chat)."""
 
-    def with_opener(self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool) -> Rendered:
-        """The group's table message with the button that opens the Mini App while a deal is
-        `shown` in play (issue 24); as it is when the Mini App is not served."""
+    def with_opener(
+        self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool, deal: bool = False
+    ) -> Rendered:
+        """A group message of the table (`deal`: a deal's table message) with the button that
+        opens the Mini App while the table is `shown` open; as it is when the Mini App is not
+        served."""
 
 
 class TableGame(Protocol):

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from locales import t
+
+from .. import callbacks
 
 MAX_TEXT = 4096
 
@@ -45,3 +50,24 @@ def fit(text: str) -> str:
     if len(text) <= MAX_TEXT:
         return text
     return text[: MAX_TEXT - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button as every front end shows it: its label and the press it sends (the callback
+    data a chat button carries, and a page's button posts)."""
+
+    label: str
+    press: str
+
+
+def keyboard(rows: Sequence[Sequence[Choice]]) -> InlineKeyboardMarkup:
+    """Choices as a chat message's inline keyboard, row by row."""
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(c.label, callback_data=c.press) for c in row] for row in rows]
+    )
+
+
+def next_deal_choice(lang: str, table_id: int, deal_no: int) -> Choice:
+    """A result's button that deals the next hand (in the chat and on the page)."""
+    return Choice(t(lang, "btn.next_deal"), callbacks.encode("n", table_id, deal_no))

@@ -21,7 +21,7 @@ from locales import t
 
 from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
-from ...view.message import Rendered, deep_link
+from ...view.message import Rendered, deep_link, keyboard, next_deal_choice
 from ...view.message import fit as _fit
 from . import account, codes
 from .words import FamilyWords
@@ -310,16 +310,7 @@ def result_message(
     lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
     markup = None
     if offer_next:
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        t(lang, "btn.next_deal"),
-                        callback_data=callbacks.encode("n", table_id, deal_no),
-                    )
-                ]
-            ]
-        )
+        markup = keyboard([[next_deal_choice(lang, table_id, deal_no)]])
     return Rendered(_fit("\n".join(lines)), markup)
 
 

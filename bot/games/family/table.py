@@ -359,7 +359,7 @@ class DealTables:
         if live.in_deal:
             self._show_deal(live, chat, closing=True)
         else:  # between deals: the last result loses its "next deal" button
-            await self._post_result(live, chat, offer_next=False)
+            await self._post_result(live, chat, offer_next=False, closing=True)
         return voided
 
     async def repost(self, live: Live) -> bool:
@@ -397,8 +397,8 @@ class DealTables:
             closed=closing,
             private=seating.practice(chat.chat_id),
         )
-        shown = not closing and not played.finished
-        content = self.host.with_opener(content, live, chat, shown=shown)
+        shown = not closing and not played.finished  # (a finished deal's result has it)
+        content = self.host.with_opener(content, live, chat, shown=shown, deal=True)
         self.presenter.show(self._table_slot(live), chat.chat_id, content)
         for seat in range(played.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
@@ -467,7 +467,10 @@ class DealTables:
         moving = not closing and not played.finished and played.to_act == seat
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> Rendered:
+    async def _result(
+        self, live: Live, chat: ChatRow, *, offer_next: bool, closing: bool = False
+    ) -> Rendered:
+        """A deal's result in the group, with the page's button while the table stays open."""
         played = _deal(live)
         balances = {
             uid: bal
@@ -475,7 +478,7 @@ class DealTables:
             for uid in [user.user_id]
         }
         by_seat = {seat: balances.get(uid, 0) for seat, uid in enumerate(live.deal_seats)}
-        return render.result_message(
+        content = render.result_message(
             chat.lang,
             self.ui,
             table_view(played),
@@ -487,10 +490,13 @@ class DealTables:
             offer_next=offer_next,
             record=played.to_record(),
         )
+        return self.host.with_opener(content, live, chat, shown=not closing)
 
-    async def _post_result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
+    async def _post_result(
+        self, live: Live, chat: ChatRow, *, offer_next: bool, closing: bool = False
+    ) -> None:
         self.presenter.show(
             f"result:{live.row.table_id}:{live.row.deal_no}",
             chat.chat_id,
-            await self._result(live, chat, offer_next=offer_next),
+            await self._result(live, chat, offer_next=offer_next, closing=closing),
         )

@@ -325,7 +325,7 @@ class PulyaTables:
         content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
-        content = self.host.with_opener(content, live, chat, shown=not closed and not deal.finished)
+        content = self.host.with_opener(content, live, chat, shown=not closed, deal=True)
         slot = f"table:{live.row.table_id}:{deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         mover = None if closed or deal.finished else deal.controller

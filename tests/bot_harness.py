@@ -65,6 +65,8 @@ async def running_bot(
         "poll_timeout": 1,
     }
     values.update(overrides)
+    if values.get("webapp_url"):  # the operator gives BotFather WEBAPP_URL as he wrote it
+        tg.mini_apps.register(values["webapp_url"], values.get("webapp_short_name"))
     settings = Settings(_env_file=None, **values)  # type: ignore[call-arg]
     app = build(settings, rng=random.Random(seed))
     await app.initialize()

@@ -84,7 +84,7 @@ async def test_the_page_and_its_headers(tg: FakeTelegram, tmp_path: Path) -> Non
                 page = await response.text()
                 csp = response.headers["Content-Security-Policy"]
                 assert "Set-Cookie" not in response.headers
-        assert '<script src="static/app.js"' in page
+        assert f'<script src="{PATH}/static/app.js"' in page  # from WEBAPP_URL's path
         assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
         assert "default-src 'none'" in csp and "unsafe" not in csp
         async with http.get(_base(bot) + "/static/app.js") as response:
@@ -174,12 +174,13 @@ async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
         mover = next(u for u in users if moves_now(control_message(tg, u)))
         before = await bot.service.storage.current_deal(table_id)
         headers = auth(tg, mover, table_id)
-        for body in ({}, {"press": 5}, {"press": "garbage"}, {"press": "j:1"}, "[]"):
+        other_lobby = f"j:{table_id + 1}"  # another table's button
+        for body in ({}, {"press": 5}, {"press": "garbage"}, {"press": other_lobby}, "[]"):
             status, answer = await _press(http, bot, headers, body)
             assert status == 400 and answer["error"], body
         other_table = f"a:{table_id + 1}:1:0:P"
         status, answer = await _press(http, bot, headers, {"press": other_table})
-        assert status == 400 and "table" in answer["error"]
+        assert status == 400 and answer["error"] == "bad_press" and answer["text"]
         async with http.post(
             _base(bot) + "/api/press", headers=headers, data=b"{" + b"x" * 10_000
         ) as response:
@@ -189,7 +190,8 @@ async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
         assert (await _get(http, _base(bot) + "/api/view", no_table))[0] == 400
         assert (await _get(http, _base(bot) + "/api/view", auth(tg, mover, 999)))[0] == 404
         status, answer = await _get(http, _base(bot) + "/api/view", auth(tg, stranger, table_id))
-        assert status == 403 and answer["error"]
+        assert status == 403 and answer["error"] == "not_member"
+        assert answer["lang"] == "en" and "«Friends»" in answer["text"]  # what to do, his words
         # an unsigned ?table= counts only where the user is seated
         url = _base(bot) + f"/api/view?table={table_id}"
         assert (await _get(http, url, no_table))[0] == 200

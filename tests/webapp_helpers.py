@@ -20,11 +20,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def webapp_overrides() -> dict[str, Any]:
-    """`running_bot` settings serving the Mini App on a free port of 127.0.0.1."""
+def webapp_overrides(slash: str = "") -> dict[str, Any]:
+    """`running_bot` settings serving the Mini App on a free port of 127.0.0.1, at WEBAPP_URL
+    `…/app` (README's form) or, with `slash="/"`, `…/app/`."""
     port = free_port()
     return {
-        "webapp_url": f"http://127.0.0.1:{port}{PATH}",
+        "webapp_url": f"http://127.0.0.1:{port}{PATH}{slash}",
         "webhook_listen": "127.0.0.1",
         "port": port,
     }

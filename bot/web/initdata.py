@@ -13,11 +13,17 @@ import json
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
+from locales import pick_language
+
 CLOCK_SKEW = 60  # seconds Telegram's clock may be ahead of ours
 
 
 class BadInitData(Exception):
     """initData that is missing, malformed, forged, another bot's or too old (an HTTP 401)."""
+
+
+class StaleInitData(BadInitData):
+    """initData rightly signed but older than the age allowed: the page was opened too long ago."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +78,7 @@ def verify(init_data: str, key: bytes, *, max_age: float, now: float) -> WebUser
     except (KeyError, ValueError, TypeError) as exc:
         raise BadInitData("initData lacks auth_date or user") from exc
     if not -CLOCK_SKEW <= now - auth_date <= max_age:
-        raise BadInitData("initData is too old")
+        raise StaleInitData("initData is too old")
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
     lang = user.get("language_code")
     return WebUser(
@@ -82,3 +88,15 @@ def verify(init_data: str, key: bytes, *, max_age: float, now: float) -> WebUser
         fields.get("start_param") or None,
         auth_date,
     )
+
+
+def claimed_language(init_data: str) -> str:
+    """The language of the user initData names, checked or not: only to choose the words of a
+    refusal (a forged or stale page is told why in its reader's language; nothing else of it
+    counts)."""
+    try:
+        user = json.loads(dict(parse_qsl(init_data)).get("user") or "{}")
+        code = user.get("language_code") if isinstance(user, dict) else None
+    except ValueError:
+        code = None
+    return pick_language(code if isinstance(code, str) else None)

@@ -17,9 +17,12 @@ from aiohttp import web
 
 from locales import pick_language, t
 
-from .. import games
+from .. import computer, games
+from ..chat import lobby
 from ..service import GameService
+from ..table import seating
 from ..table.live import Live
+from ..view.message import Choice, next_deal_choice
 from .initdata import WebUser
 
 log = logging.getLogger(__name__)
@@ -132,16 +135,22 @@ class Pages:
         live = live if live is not None else self.service.find(table_id)
         lang = pick_language(user.language_code)
         if live is None:
-            return {"table": table_id, "status": "closed", "lang": lang}
+            return {
+                "table": table_id,
+                "status": "closed",
+                "lang": lang,
+                **await self._next(table_id),
+            }
         if balances is None:
             balances = await self._balances(live)
+        game = self.service.game(live)
         ui = games.ui(live.row.game)  # (its name)
         chat = await self.service.storage.chat(live.row.chat_id)
         seated = live.play is not None and user.user_id in live.deal_seats
         seat = live.deal_seats.index(user.user_id) if seated else None
         deal = None
         if live.play is not None:
-            deal = self.service.game(live).web_view(live, seat, lang, chat, balances)
+            deal = game.web_view(live, seat, lang, chat, balances)
         left = None
         if live.to_act is not None and live.row.deadline is not None:
             left = max(0, round(live.row.deadline - self.clock()))
@@ -158,20 +167,46 @@ class Pages:
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
             "time_left": left,
             "deal": deal,
+            "choices": _rows(self._choices(live, chat.chat_id, lang)),
         }
+
+    def _choices(self, live: Live, chat_id: int, lang: str) -> list[list[Choice]]:
+        """The group's buttons of the table, as its message in the chat shows them: the lobby's
+        while it gathers players, the next deal's after a result."""
+        table_id = live.row.table_id
+        if live.row.status == "lobby":
+            return lobby.lobby_choices(
+                lang, table_id, live.row.game, computers=computer.plays(live.row.game),
+                private=seating.practice(chat_id),
+            )  # fmt: skip
+        if live.play is not None and self.service.game(live).between_deals(live):
+            return [[next_deal_choice(lang, table_id, live.row.deal_no)]]
+        return []
+
+    async def _next(self, table_id: int) -> Json:
+        """For a closed table, the table its chat has opened since (a page follows it there)."""
+        row = await self.service.storage.table(table_id)
+        newer = None if row is None else self.service.table_in(row.chat_id)
+        return {} if newer is None else {"follow": newer.row.table_id}
+
+
+def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
+    return [[{"label": c.label, "press": c.press} for c in row] for row in rows]
 
 
 _WORDS = (
     "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
-    "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table",
+    "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
+    "players", "empty_seat",
 )  # fmt: skip
 
 
 def words(lang: str) -> Json:
     """The page's own words in the player's language (catalog keys web.*): in the answer to a
     page's opening call and the first message of each connection, not in every push."""
-    return {"words": {key: t(lang, f"web.{key}") for key in _WORDS}}
+    page = {key: t(lang, f"web.{key}") for key in _WORDS}
+    return {"words": {**page, "open_bot": t(lang, "btn.open_bot")}}
 
 
 def _json(view: Json) -> str:

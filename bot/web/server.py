@@ -10,6 +10,7 @@ that runs only the page's own scripts and Telegram's telegram-web-app.js."""
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import logging
 import time
@@ -25,7 +26,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application
 
-from locales import pick_language
+from locales import pick_language, t
 
 from .. import callbacks
 from ..callbacks import Kind
@@ -34,7 +35,7 @@ from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..health import Heartbeat, healthz
 from ..service import GameService
-from .initdata import BadInitData, WebUser, secret_key, verify
+from .initdata import BadInitData, StaleInitData, WebUser, claimed_language, secret_key, verify
 from .pages import Page, Pages, words
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,11 @@ CSP = (
     "base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
-SEAT_PRESSES = (Kind.ACT, Kind.TOGGLE)  # the buttons of a player's control message
+# the table's buttons a page shows: a player's moves, and the group's lobby and next deal
+TABLE_PRESSES = (
+    Kind.ACT, Kind.TOGGLE, Kind.JOIN, Kind.LEAVE, Kind.START, Kind.GAME, Kind.COMPUTER, Kind.NEXT,
+)  # fmt: skip
+MAX_TABLE_ID = 2**63 - 1  # SQLite's integers
 RATE = (20, 10.0)  # a user's calls: 20 in 10 seconds (a page makes one per tap or opening)
 MEMBER_CACHE = 300.0  # seconds a group membership looked up holds
 MAX_BODY = 4096  # bytes of a press's request
@@ -92,10 +97,16 @@ class WebServer:
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
         self._runner: web.AppRunner | None = None
         self.web = self._routes()
+        # the page, its assets addressed from WEBAPP_URL's path (not relative to the address
+        # Telegram opened: `/app` and `/app/` are different bases)
+        page = (STATIC / "index.html").read_text(encoding="utf-8")
+        self._page = page.replace("{root}", html.escape(settings.webapp_path, quote=True))
 
     def _routes(self) -> web.Application:
         root = self.settings.webapp_path
         http = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
+        # the page at WEBAPP_URL as BotFather has it, with or without its slash: its assets and
+        # API are addressed from the configured path, so either form finds them
         http.router.add_get(root or "/", self._index)
         if root:
             http.router.add_get(root + "/", self._index)
@@ -128,15 +139,18 @@ class WebServer:
 
     def _user(self, request: web.Request) -> WebUser:
         """The verified user of a call (401 for missing, forged, stale or another bot's), within
-        his rate (429)."""
+        his rate (429). A refusal is in the language initData names (its words only: nothing
+        else of unverified data counts)."""
         header = request.headers.get("Authorization", "")
         init = header[4:] if header.startswith("tma ") else request.query.get("init", "")
         try:
             user = verify(init, self.key, max_age=self.settings.webapp_max_age, now=self.clock())
-        except BadInitData as exc:
-            raise _error(web.HTTPUnauthorized, str(exc)) from None
+        except StaleInitData:
+            raise _refused(web.HTTPUnauthorized, "too_old", claimed_language(init)) from None
+        except BadInitData:
+            raise _refused(web.HTTPUnauthorized, "bad_init", claimed_language(init)) from None
         if not self._within_rate(user.user_id):
-            raise _error(web.HTTPTooManyRequests, "too many requests; wait a few seconds")
+            raise _refused(web.HTTPTooManyRequests, "rate", pick_language(user.language_code))
         return user
 
     def _within_rate(self, user_id: int) -> bool:
@@ -153,28 +167,40 @@ class WebServer:
         return True
 
     async def _opened(self, request: web.Request) -> Opened:
-        """The user and the table his page is at: the signed start_param; without one (a
-        web_app button of his control message) the `table` of the page's address, only where
-        he is seated. 403 for a table he may not see (neither seated nor in its group)."""
+        """The user and the table his page is at: the page's `table` (a web_app button's, or
+        the table a page followed to), else the signed start_param (the group's t.me link).
+        A seated player (or a practice table's owner) may see his table; anyone else only a
+        table of the group whose signed link opened the page, while he is its member."""
         user = self._user(request)
+        lang = pick_language(user.language_code)
         signed = user.start_param
-        asked = signed if signed is not None else request.query.get("table", "")
-        if not asked.isdigit():
-            raise _error(web.HTTPBadRequest, "no table: open the page from the table's button")
-        table_id = int(asked)
-        live = self.service.find(table_id)
-        if live is None:
-            row = await self.service.storage.table(table_id)
-            if row is None:
-                raise _error(web.HTTPNotFound, "no such table")
-            chat_id, seats = row.chat_id, row.seats
-        else:
-            chat_id, seats = live.row.chat_id, live.row.seats
+        table_id = _table_id(request.query.get("table") or signed)
+        if table_id is None:
+            raise _refused(web.HTTPBadRequest, "no_table", lang)
+        found = await self._seats(table_id)
+        if found is None:
+            raise _refused(web.HTTPNotFound, "gone", lang)
+        chat_id, seats = found
         if user.user_id in seats or user.user_id == chat_id:
             return Opened(user, table_id)
-        if signed is None or chat_id > 0 or not await self._member(chat_id, user.user_id):
-            raise _error(web.HTTPForbidden, "this table is not yours to see")
+        link = _table_id(signed)
+        if link is None or chat_id > 0:  # no signed link, or another's practice table
+            raise _refused(web.HTTPForbidden, "not_seated", lang)
+        if link != table_id and (await self._seats(link) or (0, ()))[0] != chat_id:
+            raise _refused(web.HTTPForbidden, "not_seated", lang)
+        if not await self._member(chat_id, user.user_id):
+            chat = await self.service.storage.chat(chat_id)
+            raise _refused(web.HTTPForbidden, "not_member", lang, chat=chat.title or "")
         return Opened(user, table_id)
+
+    async def _seats(self, table_id: int) -> tuple[int, tuple[int, ...]] | None:
+        """A table's chat and seats (an open table's, or a closed one's as stored); None for
+        none."""
+        live = self.service.find(table_id)
+        if live is not None:
+            return live.row.chat_id, tuple(live.row.seats)
+        row = await self.service.storage.table(table_id)
+        return None if row is None else (row.chat_id, tuple(row.seats))
 
     async def _member(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is a member of the table's group (asked of Telegram, kept a while)."""
@@ -193,13 +219,13 @@ class WebServer:
     # ---- the page -------------------------------------------------------------------------------
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html")
+        return web.Response(text=self._page, content_type="text/html")
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         path = STATIC / name
         if "/" in name or name.startswith(".") or not path.is_file():
-            raise _error(web.HTTPNotFound, "no such file")
+            raise web.HTTPNotFound()
         return web.FileResponse(path)
 
     # ---- the API --------------------------------------------------------------------------------
@@ -210,26 +236,29 @@ class WebServer:
         return web.json_response({**view, **words(view["lang"])})
 
     async def _press(self, request: web.Request) -> web.Response:
-        """A button of the page: the same press, by the same path, as the chat button's."""
+        """A button of the page: the same press, by the same path and with the same refusals,
+        as the chat button's (a move, the lobby's buttons, the next deal)."""
         opened = await self._opened(request)
+        lang = pick_language(opened.user.language_code)
         try:
             body = await request.json()
             data = body["press"]
             press = callbacks.decode(data if isinstance(data, str) else None)
         except (ValueError, KeyError, TypeError, callbacks.BadCallback):
-            raise _error(web.HTTPBadRequest, "not a button of this page") from None
-        if press.kind not in SEAT_PRESSES or press.table_id != opened.table_id:
-            raise _error(web.HTTPBadRequest, "not a button of this table")
+            raise _refused(web.HTTPBadRequest, "bad_press", lang) from None
+        if press.kind not in TABLE_PRESSES or press.table_id != opened.table_id:
+            raise _refused(web.HTTPBadRequest, "bad_press", lang)
         user = opened.user
         live = self.service.find(opened.table_id)
         if live is None:
-            raise _error(web.HTTPConflict, "this table is closed")
+            raise _refused(web.HTTPConflict, "closed", lang)
         who = User(user.user_id, user.name, False, language_code=user.language_code)
         answer = await self.handlers.handle_press(
             self.app.bot, Pressed(who, live.row.chat_id, data)
         )
         if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
-            raise _error(web.HTTPConflict, answer.text)
+            refusal = {"error": "refused", "text": answer.text, "url": answer.url, "lang": lang}
+            raise web.HTTPConflict(text=json.dumps(refusal), content_type="application/json")
         return web.json_response(await self.pages.view(user, opened.table_id))
 
     async def _sheet(self, request: web.Request) -> web.Response:
@@ -239,7 +268,7 @@ class WebServer:
         lang = pick_language(opened.user.language_code)
         png = None if live is None else await self.service.game(live).web_sheet(live, lang)
         if png is None:
-            raise _error(web.HTTPNotFound, "this table has no sheet")
+            raise _refused(web.HTTPNotFound, "gone", lang)
         return web.Response(body=png, content_type="image/png")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
@@ -278,9 +307,23 @@ class WebServer:
         return web.Response()
 
 
-def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
-    """A 4xx with a clear message, as JSON: the page shows it."""
-    return kind(text=json.dumps({"error": message}), content_type="application/json")
+def _refused(
+    kind: type[web.HTTPException], why: str, lang: str, **values: str
+) -> web.HTTPException:
+    """A 4xx the page shows as a page of its own: `error` says why (a code), `title` and `text`
+    what happened and what to do, in the user's language."""
+    title = t(lang, "web.closed" if why == "closed" else f"web.refused.{why}.title")
+    text = t(lang, f"web.refused.{why}.text", **values)
+    body = {"error": why, "title": title, "text": text, "lang": lang}
+    return kind(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
+
+
+def _table_id(given: str | None) -> int | None:
+    """A table's id as a page names it (ASCII digits, within SQLite's integers); None else."""
+    if not given or len(given) > 19 or not (given.isascii() and given.isdigit()):
+        return None
+    value = int(given)
+    return value if value <= MAX_TABLE_ID else None
 
 
 @web.middleware

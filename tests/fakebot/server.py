@@ -20,6 +20,7 @@ from tests.fakebot.clock import FakeClock
 from tests.fakebot.limits import HOLD, Faults, FloodControl, default_description
 from tests.fakebot.media import MediaApi
 from tests.fakebot.methods import BotApi, scope_key
+from tests.fakebot.miniapp import MiniApps
 from tests.fakebot.models import (
     GROUP,
     SUPERGROUP,
@@ -78,6 +79,7 @@ class FakeTelegram:
         self.webhook = Webhook(self.updates)  # set by the bot's setWebhook; delivers by POST
         self.api = BotApi(self.world, self.flood, now=lambda: self.clock(), webhook=self.webhook)
         MediaApi(self.api)  # sendPhoto, editMessageMedia
+        self.mini_apps = MiniApps(self.token, bot_username)  # BotFather's Mini Apps, opened
         self.log: list[ApiCall] = []
         self.base_url = ""
         self.base_file_url = ""

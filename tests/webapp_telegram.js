@@ -1,0 +1,52 @@
+// A stand-in for telegram-web-app.js in the browser tests (the machine has no network): it reads
+// the launch parameters from the URL's fragment as the real script does and offers the parts of
+// window.Telegram.WebApp the page uses, recording every call in window.__telegram.calls so a test
+// can count haptic feedback, see the BackButton shown, and change the theme as a client does.
+(function () {
+  "use strict";
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const calls = [];
+  const handlers = {};
+  let theme = {};
+  try { theme = JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { theme = {}; }
+  const initData = hash.get("tgWebAppData") || "";
+  const record = (name) => (...args) => { calls.push([name, ...args]); };
+  const back = { isVisible: false, clicks: [] };
+  back.show = () => { calls.push(["BackButton.show"]); back.isVisible = true; };
+  back.hide = () => { calls.push(["BackButton.hide"]); back.isVisible = false; };
+  back.onClick = (f) => { back.clicks.push(f); };
+  back.offClick = (f) => { back.clicks = back.clicks.filter((g) => g !== f); };
+  const app = {
+    initData,
+    version: hash.get("tgWebAppVersion") || "6.0",
+    platform: hash.get("tgWebAppPlatform") || "unknown",
+    themeParams: theme,
+    colorScheme: "light",
+    isExpanded: false,
+    ready: record("ready"),
+    expand() { calls.push(["expand"]); app.isExpanded = true; },
+    close: record("close"),
+    openTelegramLink: record("openTelegramLink"),
+    isVersionAtLeast(v) { return parseFloat(app.version) >= parseFloat(v); },
+    onEvent(name, f) { (handlers[name] = handlers[name] || []).push(f); },
+    offEvent(name, f) { handlers[name] = (handlers[name] || []).filter((g) => g !== f); },
+    HapticFeedback: {
+      impactOccurred: record("impactOccurred"),
+      notificationOccurred: record("notificationOccurred"),
+      selectionChanged: record("selectionChanged"),
+    },
+    BackButton: back,
+  };
+  window.Telegram = { WebApp: app };
+  window.__telegram = {
+    calls,
+    count(name, arg) {
+      return calls.filter((c) => c[0] === name && (arg == null || c[1] === arg)).length;
+    },
+    setTheme(params, scheme) {  // what a client does when its user switches the theme
+      app.themeParams = params; app.colorScheme = scheme || "dark";
+      for (const f of handlers.themeChanged || []) f.call(app);
+    },
+    back() { for (const f of back.clicks.slice()) f(); },
+  };
+})();

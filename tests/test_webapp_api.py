@@ -95,6 +95,29 @@ async def test_the_page_and_its_headers(tg: FakeTelegram, tmp_path: Path) -> Non
                 assert response.status == 404
 
 
+async def test_the_page_served_at_a_domains_root(tg: FakeTelegram, tmp_path: Path) -> None:
+    """WEBAPP_URL with no path (`https://table.example.com`): the page at `/`, its script and
+    API under `/`."""
+    web = webapp_overrides()
+    web["webapp_url"] = web["webapp_url"].removesuffix(PATH)
+    group, users = make_players(tg, 2)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", **web) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        root = web["webapp_url"]
+        async with http.get(root + "/") as response:
+            assert response.status == 200
+            assert '<script src="/static/app.js"' in await response.text()
+        async with http.get(root + "/static/app.js") as response:
+            assert response.status == 200
+        await users[0].send(group, "/newgame frap")
+        await bot.idle()
+        table_id = await _table_id(bot)
+        status, view = await _get(http, root + "/api/view", auth(tg, users[0], table_id))
+        assert status == 200 and view["table"] == table_id
+
+
 async def test_a_seat_sees_its_own_hand_and_presses_its_buttons(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:

@@ -177,10 +177,16 @@ async def gather_on_pages(
 
 
 async def play_deal_by_taps(
-    bot: RunningBot, users: list[FakeUser], pages: list[Page], table_id: int, choose: Any
+    bot: RunningBot,
+    users: list[FakeUser],
+    pages: list[Page],
+    table_id: int,
+    choose: Any,
+    shot: Path | None = None,
 ) -> int:
     """Whoever is to move taps one of his buttons on his page until the deal is over (a
-    Preferans pulya deals the next at once); the taps made."""
+    Preferans pulya deals the next at once); the taps made. `shot`: a picture of the page of
+    whoever is to move after the fifth tap."""
     rng = random.Random(table_id)
     table = bot.service.find(table_id)
     assert table is not None
@@ -193,6 +199,8 @@ async def play_deal_by_taps(
             return taps
         movers = [(i, moves_now(control_message(bot.tg, u))) for i, u in enumerate(users)]
         seat, moves = next((i, m) for i, m in movers if m)
+        if shot is not None and taps == 5:
+            await pages[seat].screenshot(path=shot)
         phase = await pages[seat].evaluate("document.body.dataset.phase")
         await tap(pages[seat], choose(phase, moves, table, rng))
         await synced(bot, pages, table_id)
@@ -275,6 +283,10 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         for page in pages[1:]:
             await tap(page, await press_of(page, "j:"))
         await bot.idle()
+        await pages[1].wait_for_function(
+            f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
+        )
+        await pages[0].screenshot(path=shots(tmp_path) / f"frap-lobby-{theme}.png")
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
@@ -284,12 +296,12 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         clock = await pages[0].text_content("#clock") or ""
         mover_name = mover.users[mover.deal_seats[mover.to_act]].name
         assert clock.startswith(mover_name + " · 1:") or clock.startswith(mover_name + " · 0:")
-        taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move)
-        shot = shots(tmp_path) / f"frap-result-{theme}.png"
-        await pages[0].screenshot(path=shot)
+        trick = shots(tmp_path) / f"frap-play-{theme}.png"
+        taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, trick)
         for page in pages:  # the result on every page, and the next deal to tap
             await page.wait_for_selector("#result:not([hidden]) pre")
             await page.wait_for_selector('button[data-press^="n:"]')
+        await pages[0].screenshot(path=shots(tmp_path) / f"frap-result-{theme}.png")
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
         again = bot.service.find(table.table_id)
@@ -316,7 +328,8 @@ async def test_a_preferans_deal_played_on_the_pages(
         assert await pages[0].evaluate("document.documentElement.lang") == "ru"
         assert await pages[0].locator("#seats i").count() == 0
         assert "<i>Bob</i>" in (await pages[0].text_content("#seats") or "")
-        await play_deal_by_taps(bot, users, pages, table_id, pref_move)
+        trick = shots(tmp_path) / f"preferans-play-{players}.png"
+        await play_deal_by_taps(bot, users, pages, table_id, pref_move, trick)
         table = bot.service.find(table_id)
         assert table is not None and table.row.deal_no == 2
         await synced(bot, pages, table_id)

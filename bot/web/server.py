@@ -159,9 +159,9 @@ class WebServer:
         user = self._user(request)
         signed = user.start_param
         asked = signed if signed is not None else request.query.get("table", "")
-        if not asked.isdigit():
+        table_id = callbacks.parse_id(asked)
+        if table_id is None:
             raise _error(web.HTTPBadRequest, "no table: open the page from the table's button")
-        table_id = int(asked)
         live = self.service.find(table_id)
         if live is None:
             row = await self.service.storage.table(table_id)

@@ -5,6 +5,8 @@ page that follows his membership as the group's updates tell it."""
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,17 +15,20 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
+from telegram import Update
 
 from bot.callbacks import parse_id
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
+    bot_messages,
     make_players,
     open_table,
     running_bot,
     webhook_overrides,
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.fakebot.webhook import SECRET_HEADER
 from tests.webapp_helpers import PATH, auth, init_data, webapp_overrides
 
 
@@ -85,3 +90,96 @@ async def test_a_table_id_no_table_can_have_is_a_4xx(tg: FakeTelegram, tmp_path:
         for table in ("9999999999999999999999999", "²", "1e3"):
             assert await _status(http, f"{view}?table={quote(table)}", unsigned) in (400, 404)
         assert await _status(http, view, auth(tg, users[0], 1)) == 200  # a real one still opens
+
+
+# ---- Telegram's updates on the page's port ----------------------------------------------------
+
+
+def _recorded(tg: FakeTelegram) -> list[dict[str, Any]]:
+    """Every update the fake sends from now on, as it sends it (to post one again)."""
+    sent: list[dict[str, Any]] = []
+    push = tg.updates.push
+
+    def recording(kind: str, payload: dict[str, Any]) -> int:
+        update_id = push(kind, payload)
+        sent.append({"update_id": update_id, kind: payload})
+        return update_id
+
+    tg.updates.push = recording  # type: ignore[method-assign]
+    return sent
+
+
+async def _post_update(http: aiohttp.ClientSession, settings: dict[str, Any], body: bytes) -> int:
+    headers = {SECRET_HEADER: settings["webhook_secret"], "Content-Type": "application/json"}
+    async with http.post(settings["webhook_url"], data=body, headers=headers) as response:
+        await response.read()
+        return response.status
+
+
+async def test_an_update_larger_than_a_press_is_taken(tg: FakeTelegram, tmp_path: Path) -> None:
+    """~1,400 Cyrillic letters in a group are over 8 KB of JSON as Telegram escapes them: the
+    webhook takes it (no 413 for Telegram to retry, the updates behind it waiting), while a
+    press of the page keeps its 4 KB limit."""
+    group, users = make_players(tg, 3)
+    settings = _shared(tg)
+    async with served(tg, tmp_path, group, users, **settings) as (bot, http, table_id):
+        sent = _recorded(tg)
+        await users[1].send(group, "/pot " + "Щ" * 1400)  # a command: privacy mode shows it
+        await users[2].send(group, "/pot")
+        await bot.idle()
+        assert len(json.dumps(sent[0])) > 8000
+        assert [status for _, status in tg.webhook.deliveries[-2:]] == [200, 200]
+        assert tg.updates.unconfirmed == 0
+        assert any(m.text.startswith("💰") for m in tg.messages(group) if m.from_bot)
+        press = _base(bot) + "/api/press"
+        headers = auth(tg, users[0], table_id)
+        for size, status in ((10_000, 413), (3_000, 400), (2_000_000, 413)):
+            body = json.dumps({"press": "x" * size}).encode()
+            async with http.post(press, data=body, headers=headers) as response:
+                assert response.status == status, size
+
+
+@pytest.mark.parametrize("mode", ["shared", "polling"])
+async def test_an_update_sent_twice_is_handled_once(
+    tg: FakeTelegram, tmp_path: Path, mode: str
+) -> None:
+    """Telegram sends an update again when it thinks it was not received: the second is
+    skipped (one reply), by the webhook on the page's port as by polling."""
+    (alice,) = make_players(tg, 1)[1]
+    settings = _shared(tg) if mode == "shared" else {}
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", **settings) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        sent = _recorded(tg)
+        await alice.start()
+        await bot.idle()
+        replies = len(bot_messages(tg, alice))
+        assert replies >= 1 and len(sent) == 1
+        if mode == "shared":
+            assert await _post_update(http, settings, json.dumps(sent[0]).encode()) == 200
+        else:
+            await bot.app.update_queue.put(Update.de_json(sent[0], bot.app.bot))
+        await bot.idle()
+        assert len(bot_messages(tg, alice)) == replies
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"null", b"[1]", b'"x"', b'{"message": "boom"}', b'{"update_id": 7, "message": "boom"}',
+     b'{"update_id": "7"}', b"{", b"\xff\xfe", b""],
+)  # fmt: skip
+async def test_a_malformed_update_is_a_400_and_one_line(
+    tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, body: bytes
+) -> None:
+    settings = _shared(tg)
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", **settings) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        await bot.idle()
+        caplog.clear()
+        assert await _post_update(http, settings, body) == 400
+        await bot.idle()
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) <= 1 and not any(r.exc_info for r in caplog.records), caplog.text

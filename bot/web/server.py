@@ -51,7 +51,10 @@ CSP = (
 SEAT_PRESSES = (Kind.ACT, Kind.TOGGLE)  # the buttons of a player's control message
 RATE = (20, 10.0)  # a user's calls: 20 in 10 seconds (a page makes one per tap or opening)
 MEMBER_CACHE = 300.0  # seconds a group membership looked up holds
-MAX_BODY = 4096  # bytes of a press's request
+MAX_BODY = 4096  # bytes of a press's request (read by `_body`: the page's limit)
+# bytes of an update Telegram posts: a message of 4096 characters, its entities and the
+# message it replies to, JSON-escaped, stay well within it (the app's client_max_size)
+MAX_UPDATE = 1 << 20
 _MEMBERS = {
     ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
     ChatMemberStatus.RESTRICTED,
@@ -95,7 +98,7 @@ class WebServer:
 
     def _routes(self) -> web.Application:
         root = self.settings.webapp_path
-        http = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
+        http = web.Application(middlewares=[_headers], client_max_size=MAX_UPDATE)
         http.router.add_get(root or "/", self._index)
         if root:
             http.router.add_get(root + "/", self._index)
@@ -212,8 +215,9 @@ class WebServer:
     async def _press(self, request: web.Request) -> web.Response:
         """A button of the page: the same press, by the same path, as the chat button's."""
         opened = await self._opened(request)
+        raw = await _body(request, MAX_BODY)
         try:
-            body = await request.json()
+            body = json.loads(raw)
             data = body["press"]
             press = callbacks.decode(data if isinstance(data, str) else None)
         except (ValueError, KeyError, TypeError, callbacks.BadCallback):
@@ -271,11 +275,33 @@ class WebServer:
         if secret is None or not hmac.compare_digest(given, secret.get_secret_value()):
             raise web.HTTPForbidden()
         try:
-            update = Update.de_json(await request.json(), self.app.bot)
-        except (ValueError, TypeError, KeyError):
+            payload = await request.json()
+            if not isinstance(payload, dict) or type(payload.get("update_id")) is not int:
+                raise ValueError("not an update: no update_id")
+            update = Update.de_json(payload, self.app.bot)
+        except web.HTTPException:
+            raise  # larger than MAX_UPDATE: 413
+        except Exception as exc:  # anything Telegram would not send: one line, no traceback
+            log.warning("webhook: malformed update refused (%s: %s)", type(exc).__name__, exc)
             raise web.HTTPBadRequest() from None
-        await self.app.update_queue.put(update)
+        await self.app.update_queue.put(update)  # one handled already is skipped there
         return web.Response()
+
+
+async def _body(request: web.Request, limit: int) -> bytes:
+    """The request's body, if at most `limit` bytes (413 otherwise, before reading more)."""
+    too_large = web.HTTPRequestEntityTooLarge(
+        limit, request.content_length or limit + 1,
+        text=json.dumps({"error": "request too large"}), content_type="application/json",
+    )  # fmt: skip
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large
+    data = bytearray()
+    while chunk := await request.content.read(limit + 1 - len(data)):
+        data += chunk
+        if len(data) > limit:
+            raise too_large
+    return bytes(data)
 
 
 def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:

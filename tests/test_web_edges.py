@@ -5,8 +5,11 @@ page that follows his membership as the group's updates tell it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,7 +25,9 @@ from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
     bot_messages,
+    control_message,
     make_players,
+    moves_now,
     open_table,
     running_bot,
     webhook_overrides,
@@ -183,3 +188,100 @@ async def test_a_malformed_update_is_a_400_and_one_line(
         await bot.idle()
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(lines) <= 1 and not any(r.exc_info for r in caplog.records), caplog.text
+
+
+# ---- malformed and slow requests --------------------------------------------------------------
+
+MALFORMED = {
+    "long-line": b"GET /app/" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    "garbage": b"GET / HTTP/1.1 junk junk\r\nHost: x\r\n\r\n",
+    "length-and-chunked": (
+        b"POST /app/api/press HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    ),
+    "200-headers": b"GET /app HTTP/1.1\r\nHost: x\r\n"
+    + b"".join(b"X-H%d: v\r\n" % i for i in range(200))
+    + b"\r\n",
+    "long-header": b"GET /app HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 20_000 + b"\r\n\r\n",
+}
+
+
+async def _raw(port: int, request: bytes) -> bytes:
+    """Send `request` as is on a new connection; the answer (until the server closes)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(request)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), 5)
+    except ConnectionError:
+        return b""
+    finally:
+        writer.close()
+
+
+async def test_a_malformed_request_is_a_400_and_a_line(
+    tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = webapp_overrides()
+    async with running_bot(tg, tmp_path / "db.sqlite3", **settings) as bot:
+        await bot.idle()
+        caplog.clear()
+        caplog.set_level(logging.INFO)
+        for name, request in MALFORMED.items():
+            answer = await _raw(settings["port"], request)
+            assert answer == b"" or answer[:10] in (b"HTTP/1.0 4", b"HTTP/1.1 4"), (
+                name,
+                answer[:80],
+            )
+        await asyncio.sleep(0.1)
+    lines = [r for r in caplog.records if r.name.startswith("aiohttp")]
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+    assert len(lines) <= len(MALFORMED), caplog.text
+    assert all(len(r.getMessage().splitlines()) == 1 for r in caplog.records)
+
+
+async def test_slow_headers_are_cut_off_and_a_socket_is_not(
+    tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty connections that send a header line every 0.2 s never finish a request: each is
+    closed once HEADER_TIMEOUT (here 1 s) has passed; a page's WebSocket, open longer than
+    that, still gets its pushes."""
+    monkeypatch.setattr("bot.web.protocol.HEADER_TIMEOUT", 1.0, raising=False)
+    group, users = make_players(tg, 3)
+    settings = webapp_overrides()
+    async with served(tg, tmp_path, group, users, **settings) as (bot, http, table_id):
+        socket = await http.ws_connect(_socket_url(bot, tg, users[1], table_id))
+        assert (await socket.receive_json(timeout=5))["status"] == "playing"
+
+        async def slow() -> float:
+            began = time.monotonic()
+            reader, writer = await asyncio.open_connection("127.0.0.1", settings["port"])
+            try:
+                writer.write(b"GET /app HTTP/1.1\r\nHost: x\r\n")
+                for i in range(25):  # 5 s at most
+                    await asyncio.sleep(0.2)
+                    if reader.at_eof():
+                        break
+                    writer.write(b"X-Slow-%d: v\r\n" % i)
+                    await writer.drain()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(reader.read(1), 0.01)
+            except ConnectionError:
+                pass
+            finally:
+                writer.close()
+            return time.monotonic() - began
+
+        lasted = await asyncio.gather(*(slow() for _ in range(20)))
+        assert max(lasted) < 4.0, sorted(lasted)
+        mover = next(u for u in users if moves_now(control_message(tg, u)))
+        message = control_message(tg, mover)
+        assert message is not None
+        await mover.press(message, data=moves_now(message)[0])
+        await bot.idle()
+        assert (await socket.receive_json(timeout=5))["step"] == 1
+        await socket.close()
+
+
+def _socket_url(bot: RunningBot, tg: FakeTelegram, user: FakeUser, table_id: int) -> str:
+    return _base(bot) + "/api/ws?init=" + quote(init_data(tg.token, user, str(table_id)))

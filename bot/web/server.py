@@ -9,6 +9,7 @@ that runs only the page's own scripts and Telegram's telegram-web-app.js."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -34,6 +35,7 @@ from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..health import Heartbeat, healthz
 from ..service import GameService
+from . import protocol
 from .initdata import BadInitData, WebUser, secret_key, verify
 from .pages import Page, Pages, words
 
@@ -115,7 +117,7 @@ class WebServer:
 
     async def start(self) -> None:
         """Listen on PORT."""
-        self._runner = web.AppRunner(self.web, access_log=None)
+        self._runner = protocol.runner(self.web)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.webhook_listen, self.settings.port)
         await site.start()
@@ -275,12 +277,12 @@ class WebServer:
         if secret is None or not hmac.compare_digest(given, secret.get_secret_value()):
             raise web.HTTPForbidden()
         try:
-            payload = await request.json()
+            payload = json.loads(await _body(request, MAX_UPDATE))
             if not isinstance(payload, dict) or type(payload.get("update_id")) is not int:
                 raise ValueError("not an update: no update_id")
             update = Update.de_json(payload, self.app.bot)
         except web.HTTPException:
-            raise  # larger than MAX_UPDATE: 413
+            raise  # larger than MAX_UPDATE (413), or too slow (408)
         except Exception as exc:  # anything Telegram would not send: one line, no traceback
             log.warning("webhook: malformed update refused (%s: %s)", type(exc).__name__, exc)
             raise web.HTTPBadRequest() from None
@@ -297,10 +299,14 @@ async def _body(request: web.Request, limit: int) -> bytes:
     if request.content_length is not None and request.content_length > limit:
         raise too_large
     data = bytearray()
-    while chunk := await request.content.read(limit + 1 - len(data)):
-        data += chunk
-        if len(data) > limit:
-            raise too_large
+    try:
+        async with asyncio.timeout(protocol.BODY_TIMEOUT):
+            while chunk := await request.content.read(limit + 1 - len(data)):
+                data += chunk
+                if len(data) > limit:
+                    raise too_large
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
     return bytes(data)
 
 

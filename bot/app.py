@@ -265,6 +265,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
     app.add_handler(ChatMemberHandler(handlers.member_left, ChatMemberHandler.CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, handlers.member_left))
+    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, handlers.member_joined))
     app.add_error_handler(_on_error)
 
 

@@ -285,3 +285,36 @@ async def test_slow_headers_are_cut_off_and_a_socket_is_not(
 
 def _socket_url(bot: RunningBot, tg: FakeTelegram, user: FakeUser, table_id: int) -> str:
     return _base(bot) + "/api/ws?init=" + quote(init_data(tg.token, user, str(table_id)))
+
+
+# ---- membership -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("admin", [False, True], ids=["service-messages", "chat-member"])
+async def test_leaving_the_group_ends_the_page_and_joining_grants_it(
+    tg: FakeTelegram, tmp_path: Path, admin: bool
+) -> None:
+    """A member not seated watches the table; he leaves the group: his open socket is closed
+    and a new look is refused at once (not when the cached membership expires); he joins again:
+    he may look at once."""
+    group, users = make_players(tg, 4)
+    watcher = users.pop()
+    if admin:  # an admin bot is also told by chat_member updates
+        group.bot_status = "administrator"
+    async with served(tg, tmp_path, group, users, **webapp_overrides()) as (bot, http, table_id):
+        view = _base(bot) + "/api/view"
+        assert await _status(http, view, auth(tg, watcher, table_id)) == 200
+        socket = await http.ws_connect(_socket_url(bot, tg, watcher, table_id))
+        assert (await socket.receive_json(timeout=5))["seat"] is None
+        seated = await http.ws_connect(_socket_url(bot, tg, users[1], table_id))
+        await seated.receive_json(timeout=5)
+        tg.member_leaves(group, watcher)
+        await bot.idle()
+        closed = await socket.receive(timeout=5)
+        assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), closed
+        assert await _status(http, view, auth(tg, watcher, table_id)) == 403
+        tg.member_joins(group, watcher)
+        await bot.idle()
+        assert await _status(http, view, auth(tg, watcher, table_id)) == 200
+        assert not seated.closed  # the others' pages stay
+        await seated.close()

@@ -70,6 +70,7 @@ class Opened:
 
     user: WebUser
     table_id: int
+    chat_id: int
 
 
 class WebServer:
@@ -95,6 +96,7 @@ class WebServer:
         self._calls: dict[int, deque[float]] = {}
         self.rate = RATE
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
+        handlers.membership.append(self.membership)  # a member left or joined: at once
         self._runner: web.AppRunner | None = None
         self.web = self._routes()
 
@@ -176,10 +178,10 @@ class WebServer:
         else:
             chat_id, seats = live.row.chat_id, live.row.seats
         if user.user_id in seats or user.user_id == chat_id:
-            return Opened(user, table_id)
+            return Opened(user, table_id, chat_id)
         if signed is None or chat_id > 0 or not await self._member(chat_id, user.user_id):
             raise _error(web.HTTPForbidden, "this table is not yours to see")
-        return Opened(user, table_id)
+        return Opened(user, table_id, chat_id)
 
     async def _member(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is a member of the table's group (asked of Telegram, kept a while)."""
@@ -194,6 +196,24 @@ class WebServer:
             yes = False
         self._members[(chat_id, user_id)] = (now, yes)
         return yes
+
+    async def membership(self, chat_id: int, user_id: int, member: bool) -> None:
+        """The group's updates say the user left it or joined it: the membership cached is that,
+        from now; leaving closes his pages of the group's tables, but those of a table he is
+        still seated at (he stands up at the end of his deal: issue 16's rule)."""
+        self._members[(chat_id, user_id)] = (self.clock(), member)
+        if not member:
+            self.pages.close_where(
+                lambda page: (
+                    page.chat_id == chat_id
+                    and page.user.user_id == user_id
+                    and not self._seated(page.table_id, user_id)
+                )
+            )
+
+    def _seated(self, table_id: int, user_id: int) -> bool:
+        live = self.service.find(table_id)
+        return live is not None and user_id in live.row.seats
 
     # ---- the page -------------------------------------------------------------------------------
 
@@ -253,7 +273,7 @@ class WebServer:
         opened = await self._opened(request)  # checked before the upgrade: 401, 403 as HTTP
         socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
         await socket.prepare(request)
-        page = Page(opened.user, opened.table_id, socket)
+        page = Page(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
         self.pages.add(page)
         try:
             await self.pages.send(page, await self.pages.view(page.user, page.table_id), first=True)

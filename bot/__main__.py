@@ -1,5 +1,5 @@
 """`python -m bot [--force]`: run the bot (long polling, or a webhook when WEBHOOK_URL is set);
-`check`, `backup` and `health` (bot/cli.py)."""
+`check`, `backup` and `health`; `--help`, `--version` (bot/cli.py)."""
 
 from __future__ import annotations
 
@@ -9,24 +9,23 @@ import sys
 from pydantic import ValidationError
 
 from . import cli
-from .app import StartRefused, build
-from .config import Settings
-from .updates import run
 
 
-def main() -> int:
-    """Load settings, run the bot; a missing or malformed token is one clear line, not a trace."""
-    args = sys.argv[1:]
-    if args[:1] in (["check"], ["backup"], ["health"]):
-        return cli.main(args)
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line; run a command, or load the settings and run the bot. A missing
+    or malformed setting is one clear line per problem, not a trace."""
+    parsed = cli.arguments(sys.argv[1:] if argv is None else argv)
+    if parsed.command is not None:
+        return cli.run_command(parsed)
+    from .app import StartRefused, build  # the bot's own imports: not for --help or a command
+    from .config import Settings
+    from .updates import run
+
     try:
         # --force: start even if the start-up check finds a problem (as FORCE_START=1 does)
-        settings = Settings(**({"force_start": True} if "--force" in args else {}))  # type: ignore[arg-type]
+        settings = Settings(**({"force_start": True} if parsed.force else {}))  # type: ignore[arg-type]
     except ValidationError as exc:
-        for error in exc.errors():
-            field = ".".join(str(p) for p in error["loc"]).upper()
-            where = f"{field}: " if field else ""  # a rule across variables names none
-            print(f"configuration error: {where}{error['msg']}", file=sys.stderr)
+        print(*cli.configuration_errors(exc), sep="\n", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -47,6 +47,11 @@ class FrapBot(ExtBot[Any]):
         self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
         self._sweeps: set[asyncio.Task[None]] = set()
 
+    async def shutdown_requests(self) -> None:
+        """Close the HTTP clients of a bot whose `initialize` never succeeded (Telegram was not
+        reached before the bot was stopped): PTB's `shutdown` skips a bot not initialized."""
+        await asyncio.gather(*(request.shutdown() for request in self._request))
+
     @property
     def sweeps(self) -> set[asyncio.Task[None]]:
         """The deletions of duplicates under way (the presenter's flush waits for them)."""

@@ -6,6 +6,8 @@ import gc
 import logging
 import random
 import time
+from collections import deque
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -71,6 +73,9 @@ ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
 REQUEST_POOL_SIZE = 64
 GC_THRESHOLD = 10_000  # net allocations between the garbage collector's youngest passes
 SHUTDOWN_FLUSH = 5.0  # seconds the messages get to show the latest state at shutdown
+# update_ids remembered as handled: Telegram sends an update again when it thinks the first
+# delivery failed (a webhook's answer lost or late), and ids grow, so the recent ones suffice
+RECENT_UPDATES = 4096
 
 
 def build(settings: Settings, *, rng: random.Random | None = None) -> Application:  # type: ignore[type-arg]
@@ -109,7 +114,14 @@ class FrapApplication(Application):  # type: ignore[type-arg]
     METRICS_PORT, and by the Mini App's server when it runs: PTB's own webhook server takes no
     routes of ours through its public API.)"""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handled = RecentIds(RECENT_UPDATES)
+
     async def process_update(self, update: object) -> None:
+        if isinstance(update, Update) and not self.handled.add(update.update_id):
+            log.debug("update %s skipped: handled already", update.update_id)
+            return
         began = time.perf_counter()
         message = update.message if isinstance(update, Update) else None
         if message is not None and isinstance(self.bot, FrapBot):
@@ -119,6 +131,25 @@ class FrapApplication(Application):  # type: ignore[type-arg]
         finally:
             if isinstance(update, Update):
                 metrics.observe_update(time.perf_counter() - began)
+
+
+class RecentIds:
+    """The last `size` ids added, for telling an id seen before (a bounded set)."""
+
+    def __init__(self, size: int) -> None:
+        self._order: deque[int] = deque()
+        self._ids: set[int] = set()
+        self.size = size
+
+    def add(self, value: int) -> bool:
+        """Remember `value`: False if it is remembered already."""
+        if value in self._ids:
+            return False
+        self._ids.add(value)
+        self._order.append(value)
+        if len(self._order) > self.size:
+            self._ids.discard(self._order.popleft())
+        return True
 
 
 def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[no-untyped-def]
@@ -234,6 +265,7 @@ def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
     app.add_handler(ChatMemberHandler(handlers.member_left, ChatMemberHandler.CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, handlers.member_left))
+    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, handlers.member_joined))
     app.add_error_handler(_on_error)
 
 

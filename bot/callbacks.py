@@ -20,6 +20,18 @@ ANY_STEP = -1  # the step of a button that stays valid whatever the position (F7
 _COMPUTER_CODES = ("-", *(str(i) for i in range(len(LEVELS))))
 
 
+INT64_MAX = 2**63 - 1  # SQLite's largest integer: a larger id cannot name a row
+
+
+def parse_id(text: str) -> int | None:
+    """A row id written as text (a table's, in a page's start_param or address): ASCII digits
+    only (`str.isdigit` takes "²" too), within SQLite's integers; None for anything else."""
+    if not (0 < len(text) <= 19 and text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if value <= INT64_MAX else None
+
+
 class BadCallback(ValueError):
     """callback_data that is not one of ours, or malformed."""
 

@@ -1,38 +1,141 @@
-"""`python -m bot check`, `python -m bot backup FILE` and `python -m bot health`: the operator's
-database commands."""
+"""The command line: `python -m bot [--force]` runs the bot; `check`, `backup` and `health` are
+the operator's database commands; `--help` on each, `--version`. A name that begins with "-" is
+never taken for a file (`backup --help` once wrote a database named `--help`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import sqlite3
 import sys
 from contextlib import closing
+from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
+
+from pydantic import ValidationError
 
 from . import health
-from .config import DatabaseSettings
+from .config import DatabaseSettings, Settings
 from .storage import Problem, Storage
 
-USAGE = (
-    "usage: python -m bot [--force] | python -m bot check [DB] | python -m bot backup FILE"
-    " | python -m bot health [DB]"
-)
+PROG = "python -m bot"
+WHERE = "set it in the environment or in .env (in the directory the bot starts in)"
 
 
-def main(args: list[str]) -> int:
-    """Run `check [DB]` or `backup FILE`; the exit status is non-zero on any problem."""
-    command, rest = args[0], args[1:]
-    if command == "check" and len(rest) <= 1:
-        path = rest[0] if rest else DatabaseSettings().db_path
-        return check(path)
-    if command == "backup" and len(rest) == 1:
-        return backup(DatabaseSettings().db_path, rest[0])
-    if command == "health" and len(rest) <= 1:  # issue 25: Docker's HEALTHCHECK
+class Parser(argparse.ArgumentParser):
+    """argparse's parser; an error names the command's --help."""
+
+    commands: dict[str, Parser]
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}; see `{self.prog} --help`\n")
+
+
+def parser() -> Parser:
+    """The bot's command line and its subcommands."""
+    root = Parser(
+        prog=PROG,
+        description="The card-game bot for Telegram groups. Without a command it runs the bot "
+        "(long polling, or a webhook when WEBHOOK_URL is set); its settings come from the "
+        "environment or .env (see README).",
+    )
+    root.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    root.add_argument(
+        "--force",
+        action="store_true",
+        help="start even if the start-up check finds a problem (as FORCE_START=1 does)",
+    )
+    commands = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    check = commands.add_parser(
+        "check",
+        help="check the configuration and the database as the start-up does",
+        description="Check what the bot checks when it starts: its configuration (the "
+        "environment and .env) and the database's ledger. A line per problem on stderr; exit "
+        "status 1 if any. With DB, only that database is checked (a backup, say).",
+    )
+    check.add_argument("db", nargs="?", metavar="DB", help="a database file (default: DB_PATH)")
+    backup = commands.add_parser(
+        "backup",
+        help="copy the live database to FILE, then check the copy",
+        description="Copy the database at DB_PATH to FILE with SQLite's online backup (the bot "
+        "may be running: the copy is one consistent moment), then check the copy.",
+    )
+    backup.add_argument("file", metavar="FILE", help="the backup to write (a new file name)")
+    probe = commands.add_parser(
+        "health",
+        help="whether the running bot is healthy (Docker's HEALTHCHECK)",
+        description="Exit status 0 and `ok` if the running bot's heartbeat in the database is "
+        "fresh and Telegram answers it, else 1 and a line per problem.",
+    )
+    probe.add_argument("db", nargs="?", metavar="DB", help="a database file (default: DB_PATH)")
+    root.commands = {"check": check, "backup": backup, "health": probe}
+    return root
+
+
+def version() -> str:
+    """The installed package's version (pyproject.toml's)."""
+    try:
+        return metadata.version("frapbot")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def arguments(args: list[str]) -> argparse.Namespace:
+    """Parsed `args`; exits with status 2 and the usage on a mistake, 0 after --help."""
+    root = parser()
+    parsed = root.parse_args(args)
+    for name in ("db", "file"):
+        value = getattr(parsed, name, None)
+        if value is not None and value.startswith("-"):  # given after `--`
+            root.commands[parsed.command].error(
+                f"{value!r} is not a file name (a name may not begin with '-'; "
+                f"write ./{value} if you mean it)"
+            )
+    return parsed
+
+
+def configuration_errors(exc: ValidationError) -> list[str]:
+    """pydantic's errors in plain words, each naming the variable and where to set it."""
+    lines = []
+    for error in exc.errors():
+        field = ".".join(str(p) for p in error["loc"]).upper()
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if error["type"] == "missing":
+            lines.append(f"configuration error: {field} is not set; {WHERE}")
+        elif field:
+            lines.append(f"configuration error: {field}: {message}; {WHERE}")
+        else:  # a rule across variables: the message names them
+            lines.append(f"configuration error: {message}; set them in the environment or .env")
+    return lines
+
+
+def run_command(parsed: argparse.Namespace) -> int:
+    """Run `check`, `backup` or `health`; the exit status is non-zero on any problem."""
+    try:
         settings = DatabaseSettings()
-        return health.command(rest[0] if rest else settings.db_path, settings)
-    print(USAGE, file=sys.stderr)
-    return 2
+    except ValidationError as exc:
+        print(*configuration_errors(exc), sep="\n", file=sys.stderr)
+        return 2
+    if parsed.command == "check":
+        if parsed.db is not None:
+            return check(parsed.db)
+        return check_all()
+    if parsed.command == "backup":
+        return backup(settings.db_path, parsed.file)
+    return health.command(parsed.db or settings.db_path, settings)  # issue 25
+
+
+def check_all() -> int:
+    """`check` without DB: the configuration as the start-up loads it, then its database."""
+    try:
+        settings = Settings()  # type: ignore[call-arg]
+    except ValidationError as exc:
+        print(*configuration_errors(exc), sep="\n", file=sys.stderr)
+        return 1
+    return check(settings.db_path)
 
 
 def check(path: str) -> int:

@@ -24,6 +24,7 @@ from aiohttp import web
 from .config import DatabaseSettings
 from .metrics import Telegram, exposition
 from .storage import Storage, StorageUnavailable
+from .web import protocol
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class MetricsServer:
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = protocol.runner(app)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.listen, self.port).start()
         log.info("metrics and health at http://%s:%d/metrics, /healthz", self.listen, self.port)

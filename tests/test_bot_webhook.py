@@ -154,5 +154,6 @@ def test_a_webhook_without_a_secret_is_one_clear_line() -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "configuration error: Value error, WEBHOOK_SECRET is required with WEBHOOK_URL"
+        "configuration error: WEBHOOK_SECRET is required with WEBHOOK_URL; "
+        "set them in the environment or .env"
     ]

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import control_message, table_of
+from tests.bot_harness import control_message, table_of, webhook_overrides
 from tests.fakebot import FakeTelegram
 from tests.test_faults_telegram import _mover, _stale_slots
 
 OUTAGE = 45.0  # seconds, as measured in the issue
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("hang", [False, True], ids=["502", "hang"])
@@ -58,3 +61,53 @@ async def test_a_45_s_outage_leaves_one_warning_and_loses_nothing(
     back = [line for line in lines if "answers again" in line]
     assert len(down) == 1 and len(back) == 1, lines
     assert tg.token not in caplog.text and tg.token.partition(":")[2] not in caplog.text
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook", "webhook+webapp"])
+async def test_telegram_unreachable_at_start_up_is_waited_for(
+    tg: FakeTelegram, tmp_path: Path, mode: str
+) -> None:
+    """`python -m bot` started while Telegram fails every call: it tries again, a second or
+    two apart at first, with a line saying Telegram is unreachable and no traceback, and serves
+    as soon as Telegram answers (README: the bot waits for Telegram; it does not exit)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "BOT_TOKEN": tg.token,
+        "BOT_API_URL": tg.base_url,
+        "BOT_FILE_API_URL": tg.base_file_url,
+        "DB_PATH": str(tmp_path / "db.sqlite3"),
+        "POLL_TIMEOUT": "1",
+    }
+    if mode != "polling":
+        hook = webhook_overrides(tg)
+        env.update(
+            WEBHOOK_URL=hook["webhook_url"], WEBHOOK_SECRET=hook["webhook_secret"],
+            WEBHOOK_LISTEN="127.0.0.1", PORT=str(hook["port"]),
+        )  # fmt: skip
+        if mode == "webhook+webapp":
+            env["WEBAPP_URL"] = f"http://127.0.0.1:{hook['port']}/app"
+    alice = tg.user(1000, "Alice", language_code="en")
+    tg.outage(502, include_get_updates=True)  # until it has tried twice (start-up is slow
+    # on a loaded machine: a fixed outage could be over before the bot's first call)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    talk = asyncio.ensure_future(proc.communicate())
+    try:
+        await tg.wait_for(lambda: len([c for c in tg.log if c.injected]) >= 2, timeout=60)
+        assert proc.returncode is None  # still waiting for Telegram
+        tg.end_outage()
+        await alice.start()
+        await tg.wait_for(lambda: any(m.from_bot for m in tg.messages(alice.dm)), timeout=30)
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+        _, err = await asyncio.wait_for(talk, 30)
+    log = err.decode()
+    assert proc.returncode == 0, log
+    for bad in ("Traceback", "Aborting", "Unclosed", "ERROR"):
+        assert bad not in log, log
+    warnings = [line for line in log.splitlines() if " WARNING " in line]
+    assert any("unreachable" in line for line in warnings), log
+    assert len(warnings) <= 3, log

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -144,3 +145,26 @@ def test_no_file_in_bot_over_600_lines_and_the_host_under_700() -> None:
     assert sizes["bot/service.py"] < 700
     too_long = {rel: n for rel, n in sizes.items() if n > 600 and rel != "bot/service.py"}
     assert too_long == {}
+
+
+def _tracked() -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+    )
+    return [name for name in listed.stdout.decode().split("\0") if name]
+
+
+def test_no_tracked_file_is_an_option_or_a_database() -> None:
+    """A file named like an option (`--help`: what `backup --help` once wrote) or an SQLite
+    database (a player's data, megabytes of it) has no place in the repository."""
+    names = _tracked()
+    assert "bot/__main__.py" in names  # git answered for this checkout
+    dashed = [n for n in names if any(part.startswith("-") for part in n.split("/"))]
+    databases = []
+    for name in names:
+        path = ROOT / name
+        if path.is_file():
+            with path.open("rb") as file:
+                if file.read(16) == b"SQLite format 3\0":
+                    databases.append(name)
+    assert dashed == [] and databases == []

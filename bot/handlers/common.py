@@ -71,6 +71,9 @@ class Common:
         self.service = service
         self.storage = service.storage
         self.time_zone = time_zone  # /history's dates
+        # told (chat id, user id, member now?) when a member leaves or joins a group: the Mini
+        # App's server ends or grants his pages of its tables at once
+        self.membership: list[Callable[[int, int, bool], Awaitable[None]]] = []
 
     async def _chat_lang(self, chat: Chat) -> str:
         if chat.type == ChatType.PRIVATE:

@@ -1,5 +1,5 @@
 """Membership: the bot blocked or removed, a group that became a supergroup (issue 11), a
-member who left the group (issue 16)."""
+member who left the group (issue 16) or joined it (told to the Mini App's server)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import ChatMigrated, TelegramError
 
 from .common import Common, Context, person
+
+_MEMBER = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
 
 class Members(Common):
@@ -64,13 +66,18 @@ class Members(Common):
     async def member_left(self, update: Update, context: Context) -> None:
         """A member left the group or was removed (a left_chat_member service message, which
         a bot gets whatever its privacy mode, or a chat_member update, which an admin bot gets):
-        he stands up from the table at the end of his deal (issue 16)."""
+        he stands up from the table at the end of his deal (issue 16), and his Mini App pages
+        of the group's tables close now (`membership` listeners). A chat_member update that
+        makes him a member again grants the pages at once, as `member_joined` does."""
         chat_id: int | None = None
         gone: User | None = None
         change = update.chat_member
         if change is not None:
-            if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-                chat_id, gone = change.chat.id, change.new_chat_member.user
+            member = change.new_chat_member
+            if member.status in _MEMBER or getattr(member, "is_member", False):
+                await self._membership(change.chat.id, [member.user], True)
+            elif member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                chat_id, gone = change.chat.id, member.user
         elif update.effective_message is not None:
             chat_id = update.effective_message.chat_id
             gone = update.effective_message.left_chat_member
@@ -78,3 +85,17 @@ class Members(Common):
             return
         async with self.service.lock(chat_id):
             await self.service.stand_up(chat_id, gone.id, kicked=False)
+        await self._membership(chat_id, [gone], False)
+
+    async def member_joined(self, update: Update, context: Context) -> None:
+        """Members joined the group (the new_chat_members service message): a page of the
+        group's tables opens for them at once."""
+        message = update.effective_message
+        if message is not None and message.new_chat_members:
+            await self._membership(message.chat_id, list(message.new_chat_members), True)
+
+    async def _membership(self, chat_id: int, users: list[User], member: bool) -> None:
+        for user in users:
+            if not user.is_bot:
+                for listener in self.membership:
+                    await listener(chat_id, user.id, member)

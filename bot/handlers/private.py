@@ -7,6 +7,7 @@ from telegram.constants import ChatType
 
 from locales import pick_language, t
 
+from .. import callbacks
 from ..format import name
 from ..service import Refusal
 from .common import Common, Context, help_text, person
@@ -26,8 +27,8 @@ class PrivateChat(Common):
         stored = await self.service.touch(person(user), started=True)
         lang = pick_language(stored.lang)
         payload = context.args[0] if context.args else ""
-        if payload.startswith("j") and payload[1:].isdigit():
-            table_id = int(payload[1:])
+        table_id = callbacks.parse_id(payload[1:]) if payload.startswith("j") else None
+        if table_id is not None:
             live = self.service.find(table_id)
             if live is None:
                 await self._reply(message, t(lang, "err.stale"))

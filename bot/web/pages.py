@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from locales import pick_language, t
 
@@ -39,6 +39,7 @@ class Page:
     table_id: int
     socket: web.WebSocketResponse
     sent: bytes = b""
+    chat_id: int = 0  # the table's group (or private chat)
 
 
 class Pages:
@@ -49,6 +50,7 @@ class Pages:
         self.clock = clock
         self._open: dict[int, set[Page]] = {}
         self._due: dict[int, asyncio.Task[None]] = {}  # by table: a push on its way
+        self._closing: set[asyncio.Task[bool]] = set()  # sockets being closed (`close_where`)
         self.pushed = 0  # bytes sent to pages (the bench reads it)
         service.observers.append(self.changed)
 
@@ -76,6 +78,19 @@ class Pages:
         task = asyncio.get_running_loop().create_task(self._push(table_id, live.row.chat_id))
         self._due[table_id] = task
 
+    def close_where(self, which: Callable[[Page], bool]) -> None:
+        """Close the pages `which` picks (their access ended): pushed nothing more from now, their
+        sockets closed in the background (a page that does not answer the close frame must not
+        hold up the update that ended its access)."""
+        for pages in list(self._open.values()):
+            for page in [page for page in pages if which(page)]:
+                self.remove(page)
+                task = asyncio.get_running_loop().create_task(
+                    page.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"not a member")
+                )
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+
     async def close(self) -> None:
         """Stop the pushes on their way, close every page's socket (at shutdown)."""
         for task in list(self._due.values()):
@@ -84,6 +99,7 @@ class Pages:
         for pages in list(self._open.values()):
             for page in list(pages):
                 await page.socket.close()
+        await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def _push(self, table_id: int, chat_id: int) -> None:
         try:

@@ -9,6 +9,7 @@ that runs only the page's own scripts and Telegram's telegram-web-app.js."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import html
 import json
@@ -35,6 +36,7 @@ from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..health import Heartbeat, healthz
 from ..service import GameService
+from . import protocol
 from .initdata import BadInitData, StaleInitData, WebUser, claimed_language, secret_key, verify
 from .pages import Page, Pages, words
 
@@ -53,10 +55,12 @@ CSP = (
 TABLE_PRESSES = (
     Kind.ACT, Kind.TOGGLE, Kind.JOIN, Kind.LEAVE, Kind.START, Kind.GAME, Kind.COMPUTER, Kind.NEXT,
 )  # fmt: skip
-MAX_TABLE_ID = 2**63 - 1  # SQLite's integers
 RATE = (20, 10.0)  # a user's calls: 20 in 10 seconds (a page makes one per tap or opening)
 MEMBER_CACHE = 300.0  # seconds a group membership looked up holds
-MAX_BODY = 4096  # bytes of a press's request
+MAX_BODY = 4096  # bytes of a press's request (read by `_body`: the page's limit)
+# bytes of an update Telegram posts: a message of 4096 characters, its entities and the
+# message it replies to, JSON-escaped, stay well within it (the app's client_max_size)
+MAX_UPDATE = 1 << 20
 _MEMBERS = {
     ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
     ChatMemberStatus.RESTRICTED,
@@ -70,6 +74,7 @@ class Opened:
 
     user: WebUser
     table_id: int
+    chat_id: int
 
 
 class WebServer:
@@ -95,6 +100,7 @@ class WebServer:
         self._calls: dict[int, deque[float]] = {}
         self.rate = RATE
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
+        handlers.membership.append(self.membership)  # a member left or joined: at once
         self._runner: web.AppRunner | None = None
         self.web = self._routes()
         # the page, its assets addressed from WEBAPP_URL's path (not relative to the address
@@ -104,7 +110,7 @@ class WebServer:
 
     def _routes(self) -> web.Application:
         root = self.settings.webapp_path
-        http = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
+        http = web.Application(middlewares=[_headers], client_max_size=MAX_UPDATE)
         # the page at WEBAPP_URL as BotFather has it, with or without its slash: its assets and
         # API are addressed from the configured path, so either form finds them
         http.router.add_get(root or "/", self._index)
@@ -123,7 +129,7 @@ class WebServer:
 
     async def start(self) -> None:
         """Listen on PORT."""
-        self._runner = web.AppRunner(self.web, access_log=None)
+        self._runner = protocol.runner(self.web)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.webhook_listen, self.settings.port)
         await site.start()
@@ -174,7 +180,7 @@ class WebServer:
         user = self._user(request)
         lang = pick_language(user.language_code)
         signed = user.start_param
-        table_id = _table_id(request.query.get("table") or signed)
+        table_id = callbacks.parse_id(request.query.get("table") or signed or "")
         if table_id is None:
             raise _refused(web.HTTPBadRequest, "no_table", lang)
         found = await self._seats(table_id)
@@ -182,8 +188,8 @@ class WebServer:
             raise _refused(web.HTTPNotFound, "gone", lang)
         chat_id, seats = found
         if user.user_id in seats or user.user_id == chat_id:
-            return Opened(user, table_id)
-        link = _table_id(signed)
+            return Opened(user, table_id, chat_id)
+        link = callbacks.parse_id(signed or "")
         if link is None or chat_id > 0:  # no signed link, or another's practice table
             raise _refused(web.HTTPForbidden, "not_seated", lang)
         if link != table_id and (await self._seats(link) or (0, ()))[0] != chat_id:
@@ -191,7 +197,7 @@ class WebServer:
         if not await self._member(chat_id, user.user_id):
             chat = await self.service.storage.chat(chat_id)
             raise _refused(web.HTTPForbidden, "not_member", lang, chat=chat.title or "")
-        return Opened(user, table_id)
+        return Opened(user, table_id, chat_id)
 
     async def _seats(self, table_id: int) -> tuple[int, tuple[int, ...]] | None:
         """A table's chat and seats (an open table's, or a closed one's as stored); None for
@@ -215,6 +221,24 @@ class WebServer:
             yes = False
         self._members[(chat_id, user_id)] = (now, yes)
         return yes
+
+    async def membership(self, chat_id: int, user_id: int, member: bool) -> None:
+        """The group's updates say the user left it or joined it: the membership cached is that,
+        from now; leaving closes his pages of the group's tables, but those of a table he is
+        still seated at (he stands up at the end of his deal: issue 16's rule)."""
+        self._members[(chat_id, user_id)] = (self.clock(), member)
+        if not member:
+            self.pages.close_where(
+                lambda page: (
+                    page.chat_id == chat_id
+                    and page.user.user_id == user_id
+                    and not self._seated(page.table_id, user_id)
+                )
+            )
+
+    def _seated(self, table_id: int, user_id: int) -> bool:
+        live = self.service.find(table_id)
+        return live is not None and user_id in live.row.seats
 
     # ---- the page -------------------------------------------------------------------------------
 
@@ -240,8 +264,9 @@ class WebServer:
         as the chat button's (a move, the lobby's buttons, the next deal)."""
         opened = await self._opened(request)
         lang = pick_language(opened.user.language_code)
+        raw = await _body(request, MAX_BODY)
         try:
-            body = await request.json()
+            body = json.loads(raw)
             data = body["press"]
             press = callbacks.decode(data if isinstance(data, str) else None)
         except (ValueError, KeyError, TypeError, callbacks.BadCallback):
@@ -276,7 +301,7 @@ class WebServer:
         opened = await self._opened(request)  # checked before the upgrade: 401, 403 as HTTP
         socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
         await socket.prepare(request)
-        page = Page(opened.user, opened.table_id, socket)
+        page = Page(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
         self.pages.add(page)
         try:
             await self.pages.send(page, await self.pages.view(page.user, page.table_id), first=True)
@@ -300,10 +325,16 @@ class WebServer:
         if secret is None or not hmac.compare_digest(given, secret.get_secret_value()):
             raise web.HTTPForbidden()
         try:
-            update = Update.de_json(await request.json(), self.app.bot)
-        except (ValueError, TypeError, KeyError):
+            payload = json.loads(await _body(request, MAX_UPDATE))
+            if not isinstance(payload, dict) or type(payload.get("update_id")) is not int:
+                raise ValueError("not an update: no update_id")
+            update = Update.de_json(payload, self.app.bot)
+        except web.HTTPException:
+            raise  # larger than MAX_UPDATE (413), or too slow (408)
+        except Exception as exc:  # anything Telegram would not send: one line, no traceback
+            log.warning("webhook: malformed update refused (%s: %s)", type(exc).__name__, exc)
             raise web.HTTPBadRequest() from None
-        await self.app.update_queue.put(update)
+        await self.app.update_queue.put(update)  # one handled already is skipped there
         return web.Response()
 
 
@@ -318,12 +349,24 @@ def _refused(
     return kind(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
-def _table_id(given: str | None) -> int | None:
-    """A table's id as a page names it (ASCII digits, within SQLite's integers); None else."""
-    if not given or len(given) > 19 or not (given.isascii() and given.isdigit()):
-        return None
-    value = int(given)
-    return value if value <= MAX_TABLE_ID else None
+async def _body(request: web.Request, limit: int) -> bytes:
+    """The request's body, if at most `limit` bytes (413 otherwise, before reading more)."""
+    too_large = web.HTTPRequestEntityTooLarge(
+        limit, request.content_length or limit + 1,
+        text=json.dumps({"error": "request too large"}), content_type="application/json",
+    )  # fmt: skip
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large
+    data = bytearray()
+    try:
+        async with asyncio.timeout(protocol.BODY_TIMEOUT):
+            while chunk := await request.content.read(limit + 1 - len(data)):
+                data += chunk
+                if len(data) > limit:
+                    raise too_large
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
+    return bytes(data)
 
 
 @web.middleware

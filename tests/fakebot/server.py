@@ -202,6 +202,10 @@ class FakeTelegram:
         an admin bot."""
         self.world.member_leaves(group, user, by)
 
+    def member_joins(self, group: FakeChat, user: FakeUser) -> None:
+        """``user`` joins ``group``: new_chat_members, and chat_member for an admin bot."""
+        self.world.member_joins(group, user)
+
     def block(self, user: FakeUser) -> None:
         """``user`` blocks the bot: sends to them fail with 403; bot gets my_chat_member."""
         self.world.set_blocked(user, blocked=True)

@@ -211,6 +211,29 @@ class World:
                 },
             )
 
+    def member_joins(self, group: FakeChat, user: FakeUser) -> None:
+        """``user`` joins ``group``, as Telegram tells a bot: a ``new_chat_members`` service
+        message, and a ``chat_member`` update to a bot that is an admin there."""
+        old = group.status_of(user.id)
+        if group.is_private or old != "left":
+            return
+        group.add(user)
+        if group.bot_status not in ("member", "administrator"):
+            return
+        message = self.new_message(group, user, service={"new_chat_members": [user.to_api()]})
+        self.updates.push("message", message.to_api(self.bot))
+        if group.bot_status == "administrator":
+            self.updates.push(
+                "chat_member",
+                {
+                    "chat": group.to_api(),
+                    "from": user.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": member_json(old, user.to_api()),
+                    "new_chat_member": member_json("member", user.to_api()),
+                },
+            )
+
     def set_blocked(self, user: FakeUser, blocked: bool) -> None:
         """User blocks/unblocks the bot; the bot gets a ``my_chat_member`` update."""
         if user.blocked == blocked:

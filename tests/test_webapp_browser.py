@@ -278,15 +278,23 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         await bot.idle()
         lobby = lobby_message(tg, group)
         pages = [await live(await open_from(browser, bot, u, lobby, theme=colours)) for u in users]
-        # the creator seats a computer player from his page and stands it up again
-        await tap(pages[0], await press_of(pages[0], "m:"))
-        await pages[1].wait_for_function(
-            "() => document.querySelectorAll('#seats .seat').length === 2"
-        )
-        await tap(pages[0], await press_of(pages[0], "m:", ":-"))  # the last computer stands up
-        await pages[1].wait_for_function(
-            "() => document.querySelectorAll('#seats .seat').length === 1"
-        )
+        # the creator seats three computer players from his page and stands them up again;
+        # on a phone's width each seat's name is whole, so the three are told apart
+        for seated in (2, 3, 4):
+            await tap(pages[0], await press_of(pages[0], "m:"))
+            await pages[1].wait_for_function(
+                f"() => document.querySelectorAll('#seats .seat').length === {seated}"
+            )
+        names = pages[1].locator("#seats .seat .name")
+        shown = [await names.nth(i).text_content() for i in range(await names.count())]
+        assert len(set(shown)) == 4, shown
+        whole = "(n) => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight"
+        assert all([await names.nth(i).evaluate(whole) for i in range(4)]), shown
+        for seated in (3, 2, 1):  # the last computer stands up
+            await tap(pages[0], await press_of(pages[0], "m:", ":-"))
+            await pages[1].wait_for_function(
+                f"() => document.querySelectorAll('#seats .seat').length === {seated}"
+            )
         for page in pages[1:]:
             await tap(page, await press_of(page, "j:"))
         await bot.idle()

@@ -34,7 +34,7 @@ from tests.bot_harness import (
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 from tests.fakebot.webhook import SECRET_HEADER
-from tests.webapp_helpers import PATH, auth, init_data, webapp_overrides
+from tests.webapp_helpers import PATH, auth, init_data, open_socket, webapp_overrides
 
 
 def _shared(tg: FakeTelegram) -> dict[str, Any]:
@@ -250,7 +250,7 @@ async def test_slow_headers_are_cut_off_and_a_socket_is_not(
     group, users = make_players(tg, 3)
     settings = webapp_overrides()
     async with served(tg, tmp_path, group, users, **settings) as (bot, http, table_id):
-        socket = await http.ws_connect(_socket_url(bot, tg, users[1], table_id))
+        socket = await open_socket(http, _base(bot), tg, users[1], table_id)
         assert (await socket.receive_json(timeout=5))["status"] == "playing"
 
         async def slow() -> float:
@@ -283,10 +283,6 @@ async def test_slow_headers_are_cut_off_and_a_socket_is_not(
         await socket.close()
 
 
-def _socket_url(bot: RunningBot, tg: FakeTelegram, user: FakeUser, table_id: int) -> str:
-    return _base(bot) + "/api/ws?init=" + quote(init_data(tg.token, user, str(table_id)))
-
-
 # ---- membership -------------------------------------------------------------------------------
 
 
@@ -304,9 +300,9 @@ async def test_leaving_the_group_ends_the_page_and_joining_grants_it(
     async with served(tg, tmp_path, group, users, **webapp_overrides()) as (bot, http, table_id):
         view = _base(bot) + "/api/view"
         assert await _status(http, view, auth(tg, watcher, table_id)) == 200
-        socket = await http.ws_connect(_socket_url(bot, tg, watcher, table_id))
+        socket = await open_socket(http, _base(bot), tg, watcher, table_id)
         assert (await socket.receive_json(timeout=5))["seat"] is None
-        seated = await http.ws_connect(_socket_url(bot, tg, users[1], table_id))
+        seated = await open_socket(http, _base(bot), tg, users[1], table_id)
         await seated.receive_json(timeout=5)
         tg.member_leaves(group, watcher)
         await bot.idle()

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -28,7 +27,7 @@ from tests.bot_harness import (
     webhook_overrides,
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
-from tests.webapp_helpers import PATH, auth, init_data, webapp_overrides
+from tests.webapp_helpers import PATH, auth, init_data, open_socket, webapp_overrides
 
 OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
 
@@ -54,11 +53,6 @@ async def served(
     ):
         await open_table(bot, group, users)
         yield bot, http, await _table_id(bot)
-
-
-def _socket(bot: RunningBot, headers: dict[str, str]) -> str:
-    """The WebSocket's address with the initData of `headers` (a browser sets no header there)."""
-    return _base(bot) + "/api/ws?init=" + quote(headers.get("Authorization", "tma ")[4:])
 
 
 async def _get(http: aiohttp.ClientSession, url: str, headers: dict[str, str]) -> tuple[int, Any]:
@@ -180,9 +174,11 @@ async def test_bad_initdata_is_401_and_changes_nothing(
         assert status == 401 and body["error"]
         async with http.get(_base(bot) + "/api/sheet", headers=headers) as response:
             assert response.status == 401
-        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await http.ws_connect(_socket(bot, headers))
-        assert refused.value.status == 401
+        socket = await http.ws_connect(_base(bot) + "/api/ws")
+        await socket.send_json({"init": headers.get("Authorization", "tma ")[4:]})
+        closed = await socket.receive(timeout=5)  # refused: nothing pushed, a reason
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1008, closed
+        assert closed.extra in ("bad_init", "too_old")
         await bot.idle()
         after = await bot.service.storage.current_deal(table_id)
         assert before is not None and after is not None and after.record == before.record
@@ -255,7 +251,7 @@ async def test_the_socket_pushes_each_change_and_the_view_on_reconnect(
 ) -> None:
     group, users = make_players(tg, 3)
     async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
-        sockets = [await http.ws_connect(_socket(bot, auth(tg, u, table_id))) for u in users]
+        sockets = [await open_socket(http, _base(bot), tg, u, table_id) for u in users]
         first = [await ws.receive_json(timeout=5) for ws in sockets]
         assert all(v["status"] == "playing" for v in first)
         rng = random.Random(3)
@@ -268,7 +264,7 @@ async def test_the_socket_pushes_each_change_and_the_view_on_reconnect(
         assert all(p != f for p, f in zip(pushed, first, strict=True))
         assert all("words" in f and "words" not in p for f, p in zip(first, pushed, strict=True))
         await sockets[0].close()
-        again = await http.ws_connect(_socket(bot, auth(tg, users[0], table_id)))
+        again = await open_socket(http, _base(bot), tg, users[0], table_id)
         reopened = await again.receive_json(timeout=5)  # the view as pushed, the words again
         assert reopened.pop("words") == first[0]["words"] and reopened == pushed[0]
         await again.close()
@@ -319,7 +315,7 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
         await bot.idle()
         live = bot.service.table_in(alice.id)
         assert live is not None
-        socket = await http.ws_connect(_socket(bot, auth(tg, alice, live.row.table_id)))
+        socket = await open_socket(http, _base(bot), tg, alice, live.row.table_id)
 
         def mover(view: dict[str, Any]) -> str | None:
             seats = (view["deal"] or {}).get("seats") or []
@@ -343,7 +339,7 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
 async def test_a_stopped_table_shows_closed_on_its_pages(tg: FakeTelegram, tmp_path: Path) -> None:
     group, users = make_players(tg, 3)
     async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
-        socket = await http.ws_connect(_socket(bot, auth(tg, users[1], table_id)))
+        socket = await open_socket(http, _base(bot), tg, users[1], table_id)
         assert (await socket.receive_json(timeout=5))["status"] == "playing"
         await users[0].send(group, "/stopgame")  # the creator closes the table
         await bot.idle()

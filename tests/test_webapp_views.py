@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -28,7 +27,7 @@ from tests.bot_harness import (
     running_bot,
 )
 from tests.fakebot import FakeTelegram
-from tests.webapp_helpers import init_data, web_user, webapp_overrides
+from tests.webapp_helpers import open_socket, web_user, webapp_overrides
 
 GAMES = [("frap", 4), ("khrap", 4), ("student", 4), ("napoleon", 4), ("preferans", 3)]
 
@@ -144,12 +143,7 @@ async def test_no_frame_holds_a_card_its_seat_may_not_see(
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
         base = bot.app.bot_data["web"].settings.webapp_url
-        sockets = [
-            await http.ws_connect(
-                base + "/api/ws?init=" + quote(init_data(tg.token, u, str(table.table_id)))
-            )
-            for u in [*users, watcher]
-        ]
+        sockets = [await open_socket(http, base, tg, u, table.table_id) for u in [*users, watcher]]
         for _deal in range(2):
             assert await _play(bot, users, rng, 150, table.table_id) > 0
             await _next_deal(bot, group, users[0])

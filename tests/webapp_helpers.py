@@ -1,4 +1,4 @@
-"""Issue 24's test kit: initData signed as Telegram signs it, a bot serving the Mini App."""
+"""The Mini App's test kit: initData signed as Telegram signs it, a bot serving the Mini App."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 import socket
 import time
 from typing import Any
+
+import aiohttp
 
 from bot.web.initdata import WebUser, sign
 from tests.fakebot import FakeTelegram
@@ -70,3 +72,13 @@ def web_user(user: FakeUser, table_id: int | None = None) -> WebUser:
     """The verified user a page of `user` stands for (to ask the server's views directly)."""
     start = str(table_id) if table_id is not None else None
     return WebUser(user.id, user.first_name, user.language_code, start, int(time.time()))
+
+
+async def open_socket(
+    http: aiohttp.ClientSession, base: str, tg: FakeTelegram, user: FakeUser, table_id: int
+) -> aiohttp.ClientWebSocketResponse:
+    """The live view as `user`'s page opened from the group's table button has it: the socket at
+    `base`'s `api/ws` (no launch data in its address), initData sent as its first message."""
+    socket = await http.ws_connect(base + "/api/ws")
+    await socket.send_json({"init": init_data(tg.token, user, str(table_id))})
+    return socket

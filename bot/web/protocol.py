@@ -19,7 +19,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 HEADER_TIMEOUT = 15.0  # seconds for a request's line and headers; the idle keep-alive too
-MAX_LINE = 8190  # bytes of the request line (a WebSocket's ?init=… included) and of a header
+MAX_LINE = 8190  # bytes of the request line and of a header
 MAX_HEADERS = 64  # a browser, Telegram and a proxy or two send a few dozen at most
 BODY_TIMEOUT = 10.0  # seconds for a request's body (a press's, an update's) once it began
 

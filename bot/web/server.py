@@ -1,10 +1,11 @@
-"""The Mini App's server (issue 24): aiohttp in the bot's own process, on PORT, at WEBAPP_URL's
+"""The Mini App's server: aiohttp in the bot's own process, on PORT, at WEBAPP_URL's
 path; in webhook mode it takes Telegram's updates on the same port (as python-telegram-bot's
 custom-webhook examples do: each update put on the application's update queue).
 
-Every API call and the WebSocket's opening carry Telegram's initData (`Authorization: tma …`, or
-`?init=…` where a browser cannot set a header: the WebSocket); the seat comes only from its
-verified user id, the table from its signed `start_param`. No cookies; a Content-Security-Policy
+Every API call carries Telegram's initData (`Authorization: tma …`), and the WebSocket its first
+message (a browser cannot set a header there, and an address would leave a replayable login in
+the logs of every proxy on the way); the seat comes only from its verified user id, the table
+from its signed `start_param`. No cookies; a Content-Security-Policy
 that runs only the page's own scripts and Telegram's telegram-web-app.js."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from aiohttp import web
+from aiohttp import WSCloseCode, WSMsgType, web
 from telegram import Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -143,12 +144,14 @@ class WebServer:
 
     # ---- checks ---------------------------------------------------------------------------------
 
-    def _user(self, request: web.Request) -> WebUser:
+    def _user(self, request: web.Request, init: str | None = None) -> WebUser:
         """The verified user of a call (401 for missing, forged, stale or another bot's), within
-        his rate (429). A refusal is in the language initData names (its words only: nothing
-        else of unverified data counts)."""
-        header = request.headers.get("Authorization", "")
-        init = header[4:] if header.startswith("tma ") else request.query.get("init", "")
+        his rate (429), by the call's `Authorization` header or the given `init`. A refusal is
+        in the language initData names (its words only: nothing else of unverified data
+        counts)."""
+        if init is None:
+            header = request.headers.get("Authorization", "")
+            init = header[4:] if header.startswith("tma ") else ""
         try:
             user = verify(init, self.key, max_age=self.settings.webapp_max_age, now=self.clock())
         except StaleInitData:
@@ -172,12 +175,12 @@ class WebServer:
             self._calls = {uid: c for uid, c in self._calls.items() if c and now - c[-1] < window}
         return True
 
-    async def _opened(self, request: web.Request) -> Opened:
+    async def _opened(self, request: web.Request, init: str | None = None) -> Opened:
         """The user and the table his page is at: the page's `table` (a web_app button's, or
         the table a page followed to), else the signed start_param (the group's t.me link).
         A seated player (or a practice table's owner) may see his table; anyone else only a
         table of the group whose signed link opened the page, while he is its member."""
-        user = self._user(request)
+        user = self._user(request, init)
         lang = pick_language(user.language_code)
         signed = user.start_param
         table_id = callbacks.parse_id(request.query.get("table") or signed or "")
@@ -298,9 +301,22 @@ class WebServer:
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         """The page's live view: the current one at once, then after every change."""
-        opened = await self._opened(request)  # checked before the upgrade: 401, 403 as HTTP
-        socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
+        socket = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_BODY)
         await socket.prepare(request)
+        try:  # the page's first message: {"init": its initData}, within BODY_TIMEOUT
+            async with asyncio.timeout(protocol.BODY_TIMEOUT):
+                first = await socket.receive()
+            init = json.loads(first.data)["init"] if first.type == WSMsgType.TEXT else None
+            if not isinstance(init, str):
+                raise ValueError("no initData")
+            opened = await self._opened(request, init)
+        except (TimeoutError, ValueError, KeyError, TypeError):
+            await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"bad_init")
+            return socket
+        except web.HTTPException as refused:  # the reason's code (the page asks for its words)
+            why = json.loads(refused.text or "{}").get("error", "refused")
+            await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
+            return socket
         page = Page(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
         self.pages.add(page)
         try:

@@ -382,16 +382,27 @@ function linkButton(url) {
 function connect() {
   const url = new URL(api("ws"));
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  url.searchParams.set("init", initData);
   const mine = new WebSocket(url.href);
   socket = mine;
-  mine.addEventListener("open", () => { retry = 500; });
-  mine.addEventListener("message", (event) => { if (socket === mine) show(JSON.parse(event.data)); });
+  // the launch data goes in the first message, never in the address (proxies log addresses)
+  mine.addEventListener("open", () => mine.send(JSON.stringify({ init: initData })));
+  mine.addEventListener("message", (event) => {
+    if (socket !== mine) return;
+    retry = 500;
+    show(JSON.parse(event.data));
+  });
   mine.addEventListener("close", (event) => {
-    if (socket !== mine || event.code === 1008) return;
-    setTimeout(connect, retry);
+    if (socket !== mine) return;
+    socket = null;
+    setTimeout(event.code === 1008 ? recheck : connect, retry);
     retry = Math.min(retry * 2, 15000);
   });
+}
+
+async function recheck() {
+  // the server refused the socket (the player left the group, the launch data grew too old):
+  // the page says why, or goes on live if the refusal has passed
+  if (await load()) connect();
 }
 
 async function load() {

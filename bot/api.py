@@ -17,6 +17,9 @@ log = logging.getLogger(__name__)
 
 _NO_PREVIEW = {"is_disabled": True}
 _SENDS = frozenset({"sendMessage", "sendPhoto", "sendDocument"})
+_EDITS = frozenset(
+    {"editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
+)
 _KNOWN = 200  # the bot's latest message ids remembered per chat
 _LOOK_BACK = 20  # at most this many ids before a re-sent message are looked at for a duplicate
 
@@ -36,7 +39,12 @@ class FrapBot(ExtBot[Any]):
     the next one that succeeds in that chat (id N) looks at the ids between the bot's last post
     there before the failure and N: all were posted since, so one the bot does not know of and
     may edit (a person's message it may not) is a message it posted without learning of it, and
-    is deleted. (A chat it has posted nothing in since the start is left as it is.)"""
+    is deleted. (A chat it has posted nothing in since the start is left as it is.)
+
+    An edit of a message the bot deleted (or is deleting) is not sent: it fails at once with
+    Telegram's own "message to edit not found", which every caller already takes for a message
+    that is gone. After an outage an edit queued before the delete would otherwise reach
+    Telegram after it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -46,6 +54,7 @@ class FrapBot(ExtBot[Any]):
         self._last_post: dict[int, int] = {}  # chat → the id of the bot's last post there
         self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
         self._sweeps: set[asyncio.Task[None]] = set()
+        self._deleted: dict[int, deque[int]] = {}  # ids the bot deleted, by chat
 
     async def shutdown_requests(self) -> None:
         """Close the HTTP clients of a bot whose `initialize` never succeeded (Telegram was not
@@ -62,6 +71,10 @@ class FrapBot(ExtBot[Any]):
         self._known.setdefault(chat_id, deque(maxlen=_KNOWN)).append(message_id)
 
     async def _do_post(self, endpoint: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        if endpoint in _EDITS or endpoint == "deleteMessage":
+            chat, message = data.get("chat_id"), data.get("message_id")
+            if isinstance(chat, int) and isinstance(message, int):
+                return await self._touch(endpoint, chat, message, data, *args, **kwargs)
         chat = data.get("chat_id") if endpoint in _SENDS else None
         if not isinstance(chat, int):
             return await super()._do_post(endpoint, data, *args, **kwargs)
@@ -87,6 +100,26 @@ class FrapBot(ExtBot[Any]):
                 task.add_done_callback(self._sweeps.discard)
         return result
 
+    async def _touch(
+        self, endpoint: str, chat: int, message: int, data: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        """An edit or a deletion of message `message` in `chat`: an edit of a message the bot
+        deleted is refused without a call; a deletion is remembered from the moment it is
+        sent (an edit sent meanwhile would reach Telegram after it), and forgotten if Telegram
+        refused it for a message that is still there (one older than 48 hours)."""
+        if endpoint != "deleteMessage":
+            if message in self._deleted.get(chat, ()):
+                raise BadRequest("Message to edit not found")
+            return await super()._do_post(endpoint, data, *args, **kwargs)
+        deleted = self._deleted.setdefault(chat, deque(maxlen=_KNOWN))
+        deleted.append(message)
+        try:
+            return await super()._do_post(endpoint, data, *args, **kwargs)
+        except BadRequest as exc:
+            if "not found" not in exc.message.lower() and message in deleted:
+                deleted.remove(message)
+            raise
+
     async def _sweep(self, chat_id: int, floor: int | None, posted: int) -> None:
         """Delete the messages the bot posted in `chat_id` before `posted` without learning of
         them (their answers lost); first waiting for its other sends there to be answered."""
@@ -94,7 +127,7 @@ class FrapBot(ExtBot[Any]):
             return  # message of ours from before it, not a duplicate
         while self._sending.get(chat_id):
             await asyncio.sleep(0.05)
-        known = set(self._known.get(chat_id, ()))
+        known = {*self._known.get(chat_id, ()), *self._deleted.get(chat_id, ())}
         start = max(posted - _LOOK_BACK, floor) + 1
         for message_id in range(start, posted):
             if message_id in known:

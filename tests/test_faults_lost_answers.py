@@ -7,6 +7,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+from telegram.error import BadRequest
+
 from tests.bot_harness import (
     RunningBot,
     bot_messages,
@@ -14,6 +17,7 @@ from tests.bot_harness import (
     open_table,
     play_deal,
     running_bot,
+    table_of,
 )
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.test_faults_telegram import _mover, _stale_slots
@@ -60,3 +64,29 @@ async def test_a_lost_answer_leaves_no_duplicate(tg: FakeTelegram, tmp_path: Pat
         "Bad Request: message is not modified: specified new message content and reply markup "
         "are exactly the same as a current content and reply markup of the message",
     }, refused
+
+
+async def test_no_edit_reaches_a_message_the_bot_deleted(tg: FakeTelegram, tmp_path: Path) -> None:
+    """A turn ping posts the mover's hand anew and deletes the old message. An edit of the old
+    one queued before (a sweep's look, a delete's fallback, an edit held by an outage) must not
+    be sent: Telegram would answer "message to edit not found"."""
+    async with table_of(tg, tmp_path, 3, seed=5) as (bot, _, users):
+        tg.outage(502, hang=True)  # Telegram holds every call: play goes on meanwhile
+        user, data = _mover(tg, users)
+        await user.press(tg.last(user.dm), data=data)
+        await tg.wait_for(lambda: bot.service.find(1).step == 1)  # type: ignore[union-attr]
+        tg.end_outage()
+        await bot.idle()
+        gone = [
+            (u, m.message_id)
+            for u in users
+            for m in tg.messages(u.dm, include_deleted=True)
+            if m.from_bot and m.deleted
+        ]
+        assert gone  # the mover's old hand message
+        for u, message_id in gone:
+            with pytest.raises(BadRequest, match="Message to edit not found"):
+                await bot.app.bot.edit_message_reply_markup(u.id, message_id, reply_markup=None)
+        assert _stale_slots(bot) == []
+        assert await bot.service.storage.check() == []
+    assert [c.description for c in tg.errors] == []

@@ -7,7 +7,8 @@ for the operator, not a traceback per stranger.
 aiohttp's own bound is its keep-alive time-out: it counts from the connection's opening and
 from each answer, and closes a connection whose request has not fully arrived by then (a
 request being handled, a WebSocket, is never cut). A reverse proxy in front must keep its idle
-upstream connections for less than HEADER_TIMEOUT (README, "Deploying")."""
+upstream connections for less than HEADER_TIMEOUT (docs/operating.md says what else it should
+bound)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24's test kit: initData signed as Telegram signs it, a bot serving the Mini App."""
+"""The Mini App's test kit: initData signed as Telegram signs it, a bot serving the Mini App."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How strong the computer players are: duplicate matches between levels, per game (issue 17).
+"""How strong the computer players are: duplicate matches between levels, per game.
 
 Run: `nice -n 15 python bench/ai_strength.py [--deals 2000] [--strong-deals N]
 [--games frap,khrap,student_khrap,napoleon,preferans] [--players N] [--seed 1] [--jobs 1]
@@ -22,20 +22,21 @@ rules, no raspasy before it), and its figure is in whists: each seat's P16
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
 payoff of ai/preferans.settle, which the strong level plays for).
 
-`--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is
-issue 26's Master (card play exact from the first trick where 16 imagined deals fit a budget of
+`--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is an
+earlier Master (card play exact from the first trick where 16 imagined deals fit a budget of
 positions, the deals fitting the whist words too), kept in the bench: it did not win whists; `today`
-the Master before its modest contracts (ai/pref_search.lookahead); `before` the Master before issue
-26's third session (60 playouts a decision, every seat played out as its own); `ddwords` the Master
-weighing the contract and the whist words over 6 imagined deals solved exactly from the first lead
-(bench only: over the time budget). Two levels see every card, the ceilings (`SEES_ALL`: the bench
-gives them the real deal as their only world): `seer` plays each candidate out once on the real
-deal, the others as the rules level; `oracle` solves its card play and its contract and whist words
-exactly on it (the others played out as itself). Each Preferans match also prints A − B by what the
-two tables played (raspasy, or a contract or misère and its declarer's level): its deals, its share
-of A − B a deal, its mean. `--counts N` checks the rules level's count of each denomination against
-the declarer's tricks double dummy in N seeded deals' contracts.
-`--card-play-loss` (issue 26) also plays `--deals` seeded Preferans deals with one level at every
+the Master before its modest contracts (ai/pref_search.lookahead); `before` the Master before it
+played the other seats out as the rules level (60 playouts a decision, every seat played out as its
+own); `ddwords` the Master weighing the contract and the whist words over 6 imagined deals solved
+exactly from the first lead (bench only: over the time budget). Two levels see every card, the
+ceilings (`SEES_ALL`: the bench gives them the real deal as their only world): `seer` plays each
+candidate out once on the real deal, the others as the rules level; `oracle` solves its card play
+and its contract and whist words exactly on it (the others played out as itself). Each Preferans
+match also prints A − B by what the two tables played (raspasy, or a contract or misère and its
+declarer's level): its deals, its share of A − B a deal, its mean. `--counts N` checks the rules
+level's count of each denomination against the declarer's tricks double dummy in N seeded deals'
+contracts.
+`--card-play-loss` also plays `--deals` seeded Preferans deals with one level at every
 seat (`--loss-levels`, default master,amateur; also exact, exactfull, before) and, for each card
 played, takes the double-dummy value of the best card in the real position (all hands known, for
 this measure only; ai/pref_dd.py, the counted side as the solver sees it: the declarer against the
@@ -72,11 +73,11 @@ from engine.preferans.actions import PrefDo
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.outcome import PrefRules
 
-PREFERANS = "preferans"  # the card-play loss (issue 26) measures Preferans's card play
-OLD = {"playouts": 60, "others": None}  # the Master before issue 26's third session: below
+PREFERANS = "preferans"  # the card-play loss measures Preferans's card play
+OLD = {"playouts": 60, "others": None}  # an earlier Master's playouts: below
 BENCH_LEVELS: dict[str, Any] = {
     **LEVELS,
-    # Issue 26's Master, card play exact from the first trick where it fits (`--pairs exact-...`).
+    # An earlier Master, card play exact from the first trick where it fits (`--pairs exact-...`).
     "exact": partial(
         pref_strong,
         solve_tricks=10,
@@ -92,7 +93,7 @@ BENCH_LEVELS: dict[str, Any] = {
     "exactfull": partial(
         pref_strong, solve_tricks=10, solve_nodes=None, solve_total=10**12, whists=True, **OLD
     ),
-    # Sees every card (the bench's ceilings, issue 26; no player in the bot does): `seer` plays
+    # Sees every card (the bench's ceilings; no player in the bot does): `seer` plays
     # each candidate out once on the real deal, the others as the rules level; `oracle` solves
     # its card play and its contract and whist words exactly on the real deal (the others
     # played out as itself).
@@ -261,7 +262,7 @@ def measure(
     return matches
 
 
-# ---- card-play loss (issue 26) ------------------------------------------------------------------
+# ---- card-play loss -----------------------------------------------------------------------------
 
 LOSS_KINDS = ("contract", "whisting", "misère", "raspasy")
 # exact, exactfull and before: bench only
@@ -364,7 +365,7 @@ def report_loss(deals: int, seed: int, jobs: int, names: list[str]) -> str:
     return f"preferans card-play loss: {' '.join(parts)} tricks a deal"
 
 
-# ---- the rules level's count against double dummy (issue 26) ---------------------------------
+# ---- the rules level's count against double dummy -----------------------------------------------
 
 
 def count_check(deals: int, seed: int) -> None:
@@ -417,7 +418,7 @@ def main() -> None:
     parser.add_argument(
         "--pairs", default="strong-rules,rules-random",
         help="the matches, A-B each (levels random, rules, strong; Preferans also exact: "
-        "issue 26's Master, exact from the first trick)",
+        "an earlier Master, exact from the first trick)",
     )  # fmt: skip
     parser.add_argument(
         "--card-play-loss", action="store_true",
@@ -426,7 +427,7 @@ def main() -> None:
     parser.add_argument(
         "--loss-levels",
         default="master,amateur",
-        help="the levels whose card-play loss to measure (also exact: issue 26's Master)",
+        help="the levels whose card-play loss to measure (also exact: an earlier Master)",
     )
     parser.add_argument(
         "--matches", action=argparse.BooleanOptionalAction, default=True,

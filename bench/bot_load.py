@@ -1,4 +1,4 @@
-"""Load bench of the Telegram bot (issue 6): the real bot against the fake Bot API, many tables.
+"""Load bench of the Telegram bot: the real bot against the fake Bot API, many tables.
 
 Run: `python bench/bot_load.py` (all scenarios, about 4½ minutes), or e.g.
 `python bench/bot_load.py --scenarios throughput --tables 20 --seconds 20 --py-spy`.

@@ -1,4 +1,4 @@
-"""What the bot's computer players cost its event loop (issue 17).
+"""What the bot's computer players cost its event loop.
 
 Run: `nice -n 15 python bench/computer_moves.py [--positions 400] [--tables 8] [--seed 1]`.
 

@@ -1,4 +1,4 @@
-"""The exact Preferans solvers' speed per tricks left (issue 26).
+"""The exact Preferans solvers' speed per tricks left.
 
 Run: `nice -n 19 python bench/pref_solver.py [--positions 30] [--left 4,6,8,10] [--seed 1]
 [--solvers old,new]`.
@@ -7,7 +7,7 @@ Positions come from seeded deals played by the rules level at every seat (trick 
 misère, raspasy as they fall), stopped with the player to move holding `left` cards; each solver
 scores every legal card of that player (one solver a position, its table shared by the cards),
 and the bench prints the median and p90 of the CPU time (process time) a position per solver.
-`old` is the alpha-beta solver the strong level used before issue 26 (kept in tests/ as the
+`old` is the alpha-beta solver the strong level used before ai/pref_dd.py (kept in tests/ as the
 reference); it knows no raspasy talon trick, so both are timed on the positions without one,
 and `new` once more on all of them.
 """

@@ -1,4 +1,4 @@
-"""Bench of the Mini App (issue 24): what open pages cost the bot.
+"""Bench of the Mini App: what open pages cost the bot.
 
 Run: `nice -n 19 python bench/webapp_load.py` (about a minute), or with `--deals 3 --idle 1000`.
 

@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log lines carry the token in URLs
     try:
         run(build(settings), settings)
-    except StartRefused as refused:  # issue 11: one line naming the chat and the check
+    except StartRefused as refused:  # one line naming the chat and the check
         print(refused, file=sys.stderr)
         return 1
     return 0

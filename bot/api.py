@@ -28,12 +28,12 @@ class FrapBot(ExtBot[Any]):
     """ExtBot (rate limiter, defaults) with `post_text` and `edit_text`.
 
     editMessageText and sendMessage answer with the whole message, keyboard included; parsing it
-    into a telegram.Message costs more than anything else a move does (issue 6: about 0.14 ms
+    into a telegram.Message costs more than anything else a move does (about 0.14 ms
     a message, three messages a move), and the presenter needs only the new message's id. Both go
     through `_post`, so the rate limiter, the errors (BadRequest, Forbidden, RetryAfter, …) and
     the request settings are those of every other call.
 
-    Issue 25, a send whose answer was lost (a 5xx or a time-out after Telegram had posted it):
+    A send whose answer was lost (a 5xx or a time-out after Telegram had posted it):
     the caller tries again, and the chat would keep both. So the bot remembers the ids of the
     messages it posted in each chat, and of those it was sent; after a send failed that way,
     the next one that succeeds in that chat (id N) looks at the ids between the bot's last post

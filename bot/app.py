@@ -66,7 +66,7 @@ GROUP_COMMANDS = (
 )
 PRIVATE_COMMANDS = ("start", "help", "language", "pings", "newgame", "stopgame")
 # The updates the bot asks for: chat_member (sent only to admin bots, and only when asked for)
-# tells it a player left the group, besides the left_chat_member service message (issue 16).
+# tells it a player left the group, besides the left_chat_member service message.
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "chat_member")
 # Connections for the bot's Bot API calls (getUpdates has its own one). Every table's messages
 # are edited concurrently, so a busy bot has dozens of calls in flight.
@@ -162,7 +162,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             busy_timeout=settings.db_busy_timeout,
         )
         problems = await storage.check()
-        if problems and not settings.force_start:  # issue 11: no play on a broken ledger
+        if problems and not settings.force_start:  # no play on a broken ledger
             await storage.close()
             raise StartRefused(problems)
         for problem in problems:  # started with the override
@@ -179,7 +179,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             computer_workers=settings.computer_workers,
         )
         app.bot_data["service"] = service
-        # issue 25: the heartbeat, /metrics and /healthz, the open tables' gauge
+        # The heartbeat, /metrics and /healthz, the open tables' gauge
         heartbeat = app.bot_data["heartbeat"] = Heartbeat(
             storage, app.bot_data["telegram"], settings
         )
@@ -193,7 +193,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         # the handlers, whose handle_press another front end's presses take too (a Mini App)
         handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
         register(app, handlers)
-        if settings.webapp_url:  # issue 24: the Mini App (and, in webhook mode, the webhook)
+        if settings.webapp_url:  # the Mini App (and, in webhook mode, the webhook)
             service.opener = Opener(
                 settings.webapp_url, app.bot.username, settings.webapp_short_name
             )
@@ -210,7 +210,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
 
 
 class StartRefused(Exception):
-    """The start-up check found a problem and no override was given (issue 11)."""
+    """The start-up check found a problem and no override was given."""
 
     def __init__(self, problems: list[Problem]) -> None:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -222,7 +222,7 @@ class StartRefused(Exception):
 
 
 def _tune_gc() -> None:
-    """The cyclic garbage collector, for a long-running bot (issue 6): everything loaded at
+    """The cyclic garbage collector, for a long-running bot: everything loaded at
     start-up lives as long as the bot, so it leaves the collector's passes (`freeze`); and
     nearly all a move allocates is freed by reference counting, so a pass every 700 net
     allocations (Python's default) was ~30 passes a second at 200 busy tables, each pausing
@@ -245,7 +245,7 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot_data["web"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
-        # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them (issue 25)
+        # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them
         await service.presenter.close(timeout=SHUTDOWN_FLUSH)
         await service.storage.close()
 

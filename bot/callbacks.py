@@ -16,7 +16,7 @@ from engine.cards import Card
 MAX_BYTES = 64
 ANY_STEP = -1  # the step of a button that stays valid whatever the position (F7's look)
 
-# issue 17: a lobby's computer player buttons: a level's number, or "-" (stand the last one up)
+# A lobby's computer player buttons: a level's number, or "-" (stand the last one up)
 _COMPUTER_CODES = ("-", *(str(i) for i in range(len(LEVELS))))
 
 
@@ -48,9 +48,9 @@ class Kind(StrEnum):
     NEXT = "n"  # the next deal
     CONFIG = "c"  # the settings menu
     CHOICE = "u"  # the user's choice: pings, language
-    SEASON = "z"  # a new season confirmed (issue 16)
-    KICK = "k"  # an admin stands a player up (issue 16)
-    COMPUTER = "m"  # the lobby seats a computer player or stands one up (issue 17)
+    SEASON = "z"  # a new season confirmed
+    KICK = "k"  # an admin stands a player up
+    COMPUTER = "m"  # the lobby seats a computer player or stands one up
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"n:{table_id}:{deal_no}"
     elif kind in ("c", "u"):
         data = f"{kind}:{code}"
-    elif kind in ("k", "m"):  # k: an admin stands player `code` (a user id) up (issue 16);
+    elif kind in ("k", "m"):  # k: an admin stands player `code` (a user id) up;
         data = f"{kind}:{table_id}:{code}"  # m: a computer player sits down or stands up (17)
     else:
         data = f"{kind}:{table_id}"

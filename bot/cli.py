@@ -125,7 +125,7 @@ def run_command(parsed: argparse.Namespace) -> int:
         return check_all()
     if parsed.command == "backup":
         return backup(settings.db_path, parsed.file)
-    return health.command(parsed.db or settings.db_path, settings)  # issue 25
+    return health.command(parsed.db or settings.db_path, settings)
 
 
 def check_all() -> int:

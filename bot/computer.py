@@ -1,4 +1,4 @@
-"""Computer players at the bot's tables (issue 17): who they are and how their moves are made.
+"""Computer players at the bot's tables: who they are and how their moves are made.
 
 A computer seat is a player with a negative id (Telegram's user ids are positive, and 0 is the
 evening summary's pot): `-(100 · level + k)`, level 1–3 in `engine.ai.LEVELS`'s order and k its
@@ -84,7 +84,7 @@ def next_seat(level: str, seats: Iterable[int]) -> int:
 
 def plays(game: str) -> bool:
     """Whether a registered game gets computer seats: the engine has computer players for it
-    (issue 17: every game of the engine's registry has them)."""
+    (every game of the engine's registry has them)."""
     return game in GAMES
 
 
@@ -93,8 +93,8 @@ def stand_in(knowledge: Knowledge) -> Action: ...
 @overload
 def stand_in(knowledge: PrefKnowledge) -> PrefAction: ...
 def stand_in(knowledge: Seen) -> Move:
-    """The move for a player who is away: the rules level on his seat's knowledge (issue 17,
-    instead of the plain safe default)."""
+    """The move for a player who is away: the rules level on his seat's knowledge (instead
+    of the plain safe default)."""
     return rules_player(knowledge, random.Random())
 
 
@@ -179,7 +179,7 @@ class Computers:
             try:
                 await self._apply(table_id, deal, action)
                 return
-            except StorageUnavailable as exc:  # issue 25: again once the database takes it
+            except StorageUnavailable as exc:  # again once the database takes it
                 log.warning("table %s: computer move not saved (%s); trying again", table_id, exc)
                 await asyncio.sleep(RETRY_AFTER)
 

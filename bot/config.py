@@ -33,7 +33,7 @@ class DatabaseSettings(BaseSettings):
     db_busy_timeout: float = Field(
         default=5.0, gt=0, description="seconds a write waits for another process's lock"
     )
-    # issue 25: the running bot writes a heartbeat to the database; `python -m bot health` and
+    # The running bot writes a heartbeat to the database; `python -m bot health` and
     # /healthz fail when it is older than HEALTH_MAX_BEAT_AGE (the event loop stuck, or the
     # database refusing writes) or Telegram has not answered for HEALTH_MAX_SILENCE
     heartbeat_every: float = Field(default=15.0, gt=0, description="seconds between heartbeats")
@@ -54,7 +54,7 @@ class Settings(DatabaseSettings):
     )
     away_delay: float = Field(default=2.0, ge=0, description="seconds before an away player's move")
     default_ante: int = Field(default=10, ge=0)
-    # issue 17: a computer player moves after a pause drawn from this range (its thinking
+    # A computer player moves after a pause drawn from this range (its thinking
     # included), like a person; its searches run in at most COMPUTER_WORKERS processes
     computer_pause_min: float = Field(default=1.0, ge=0, description="seconds")
     computer_pause_max: float = Field(default=2.0, ge=0, description="seconds")
@@ -75,10 +75,10 @@ class Settings(DatabaseSettings):
     webhook_secret: SecretStr | None = Field(default=None, description="Telegram sends it back")
     webhook_listen: str = Field(default="0.0.0.0", description="the address the server binds")
     port: int = Field(default=8080, ge=1, le=65535, description="the port the server listens on")
-    # issue 25: /metrics (Prometheus) and /healthz, served on this port when it is set
+    # /metrics (Prometheus) and /healthz, served on this port when it is set
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description="unset = none")
     metrics_listen: str = Field(default="0.0.0.0", description="the address it binds")
-    # issue 24: the table as a Telegram Mini App, served by the bot on PORT at WEBAPP_URL's path
+    # The table as a Telegram Mini App, served by the bot on PORT at WEBAPP_URL's path
     # (the page's public HTTPS address, the one BotFather is given); unset = the chat table only
     webapp_url: str | None = Field(default=None, description="unset = no Mini App")
     webapp_short_name: str | None = Field(
@@ -173,7 +173,7 @@ class Settings(DatabaseSettings):
 
     @model_validator(mode="after")
     def _webapp_beside_webhook(self) -> Settings:
-        # one port serves both (issue 24): the webhook's path must not be inside the page's
+        # one port serves both: the webhook's path must not be inside the page's
         if self.webapp_url and self.webhook_url:
             hook = "/" + self.webhook_path
             page = self.webapp_path

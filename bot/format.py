@@ -49,7 +49,7 @@ def cards_text(cards: Sequence[Card], lang: str, marked: Collection[Card] = ()) 
 
 
 def in_a_sentence(label: str) -> str:
-    """A button's label quoted inside a sentence: 'Пас' reads 'пас' (issue 22); a card's
+    """A button's label quoted inside a sentence: 'Пас' reads 'пас'; a card's
     'Д♠' or a number stays as it is."""
     if len(label) > 1 and label[0].isupper() and label[1].islower():
         return label[0].lower() + label[1:]

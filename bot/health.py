@@ -1,4 +1,4 @@
-"""Whether the running bot is healthy (issue 25), for Docker's HEALTHCHECK and an operator's host.
+"""Whether the running bot is healthy, for Docker's HEALTHCHECK and an operator's host.
 
 The bot writes a heartbeat to its database every HEARTBEAT_EVERY seconds: the time, and when
 Telegram last answered. The heartbeat is old when the event loop is stuck or the database

@@ -1,7 +1,7 @@
 """python-telegram-bot's Bot API requests over aiohttp, for a fraction of its httpx default's CPU.
 
 With PTB's `HTTPXRequest` the bot spent more CPU in the HTTP client than in everything else
-(bench/bot_load.py, issue 6). `AiohttpRequest` mirrors it (timeouts, pool, uploads, errors) with
+(bench/bot_load.py). `AiohttpRequest` mirrors it (timeouts, pool, uploads, errors) with
 three differences:
 
 - a request without files is sent as `application/json` (cheaper to build than a urlencoded

@@ -1,4 +1,4 @@
-"""What an operator can see of a running bot (issue 25): Prometheus metrics, how Telegram has
+"""What an operator can see of a running bot: Prometheus metrics, how Telegram has
 been answering, and whether the bot is healthy.
 
 The metrics live in `prometheus_client`'s default registry (README "Deploying" lists them); they

@@ -1,4 +1,4 @@
-"""Names the group can tell apart (issue 16): two players called the same are shown with their
+"""Names the group can tell apart: two players called the same are shown with their
 @username, or a short number when they have none."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 
 async def pot(storage: Storage, chat_id: int, lang: str) -> str:
-    """/pot: each game's pot that holds chips (issue 13: one pot per game)."""
+    """/pot: each game's pot that holds chips (one pot per game)."""
     return chat_lines.pots(lang, await storage.chat(chat_id))
 
 
@@ -82,7 +82,7 @@ async def player_stats(
     replied_to: int | None,
     query: str | None,
 ) -> str:
-    """/stats (issue 16): a player's deals, contracts, best and worst deal, biggest pot, streak,
+    """/stats: a player's deals, contracts, best and worst deal, biggest pot, streak,
     and the chat's records. The player: the one replied to, else the one named `query` (case
     folded; exactly one must match), else the asker (`asker`: the id and name of who asked)."""
     players = [u for u, _ in await storage.balances(chat_id)]

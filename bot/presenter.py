@@ -29,7 +29,7 @@ ForbiddenHandler = Callable[[int], Awaitable[None]]
 MigratedHandler = Callable[[int, int], Awaitable[None]]
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 _MUTED = "not enough rights to send"  # a 400: the bot stays in the group but may not write
-# Telegram errors (429, 5xx, network) are waited out (issue 4): a slot keeps trying until its
+# Telegram errors (429, 5xx, network) are waited out: a slot keeps trying until its
 # latest content is shown, a one-off message for about a minute; never longer than _PAUSE_CAP
 # between tries (or what a 429's retry_after asks).
 _POST_RETRIES = 15
@@ -58,14 +58,14 @@ class Presenter:
         self.storage = storage
         self._slots: dict[str, _Slot] = {}
         self.on_forbidden: ForbiddenHandler | None = None
-        # Issue 11: a group that became a supergroup (told by a ChatMigrated error), and a group
+        # A group that became a supergroup (told by a ChatMigrated error), and a group
         # the bot was removed from or may not write to. Both handlers take the chat's lock, and
         # the presenter may be sending under it: they run as tasks of their own.
         self.on_migrated: MigratedHandler | None = None
         self.on_removed: ForbiddenHandler | None = None
         self.moves: dict[int, int] = {}  # old group id → supergroup id
         self._background: set[asyncio.Task[None]] = set()
-        # Digests of edited messages are written in batches (issue 6: one write per action, not
+        # Digests of edited messages are written in batches (one write per action, not
         # one per message); a new message's id is written at once, so it is never posted twice.
         self._unsaved: dict[str, tuple[str, int, int, str]] = {}
         self._dropped: set[str] = set()  # retired slots whose rows are still stored
@@ -101,7 +101,7 @@ class Presenter:
         """Make slot `name` show `content`: post it the first time, edit it later (a slot moved
         to another chat, a group's new supergroup, is posted there anew); `renew`: post it again
         at the bottom of the chat and delete the old message, because Telegram notifies of new
-        messages only (issue 12's turn ping); `if_spare`: only if Telegram's budget of new
+        messages only (a turn ping); `if_spare`: only if Telegram's budget of new
         messages spares one now, else edit it."""
         chat_id = self.where(chat_id)
         slot = self._slots.get(name)
@@ -272,7 +272,7 @@ class Presenter:
         if posted:
             # A new message's id is written at once, so that it is never posted twice; a
             # renewed slot's before its old message is deleted, so that a restart never edits
-            # a message the bot deleted itself (issue 25).
+            # a message the bot deleted itself.
             self._unsaved.pop(slot.name, None)
             try:
                 await self.storage.remember_messages([row])
@@ -340,7 +340,7 @@ class Presenter:
         if rows or dropped:
             try:
                 await self.storage.remember_messages(rows, forget=dropped)
-            except StorageUnavailable as exc:  # kept for the next batch (issue 25)
+            except StorageUnavailable as exc:  # kept for the next batch
                 log.debug("message ids not saved: %s", exc)
                 self._keep(rows, dropped, orphans)
                 self._save_later_again()

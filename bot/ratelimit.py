@@ -75,8 +75,8 @@ class SendLimiter(BaseRateLimiter[int]):
         raise AssertionError("unreachable")
 
     async def spare(self) -> bool:
-        """Take one from the budget of new messages that could as well be edits (turn pings,
-        issue 12): half the overall rate, and only while the overall bucket has room now. True
+        """Take one from the budget of new messages that could as well be edits (turn pings):
+        half the overall rate, and only while the overall bucket has room now. True
         if taken (never waits), so pings never queue up the messages that must be new."""
         if self._optional is None or not (
             self._optional.has_capacity() and self._overall.has_capacity()

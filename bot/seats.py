@@ -1,4 +1,4 @@
-"""The lobby and the seats of the host's tables (issues 16, 17, F15): opening a table, sitting
+"""The lobby and the seats of the host's tables (F15): opening a table, sitting
 down and standing up (a computer player too), the game button, the lobby shown (its message:
 `chat/lobby.py`). A part of the table host (`bot.service.GameService`, which it is mixed into),
 kept apart from the play."""
@@ -86,20 +86,20 @@ class Seats:
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise await self._table_exists(chat_id, chat.lang)
-        # issue 12: a group speaks the language of its first table's opener; a practice table
-        # (issue 17) the language of its player
+        # a group speaks the language of its first table's opener; a practice table speaks
+        # the language of its player
         lang = pick_language(user.lang)
         if not chat.lang_chosen or (seating.practice(chat_id) and chat.lang != lang):
             await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
         live = Live(row, {user.user_id: user})  # the lobby names its creator, seated or not
         self._live[row.table_id] = live
-        live.row = replace(row, deadline=self.idle_deadline())  # issue 4: lobbies expire
+        live.row = replace(row, deadline=self.idle_deadline())  # lobbies expire
         if user.started:
             await self._seat(live, user)  # saves the row
         else:
             await self.storage.save_table(live.row)
-        if seating.practice(chat_id) and computer.plays(live.row.game):  # issue 17: ready to start
+        if seating.practice(chat_id) and computer.plays(live.row.game):  # ready to start
             ui = games.ui(live.row.game)
             for _ in range(min(ui.practice_players, ui.players[1]) - len(live.row.seats)):
                 await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
@@ -112,9 +112,9 @@ class Seats:
         user = await self.touch(person)
         live = self._table(chat_id, table_id)
         if seating.practice(live.row.chat_id) and person.user_id != live.row.chat_id:
-            raise Refusal("practice.private")  # issue 17: a practice table is its player's
+            raise Refusal("practice.private")  # a practice table is its player's
         if person.user_id in live.row.seats:
-            if person.user_id in live.row.away:  # issue 16: /join brings a sitting-out player back
+            if person.user_id in live.row.away:  # /join brings a sitting-out player back
                 seating.back(live, person.user_id)
                 await self.storage.save_table(live.row)
                 self._arm_timer(live)
@@ -198,7 +198,7 @@ class Seats:
 
     async def _too_few(self, live: Live, chat: ChatRow) -> bool:
         """A table in play that has fewer seats than its game takes, or only computer players
-        left (issue 17), closes (True if it did)."""
+        left, closes (True if it did)."""
         if live.row.status != "playing":
             return False
         seats = live.row.seats
@@ -212,7 +212,7 @@ class Seats:
 
     async def stand_up(self, chat_id: int, user_id: int, *, kicked: bool) -> bool:
         """A player left the group (or an admin stood him up, `kicked`): off the seats now, or
-        at the end of the deal he is playing, his moves made for him till then (issue 16).
+        at the end of the deal he is playing, his moves made for him till then.
         False if he was not seated (or is already leaving)."""
         live = self.table_in(chat_id)
         if live is None or user_id not in live.row.seats or user_id in live.row.leaving:
@@ -241,7 +241,7 @@ class Seats:
 
     def _last_word(self, live: Live, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
         """A leaving player's control message says why it stops, then is never edited again
-        (issue 22: `deliver_hand` skips the players leaving)."""
+        (`deliver_hand` skips the players leaving)."""
         user = live.users.get(user_id)
         slot = self._hand_slot(live, user_id)
         if user is not None and not user.blocked and not computer.is_computer(user_id):
@@ -327,6 +327,6 @@ class Seats:
         self.changed(live)  # the lobby's pages follow it
 
     def _hand_slot(self, live: Live, user_id: int) -> str:
-        """A player's control message at a table: one for all his deals there (issue 6: new
+        """A player's control message at a table: one for all his deals there (new
         messages count against Telegram's 30 a second, edits do not)."""
         return f"hand:{live.row.table_id}:{user_id}"

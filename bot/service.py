@@ -80,7 +80,7 @@ class GameService(Seats):
         # each game's tables, played by its kind (the registry's); and who is told of a change
         self._games: dict[str, TableGame] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[Live], None]] = []
-        self.opener: Opener | None = None  # the Mini App's buttons, when it is served (issue 24)
+        self.opener: Opener | None = None  # the Mini App's buttons, when it is served
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -221,7 +221,7 @@ class GameService(Seats):
         said = games.ui(live.row.game).text(chat.lang, reason)  # in the game's own words
         text = said + ("\n" + t(chat.lang, "table.voided") if voided else "")
         deals, results = await self.storage.session(table_id)
-        if deals:  # issue 16: the evening's result and who pays whom, in the same message
+        if deals:  # the evening's result and who pays whom, in the same message
             names = distinct((await self.storage.users(results)).values())
             ui = games.ui(live.row.game)
             text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
@@ -267,7 +267,7 @@ class GameService(Seats):
         keeps = self.game(live).keeps_players
         fewest = len(live.row.seats) if keeps else games.ui(live.row.game).players[0]
         seats, short = await self.dealt_in(live, chat)
-        if seats and not computer.people(seats):  # issue 17: computers play people, not alone
+        if seats and not computer.people(seats):  # computers play people, not alone
             raise Refusal("computer.no_people")
         if len(seats) < fewest:
             if short:
@@ -313,7 +313,7 @@ class GameService(Seats):
                 raise Refusal("err.stale")
             if user_id not in live.row.seats:
                 raise Refusal("err.not_player")
-            seating.back(live, user_id)  # issue 16: pressing anything brings him back
+            seating.back(live, user_id)  # pressing anything brings him back
             chat = await self.storage.chat(chat_id)
             await self._check_dealt_in(live, chat)
             await self._after(live, chat, await game.next_deal(live, chat))
@@ -323,7 +323,7 @@ class GameService(Seats):
         leavers stand up, then the result offers the next deal), a match's end; then every
         observer is told (`changed`)."""
         if moved is Moved.DEAL_OVER:
-            if await self._stand_up_leavers(live, chat):  # issue 16: at the end of the deal
+            if await self._stand_up_leavers(live, chat):  # at the end of the deal
                 return
             await self.game(live).offer_next(live, chat)
         elif moved is not Moved.IN_PLAY:
@@ -337,7 +337,7 @@ class GameService(Seats):
     def changed(self, live: Live) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
         toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
-        Mini App, issue 24, redraws from `TableGame.seat_view`/`public_view`)."""
+        Mini App redraws from `TableGame.seat_view`/`public_view`)."""
         for observer in self.observers:
             observer(live)
 
@@ -356,7 +356,7 @@ class GameService(Seats):
 
     async def _returns(self, live: Live, user_id: int) -> None:
         """An away player pressed one of his buttons (even an outdated one): he is back, and
-        from now on his moves wait for him again (issue 4)."""
+        from now on his moves wait for him again."""
         if user_id in live.row.away and user_id in live.row.seats:  # dealt in or sitting out
             seating.back(live, user_id)
             await self.storage.save_table(live.row)
@@ -373,7 +373,7 @@ class GameService(Seats):
         return self.clock() + self.lobby_timeout if self.lobby_timeout > 0 else None
 
     def _arm_timer(self, live: Live) -> None:
-        """One timer per table: the lobby's expiry, the current move (issue 4), or the expiry
+        """One timer per table: the lobby's expiry, the current move, or the expiry
         of a table waiting for its next deal."""
         table_id = live.row.table_id
         self._cancel_timer(table_id)
@@ -385,7 +385,7 @@ class GameService(Seats):
         elif live.to_act is not None:
             seat = live.to_act
             mover = live.deal_seats[seat]
-            if computer.is_computer(mover):  # issue 17: it thinks now, moves after a pause
+            if computer.is_computer(mover):  # it thinks now, moves after a pause
                 know = functools.partial(game.knowledge, live, seat)
                 self.computers.schedule(table_id, game.position(live), mover, know)
                 return
@@ -421,7 +421,7 @@ class GameService(Seats):
     async def _timer_fired(self, table_id: int, key: tuple[int, int]) -> None:
         try:
             await self._time_out(table_id, key)
-        except StorageUnavailable as exc:  # issue 25: tried again until the database takes it
+        except StorageUnavailable as exc:  # tried again until the database takes it
             log.warning("table %s: time-out not saved (%s); trying again", table_id, exc)
             self._timers[table_id] = asyncio.get_running_loop().call_later(
                 RETRY_AFTER, self._fire, table_id, key
@@ -449,9 +449,9 @@ class GameService(Seats):
                 return
             seat = live.to_act
             if seat is None or computer.is_computer(live.deal_seats[seat]):
-                return  # a computer player's move is scheduled on its own (issue 17)
+                return  # a computer player's move is scheduled on its own
             user_id = live.deal_seats[seat]
-            # issue 17: an away player is played by the rules level, a late one passes safely
+            # An away player is played by the rules level, a late one passes safely
             stood_in = seating.plays_itself(live, user_id)
             action = (
                 computer.stand_in(game.knowledge(live, seat)) if stood_in else game.default(live)
@@ -487,7 +487,7 @@ class GameService(Seats):
         """Send a player's control message of any game: with what the bot last played for him
         and, when he is to move, his time left; a ping (the move just passed to him) or `anew`
         post it again at the bottom of his chat (see `_show_hand`); never one to a computer
-        player (issue 17)."""
+        player."""
         user = live.users[live.deal_seats[seat]]
         if computer.is_computer(user.user_id) or user.user_id in live.row.leaving:
             return  # (a player leaving has had the last word, `_last_word`)
@@ -499,14 +499,14 @@ class GameService(Seats):
         if moving and not away and live.row.deadline is not None:
             bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
         ping = ping and user.pings and not away
-        if ping and not user.pinged:  # issue 22: the first ping says how to turn them off
+        if ping and not user.pinged:  # the first ping says how to turn them off
             bottom.insert(0, t(lang, "timer.pings_hint"))  # (the timer stays the last line)
             live.users[user.user_id] = replace(user, pinged=True)
             write = asyncio.create_task(self.storage.set_user(user.user_id, pinged=1))
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
-        if self.opener is not None:  # issue 24: a web_app button, in the private chat
+        if self.opener is not None:  # a web_app button, in the private chat
             content = self.opener.hand(content, live.row.table_id, lang)
         self.presenter.show(
             self._hand_slot(live, user.user_id),
@@ -556,7 +556,7 @@ class GameService(Seats):
                     ),
                 )
 
-    # ---- seasons (issue 16) ---------------------------------------------------------------------
+    # ---- seasons --------------------------------------------------------------------------------
 
     async def new_season(self, chat_id: int, closed: int) -> dict[int, int]:
         """Archive the chat's balances and start from zero (no table may be open: its pot and
@@ -568,7 +568,7 @@ class GameService(Seats):
             raise Refusal("err.stale")
         return archived
 
-    # ---- a group that became a supergroup, a group that removed the bot (issue 11) --------------
+    # ---- a group that became a supergroup, a group that removed the bot -------------------------
 
     async def migrate(self, old_id: int, new_id: int, title: str | None = None) -> None:
         """Group `old_id` became supergroup `new_id`: move its chips, history and open table

@@ -1,4 +1,4 @@
-"""The fewest transfers that settle an evening: who pays whom how much (issue 16).
+"""The fewest transfers that settle an evening: who pays whom how much.
 
 Pure: results in, transfers out. Every party's transfers add up to his result exactly.
 """

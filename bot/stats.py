@@ -1,4 +1,4 @@
-"""Statistics per player and the chat's records (issue 16), from its finished deals: pure."""
+"""Statistics per player and the chat's records, from its finished deals: pure."""
 
 from __future__ import annotations
 

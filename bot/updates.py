@@ -1,6 +1,6 @@
 """How updates reach the bot: long polling (the default), or Telegram's webhook when WEBHOOK_URL
 is set (python-telegram-bot's own server, which refuses a request without the right
-`X-Telegram-Bot-Api-Secret-Token` with 403). With the Mini App too (WEBAPP_URL, issue 24), the
+`X-Telegram-Bot-Api-Secret-Token` with 403). With the Mini App too (WEBAPP_URL), the
 bot's own aiohttp server (bot/web/server.py) takes the webhook on the page's port, as
 python-telegram-bot's custom-webhook examples do: one port, as hosts give one."""
 

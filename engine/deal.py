@@ -169,7 +169,7 @@ class TrickDeal:
         raise NotImplementedError
 
     def forced_move(self) -> Action | None:
-        """The move nobody chooses, which the host makes at once (issue 22): the one legal card
+        """The move nobody chooses, which the host makes at once: the one legal card
         of the seat due at the last trick (every hand down to its last card); None otherwise."""
         seat = self.to_act
         if seat is None or len(self.hands[seat]) != 1:

@@ -1,4 +1,4 @@
-"""What one seat may know of a deal, in a form a computer player can think with (issue 17).
+"""What one seat may know of a deal, in a form a computer player can think with.
 
 `SeatView` (views.py) is what the bot shows; `Knowledge` adds the deal's public history and a
 *world*: a copy of the deal in which every card the seat cannot see — the other hands, the stock,

@@ -1,5 +1,5 @@
-"""The alpha-beta solver the strong level used before issue 26, kept as a reference: the new one
-(engine/ai/pref_dd.py) must agree with it, and bench/pref_solver.py times both."""
+"""The alpha-beta solver the strong level used before the exact one of engine/ai/pref_dd.py, kept
+as a reference: the new one must agree with it, and bench/pref_solver.py times both."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ def test_the_world_holds_no_other_hand() -> None:
 
 def test_an_imagined_deal_works_out_its_own_legal_actions() -> None:
     """A state keeps its legal actions once worked out; the world a seat imagines is a copy that
-    must not inherit them, or it would offer another seat's real cards (issue 17: no peeking)."""
+    must not inherit them, or it would offer another seat's real cards (no peeking)."""
     deal = new_deal(hands={0: "AH QH AD 8C", 1: "KC 9C 9S 8S"}, turnup="7H")
     deal, _ = run(deal, f"{OPENING}; 0 discard; 1 discard; 2 no_cut; 3 no_cut; 0 play AD")
     assert deal.legal_actions(1)  # worked out on the real deal first, as the bot's views do

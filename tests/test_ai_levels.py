@@ -1,4 +1,4 @@
-"""Computer players (issue 17): every level plays only legal actions in random deals of every
+"""Computer players: every level plays only legal actions in random deals of every
 game, and no level peeks — its decision is the same in any deal that differs only in cards its
 seat cannot see (other hands, face-down discards, the stock's order), with the same seed."""
 

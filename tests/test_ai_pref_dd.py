@@ -1,4 +1,4 @@
-"""The fast exact Preferans solver (engine/ai/pref_dd.py, issue 26) against a brute-force minimax
+"""The fast exact Preferans solver (engine/ai/pref_dd.py) against a brute-force minimax
 over P8–P10's own legal cards and takers, against the alpha-beta solver it replaces, and against
 the engine itself over raspasy's talon tricks (P10), which the old solver did not know."""
 

@@ -316,7 +316,7 @@ def test_p9_the_misere_declarer_ducks_with_his_highest_losing_card() -> None:
     assert rules(deal) == act(0, "play JC")  # the highest club under the king
 
 
-# ---- issue 26's exact card play (bench/ai_strength.py's `exact`) ------------------------------
+# ---- an earlier Master's exact card play (bench/ai_strength.py's `exact`) ---------------------
 
 EXACT = partial(strong, solve_tricks=10, solve_nodes=pref_search.EXACT_NODES, whists=True)
 
@@ -367,7 +367,7 @@ def test_p6_the_imagined_deals_read_the_whist_words() -> None:
     assert pref_search._whist_fits(world, act(2, "pass"))
 
 
-# ---- issue 26, third session: the Master's playouts -----------------------------------------
+# ---- the Master's playouts ------------------------------------------------------------------
 
 
 def _playouts_of(monkeypatch: pytest.MonkeyPatch, deal: PrefDeal) -> tuple[int, Policy]:

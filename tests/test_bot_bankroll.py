@@ -1,4 +1,4 @@
-"""Issue 16, F15: with a starting bankroll set in /settings, a player who no longer holds what
+"""A starting bankroll (F15): with one set in /settings, a player who no longer holds what
 the game asks sits the deal out, and the group is told (through the fake Bot API)."""
 
 from __future__ import annotations

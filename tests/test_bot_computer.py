@@ -1,5 +1,5 @@
-"""Issue 17 through the fake Bot API: computer players seated from the lobby play whole deals
-beside people, a practice table in a private chat, a restart with a computer's move pending, and
+"""Computer players through the fake Bot API: seated from the lobby, they play whole deals
+beside people; a practice table in a private chat, a restart with a computer's move pending, and
 an away player played by the rules level; the same at a Preferans pulya (a match of many deals
 played by its own service)."""
 
@@ -184,7 +184,7 @@ async def test_a_practice_table_in_private_plays_against_computers(
         assert "сдача №" not in hand.text and "Банк" not in hand.text  # the table says those
         shown = tg.messages(alice.dm, include_deleted=True)  # a turn ping deletes the old one
         said = [text for m in shown if m.from_bot for text in (*m.history, m.text)]
-        assert any("⏳ Ждите своего хода." in text for text in said)  # issue 22: no group here
+        assert any("⏳ Ждите своего хода." in text for text in said)  # no group here
         assert not any("в группе" in text for text in said)
         storage = bot.service.storage
         practice = {user.user_id: bal for user, bal in await storage.balances(alice.id)}
@@ -236,7 +236,7 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(
 async def test_an_away_player_is_played_by_the_rules_level(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Issue 17: after two time-outs (the safe default) the bot plays an away player's seat
+    """After two time-outs (the safe default) the bot plays an away player's seat
     with the rules level, not the default (seed 24: a deal where the two differ)."""
     _, (alice,) = make_players(tg, 1)
     settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}
@@ -348,8 +348,8 @@ async def _pref_step(bot: RunningBot, alice: FakeUser, rng: random.Random) -> bo
 async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Issue 17 at a pulya: an Amateur and a Master seated from the lobby bid, whist, discard
-    and play by themselves (P4–P13; the Master's search in a worker process), are told
+    """Computer players at a pulya: an Amateur and a Master seated from the lobby bid, whist,
+    discard and play by themselves (P4–P13; the Master's search in a worker process), are told
     nothing; /stopgame after three deals books P16's settlement to the computers too."""
     _, (alice,) = make_players(tg, 1, lang="en")
     rng = random.Random(11)
@@ -418,7 +418,7 @@ async def test_p1_a_practice_pulya_seats_two_amateurs_and_resumes_a_pending_move
 async def test_an_away_preferans_player_is_played_by_the_rules_level(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Issue 17 at a pulya: two time-outs (the safe default: pass, the lowest card) mark the
+    """An away player at a pulya: two time-outs (the safe default: pass, the lowest card) mark the
     player away, and from then on the rules level decides for him on his seat's knowledge."""
     _, (alice,) = make_players(tg, 1, lang="en")
     settings: dict[str, Any] = {**QUICK, "turn_timeout": 1, "away_delay": 0}

@@ -1,4 +1,4 @@
-"""What a move costs the bot (issue 6): which messages it edits, what it keeps, what it reads."""
+"""What a move costs the bot: which messages it edits, what it keeps, what it reads."""
 
 from __future__ import annotations
 

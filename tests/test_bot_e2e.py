@@ -1,4 +1,4 @@
-"""Whole Frap deals played through the real bot against the fake Telegram (issue 3)."""
+"""Whole Frap deals played through the real bot against the fake Telegram."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The bot's flows through the fake Telegram: joining by deep link, rights, stale presses,
-languages, commands, settings, restarts (issue 3)."""
+languages, commands, settings, restarts."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         assert sum(amount for _, _, amount, _ in ledger) + chat.pot == 0
         await users[1].send(group, "/pot")
         await bot.idle()
-        assert chat.pot == chat.pot_of("frap")  # issue 13: the pot of the game played
+        assert chat.pot == chat.pot_of("frap")  # the pot of the game played
         assert f"Фрап: {chat.pot}" in bot_messages(tg, group)[-1].text
         await users[1].send(group, "/balance")
         await bot.idle()
@@ -216,7 +216,7 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         await bot.idle()
         top = bot_messages(tg, group)[-1].text
         assert all(f"{user.name}: {signed(balance)}" in top for user, balance in balances)
-        assert not re.search(r"-\d", text + top)  # issue 22: never the hyphen
+        assert not re.search(r"-\d", text + top)  # never the hyphen
         await users[2].reply(bot_messages(tg, group)[-1], "/balance")
         await users[2].send(group, "/balance Dave")
         await bot.idle()

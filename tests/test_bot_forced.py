@@ -1,4 +1,4 @@
-"""Issue 22 through the fake Bot API, every game: a move with exactly one legal card at the last
+"""Forced moves through the fake Bot API, every game: a move with exactly one legal card at the last
 trick of a deal is made by the bot at once (the engine's `forced_move`), with no press and no
 ping; the deal's record and the chips are those of the same cards pressed."""
 
@@ -54,7 +54,7 @@ def _family_states(seed: int) -> list[TrickDeal]:
     return states
 
 
-def test_issue_22_a_family_move_is_forced_only_at_the_last_trick_with_one_legal_card() -> None:
+def test_a_family_move_is_forced_only_at_the_last_trick_with_one_legal_card() -> None:
     forced_seen = 0
     for deal in (state for seed in range(40) for state in _family_states(seed)):
         seat = deal.to_act
@@ -69,7 +69,7 @@ def test_issue_22_a_family_move_is_forced_only_at_the_last_trick_with_one_legal_
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_issue_22_p8_a_preferans_move_is_forced_exactly_at_the_last_trick(seed: int) -> None:
+def test_p8_a_preferans_move_is_forced_exactly_at_the_last_trick(seed: int) -> None:
     _, states = random_deal(random.Random(seed), players=3 + seed % 2)
     for deal in states[:-1]:
         last = deal.phase is Phase.PLAY and len(deal.tricks_played) == 9
@@ -89,13 +89,13 @@ def _finished(game: str, record: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize("game", games.ORDER)
-async def test_issue_22_the_last_tricks_one_card_is_played_without_a_press_or_a_ping(
+async def test_the_last_tricks_one_card_is_played_without_a_press_or_a_ping(
     tg: FakeTelegram, tmp_path: Path, game: str
 ) -> None:
     group, users = make_players(tg, max(3, games.ui(game).players[0]), lang="en")
     seed = SEEDS.get(game, 3)
     rng = random.Random(seed)
-    # a roomy budget: a ping is a new message only while the budget spares one (issue 12), and
+    # a roomy budget: a ping is a new message only while the budget spares one, and
     # the burst of messages at a deal's end may spend it on a loaded machine
     async with running_bot(
         tg, tmp_path / "db.sqlite3", seed=seed, messages_per_second=100_000

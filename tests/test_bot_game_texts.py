@@ -1,4 +1,4 @@
-"""Every registered game speaks its own words (issue 12): seeded random deals of each game are
+"""Every registered game speaks its own words: seeded random deals of each game are
 rendered at every step, in every language, and no message may say another game's word; the
 result's reasons add up to each player's change; the last trick stays shown with its winner."""
 
@@ -153,13 +153,13 @@ def _foreign(game: str) -> set[str]:
     return {w.lower() for g in games.ORDER for w in games.ui(g).own_words} - own
 
 
-# A card as the other language writes it: Russian shows В Д К Т, English J Q K A (issue 22).
+# A card as the other language writes it: Russian shows В Д К Т, English J Q K A.
 _FOREIGN_CARD = {"ru": re.compile(r"[JQKA][♠♣♦♥]"), "en": re.compile(r"[ВДКТ][♠♣♦♥]")}
 _RULE_NUMBER = re.compile(r"(?<![\w-])(?:SK|[EFKNPSW])\d{1,2}\b")  # RULES.md's P14, F8, SK3
 _HYPHEN_MINUS = re.compile(r"(?<![\w-])-\d")  # "-10" where "−10" is meant
 _EMPTY_LABEL = re.compile(r":[ \t]+$", re.M)  # "Ваши карты: " with nothing after the colon
 # One word per thing (the catalogs' header), names in the nominative, a trick count against a
-# bid as "took 3, needed 2", and no gendered pronoun for a player (issue 22).
+# bid as "took 3, needed 2", and no gendered pronoun for a player.
 _WRONG = {
     "ru": re.compile(
         r"раздач|ставка \(анте\)|ставками\.|взято \d+ из \d+|\b(?:за|от|у|для) (?:"
@@ -174,7 +174,8 @@ _WRONG = {
 
 
 def _defects(text: str, lang: str) -> list[str]:
-    """What issue 22 forbids in any text a player reads."""
+    """What no text a player reads may hold: a rule's number, a hyphen for a minus, a label with
+    nothing after it, a card in the other language's letters, a word the catalogs forbid."""
     plain = parse_html(text).text
     found = [m.group() for m in _RULE_NUMBER.finditer(plain)]
     found += [m.group() for m in _HYPHEN_MINUS.finditer(plain)]
@@ -199,7 +200,7 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
 
 
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
-    """Issue 12: Khrap's unopened hand names «храп втёмную», never «фрап втёмную» (K2)."""
+    """Khrap's unopened hand names «храп втёмную», never «фрап втёмную» (K2)."""
     deal = _deal("khrap", 1, 3)
     content = family_render.hand_message(
         "ru", games.ui("khrap"), seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G"
@@ -258,7 +259,7 @@ def test_last_trick_stays_shown_with_its_winner_even_the_deciding_one() -> None:
 
 
 def test_russian_keeps_names_in_the_nominative() -> None:
-    """Issue 12: no «(а)» forms and no name after a preposition that would decline it."""
+    """No «(а)» forms and no name after a preposition that would decline it."""
     for game in games.ORDER:
         for seed in range(10):
             for text in _texts(game, "ru", seed):

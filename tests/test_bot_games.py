@@ -1,4 +1,4 @@
-"""Khrap and Student Khrap through the bot (issue 5): choosing the game, whole deals, rules."""
+"""Khrap and Student Khrap through the bot: choosing the game, whole deals, rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Napoleon through the bot and the fake Bot API (issue 13): scripted hands for napoleon made and
+"""Napoleon through the bot and the fake Bot API: scripted hands for napoleon made and
 failed, a dealer's "here", the exchange; random deals of 2–6 players; a restart and /stopgame
 mid-deal; the treasure kept apart from the other games' pots (RULES.md N1–N7)."""
 
@@ -166,7 +166,7 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         await press(bot, alice, "Наполеон")
         assert labels(tg, bob) == ["Пас"]  # N2: nobody goes above napoleon
         asked = control_message(tg, bob).text  # type: ignore[union-attr]
-        assert "выше заявить нельзя, остаётся пас" in asked and "здесь" not in asked  # issue 22
+        assert "выше заявить нельзя, остаётся пас" in asked and "здесь" not in asked
         await press(bot, bob, "Пас")
         assert "Оставить все карты" in labels(tg, alice)  # N3: exchange one card or keep
         await press(bot, alice, "Оставить все карты")
@@ -329,7 +329,7 @@ async def test_stopgame_mid_deal_returns_the_contributions(
 
 
 async def test_each_game_keeps_its_own_pot(tg: FakeTelegram, tmp_path: Path) -> None:
-    """Issue 13: Frap's pot is not Napoleon's treasure; /pot lists each non-empty one."""
+    """Frap's pot is not Napoleon's treasure; /pot lists each non-empty one."""
     async with table_of(tg, tmp_path, 3, "/newgame frap", seed=7) as (bot, group, users):
         await play_deal(bot, users, random.Random(7))
         storage = bot.service.storage
@@ -355,7 +355,7 @@ async def test_each_game_keeps_its_own_pot(tg: FakeTelegram, tmp_path: Path) -> 
 async def test_timers_pass_in_bidding_then_play_for_the_away(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Issue 4 for Napoleon: a silent player passes when bidding (the default move) and, after
+    """Time-outs at Napoleon: a silent player passes when bidding (the default move) and, after
     two time-outs, is away and plays his lowest card at once; the deal ends."""
     group, users = make_players(tg, 3)
     alice = users[0]

@@ -1,8 +1,8 @@
-"""Preferans in the group through the real bot and the fake Bot API (issue 15, the Preferans part
-of issue 16): `/newgame preferans`, a whole pulya to 10 to its settlement (raspasy, misère, a
-half-whist, light play), 4 players with the dealer sitting out, a restart and /stopgame
-mid-pulya, a player who leaves mid-pulya, time-outs and forged presses. Scripted users press the
-buttons on their private messages; what the script chooses is a plan per deal."""
+"""Preferans in the group through the real bot and the fake Bot API: `/newgame preferans`, a
+whole pulya to 10 to its settlement (raspasy, misère, a half-whist, light play), 4 players with
+the dealer sitting out, a restart and /stopgame mid-pulya, a player who leaves mid-pulya,
+time-outs and forged presses. Scripted users press the buttons on their private messages; what
+the script chooses is a plan per deal."""
 
 from __future__ import annotations
 
@@ -213,11 +213,11 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
             assert reason in texts, reason
         [sheet] = [m for m in group if m.photo]  # one photo, its media edited after each deal
         assert sheet.edits == match.sheet.deals - 1
-        assert len(group) <= 3 * match.sheet.deals  # issue 15: at most 3 new messages a deal
+        assert len(group) <= 3 * match.sheet.deals  # at most 3 new messages a deal
         settle = pref.settlement_lines("en", match.names, match.balances(), 2, stopped=False)
         assert all(line in texts for line in settle[1:])
         assert "The pulya is closed." in texts and "The evening's result" in texts
-        for seat, user in enumerate(users):  # issue 22: each message ends with the settlement
+        for seat, user in enumerate(users):  # each message ends with the settlement
             mine = _control(tg, user).text
             whists, chips = signed(match.balances()[seat]), signed(match.chips()[seat])
             assert f"\n\nThe pulya is closed. Your result: {whists} whist" in mine, mine
@@ -341,7 +341,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-async def test_issue_22_a_players_card_buttons_come_with_the_table_in_his_own_message(
+async def test_a_players_card_buttons_come_with_the_table_in_his_own_message(
     tg: FakeTelegram, tmp_path: Path, lang: str
 ) -> None:
     """The plan's deals (P7 light, P9 misère, P10 raspasy): whenever a player's control message
@@ -452,7 +452,7 @@ async def test_p1_four_players_the_dealer_sits_out_each_deal(
             dealer = next(u for u in users if u.id == live.deal_seats[deal.dealer])
             assert "deals, sits out" in _table_text(tg)
             assert not [d for _, d in _control(tg, dealer).buttons if d and d[:2] == "a:"]
-            told = _control(tg, dealer).text  # issue 22: what he does, and what the table does
+            told = _control(tg, dealer).text  # what he does, and what the table does
             assert "You deal and sit out this deal." in told and "Your cards:" not in told
             names = [seat.name for seat in table_view(deal).seats]
             assert "Waiting" not in told and pref.phase_line("en", table_view(deal), names) in told
@@ -517,7 +517,7 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         texts = "\n".join(m.text for m in _group(tg))
         assert "settled as it stands" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
-        for seat, user in enumerate(users):  # issue 22: not «Waiting for the others.»
+        for seat, user in enumerate(users):  # not «Waiting for the others.»
             mine = _control(tg, user).text
             assert "This deal was voided: the pulya was stopped early." in mine, mine
             whists = signed(match.balances()[seat])
@@ -570,7 +570,7 @@ async def _play_for_the_rest(bot: RunningBot, stay: list[FakeUser], absent: Fake
 
 
 @pytest.mark.parametrize("how", ["leaves", "blocks"])
-async def test_issue_16_a_player_away_for_good_is_played_for_and_the_others_stop_the_pulya(
+async def test_a_player_away_for_good_is_played_for_and_the_others_stop_the_pulya(
     tg: FakeTelegram, tmp_path: Path, how: str
 ) -> None:
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, away_delay=0.05) as bot:
@@ -589,7 +589,7 @@ async def test_issue_16_a_player_away_for_good_is_played_for_and_the_others_stop
         else:
             gone.blocked = True  # the bot learns it from the 403 of his next private message
         await _play_for_the_rest(bot, stay, gone)
-        if how == "leaves":  # issue 22: his message is not edited for the deals played for him
+        if how == "leaves":  # his message is not edited for the deals played for him
             assert last.edits == edits and last.text.startswith("🚪 You left")
         if how == "blocks":
             assert _live(bot).users[gone.id].blocked
@@ -632,7 +632,7 @@ async def test_time_outs_pass_and_mark_the_player_away_and_forged_presses_change
         await bot.idle()
         assert _live(bot).step >= 1 and pulya(_live(bot)).deal is not None
         assert any("🤖" in t for m in bot_messages(tg, mover) for t in (*m.history, m.text))
-        # his second time-out in a row: away, told so privately and on the table (issue 4)
+        # his second time-out in a row: away, told so privately and on the table
         while mover.id not in _live(bot).row.away:
             assert time.monotonic() < deadline + 10, "not away"
             await asyncio.sleep(0.1)

@@ -1,4 +1,4 @@
-"""Every button goes through one function, Handlers.handle_press (issue 23): a press is who
+"""Every button goes through one function, Handlers.handle_press: a press is who
 pressed, the chat and message, and the button's data, whatever carried it; a Telegram press and
 the same press handed to it directly are answered alike."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 through the fake Bot API: a deal of every registered game ends with the deciding trick
+"""Results through the fake Bot API: a deal of every registered game ends with the deciding trick
 still on the table with who took it, and a result whose reasons add up to each player's ledger
 change for the deal."""
 

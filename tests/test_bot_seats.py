@@ -1,4 +1,4 @@
-"""Issue 16: seats follow people — players who leave the group, go away or are stood up by an
+"""Seats follow people — players who leave the group, go away or are stood up by an
 admin; F8 redeals deal to the same players; a table whose creator stood up still runs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16: /stats after played deals, and names told apart in /balance, /top and /stats
+"""/stats after played deals, and names told apart in /balance, /top and /stats
 (through the fake Bot API)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16: when a table closes, the group gets the evening's result and the transfers that
+"""When a table closes, the group gets the evening's result and the transfers that
 settle it (through the fake Bot API)."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
         if sum(shown.values()):
             expected[POT[game]] = -sum(shown.values())
         # after the transfers every winner is paid exactly; what went into the pot stays there,
-        # nobody is told to pay it (issue 22); one the pot paid out is told as paid by it
+        # nobody is told to pay it; one the pot paid out is told as paid by it
         for party, value in expected.items():
             after = value + left.get(party, 0)
             if party == POT[game]:

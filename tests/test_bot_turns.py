@@ -1,4 +1,4 @@
-"""Issue 12 through the fake Bot API: the turn ping (a new message that notifies) and its switch,
+"""Turns through the fake Bot API: the turn ping (a new message that notifies) and its switch,
 the turn timer and the move made for a player, the chat's language, /history's numbers."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ async def test_the_move_passing_to_a_player_reposts_his_cards_as_a_notifying_mes
             # his cards are the newest message of his private chat, and it notified him
             assert bot_messages(tg, mover)[-1] is message and message.notified
             assert all(len(_hands(tg, user)) == 1 for user in users)  # the old one deleted
-            # issue 22: his first ping, and only it, says how to turn pings off
+            # His first ping, and only it, says how to turn pings off
             first = first_ping.setdefault(mover.id, message.message_id) == message.message_id
             posted_as = (*message.history, message.text)[0]
             assert ("/pings" in posted_as) == first, (first, posted_as)
@@ -206,7 +206,7 @@ async def test_the_mover_sees_his_time_and_is_told_privately_what_the_bot_played
         assert line.notified
         # his control message said so too, until the game stopped
         texts = [t for m in _hands(tg, mover) for t in (*m.history, m.text)]
-        assert any(t.startswith("🤖 Бот сходил за вас: пас") for t in texts), texts  # issue 22
+        assert any(t.startswith("🤖 Бот сходил за вас: пас") for t in texts), texts
         assert not any("за вас: Пас" in t for t in texts)  # a button's capital, not a sentence's
     assert tg.errors == []
 

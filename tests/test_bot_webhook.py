@@ -1,4 +1,4 @@
-"""Issue 10: webhook mode. WEBHOOK_URL switches the bot from long polling to python-telegram-bot's
+"""Webhook mode. WEBHOOK_URL switches the bot from long polling to python-telegram-bot's
 webhook server, which takes updates only with Telegram's secret-token header."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The documentation holds together: README.md and docs/*.md link only to files (and headings)
 that exist, every rule point the code, the tests and the pages cite is defined in docs/rules.md,
-and the pages say what a change stands for, never a tracker's number."""
+and the pages, the code, the tests and the catalogs say what a change stands for, never a
+tracker's number."""
 
 from __future__ import annotations
 
@@ -25,7 +26,14 @@ DEFINED = re.compile(
 # The files that cite points: code, tests, catalogs, the replay files' reasons, the pages.
 CITING = ("engine", "bot", "tests", "locales", "bench")
 SUFFIXES = (".py", ".md", ".txt", ".po", ".pot")
-ISSUE = re.compile(r"\bissues?\s*#?\d+|§|\(#\d+\)|\bPR\s*#?\d+|\bbug\s*#\d+", re.I)
+# A tracker's number as prose writes it ("issue", "issues", "PR" or "bug", then the number, with
+# "#" or not; "#" and the number in brackets) and as a name does ("test_issue_" then the number,
+# or "issue" glued to it); never inside a word ("tissue"). Its cases: test_issue_pattern_….
+ISSUE = re.compile(r"(?<![a-z])issues?[\s_-]*#?\d+|§|\(#\d+\)|\bPR\s*#?\d+|\bbug\s*#\d+", re.I)
+# Where a number must not appear: the pages, the code, the tests, the catalogs, the benches and
+# the build and CI files; their text and their file names.
+OWN = ("README.md", "docs", "bot", "engine", "locales", "bench", "tests", "pyproject.toml")
+OWN += ("Dockerfile", ".ci")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
@@ -110,9 +118,49 @@ def test_point_pattern_finds_citations_not_lookalikes() -> None:
     assert not POINT.findall("0xF1 UTF8 P100 MP3 SKF2 a7F2")
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_no_issue_numbers(page: Path) -> None:
-    """The pages say what a change stands for ("seats follow people"), not its tracker number."""
-    text = page.read_text(encoding="utf-8")
-    hits = [f"{text[: m.start()].count(chr(10)) + 1}: {m.group(0)}" for m in ISSUE.finditer(text)]
-    assert not hits, f"{page.name}: {hits}"
+def _text_files(area: str) -> list[Path]:
+    """The text files of a file or a folder of the repository (no caches, no images nor fonts)."""
+    root = ROOT / area
+    paths = sorted(root.rglob("*")) if root.is_dir() else [root]
+    return [
+        p
+        for p in paths
+        if p.is_file() and "__pycache__" not in p.parts and b"\0" not in p.read_bytes()
+    ]
+
+
+def _issue_hits(path: Path) -> list[str]:
+    """Where the file's name or text holds a tracker's number; this file's ISSUE line excepted."""
+    name = path.relative_to(ROOT).as_posix()
+    hits = [f"{name}: {m.group(0)}" for m in ISSUE.finditer(name)]
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    for m in ISSUE.finditer(text):  # across a line's end too: "(issue\n    16: …"
+        number = text[: m.start()].count("\n") + 1
+        if path != Path(__file__).resolve() or not lines[number - 1].startswith("ISSUE ="):
+            hits.append(f"{name}:{number}: {m.group(0)!r}")
+    return hits
+
+
+@pytest.mark.parametrize("area", OWN)
+def test_no_issue_numbers(area: str) -> None:
+    """The repository says what a change stands for ("seats follow people"), not its tracker
+    number: not in the pages, the code, the comments, the catalogs, nor a test's name."""
+    hits = [hit for path in _text_files(area) for hit in _issue_hits(path)]
+    assert not hits, f"{len(hits)} in {area}: {hits}"
+
+
+def _spelt(case: str) -> str:
+    """A case of the pattern's spelt out: "W" stands for "issue", "R" for "PR", "N" for "#", so
+    that this file holds no number itself."""
+    return case.replace("W", "issue").replace("R", "PR").replace("N", "#")
+
+
+def test_issue_pattern_finds_numbers_not_lookalikes() -> None:
+    """The pattern's own cases: what it takes for a tracker's number and what it leaves."""
+    text = _spelt("W 16; (Ws N3); test_W_22_forced; W12; W-7; R 7; (N5); bug N8")
+    found = [m.group(0) for m in ISSUE.finditer(text)]
+    assert found == [
+        _spelt(c) for c in ("W 16", "Ws N3", "W_22", "W12", "W-7", "R 7", "(N5)", "bug N8")
+    ]
+    assert not ISSUE.findall(_spelt("tW 3; reW9; the Ws: 4 of them; an W of 2; RE 7; bug 8"))

@@ -1,4 +1,4 @@
-"""`python -m engine play GAME --players N` (issue 17): a person at seat 0 against computer
+"""`python -m engine play GAME --players N`: a person at seat 0 against computer
 players, driven here through stdin."""
 
 from __future__ import annotations

@@ -639,7 +639,7 @@ def test_html_entities_use_utf16_offsets() -> None:
     assert utf16_len("😀") == 2
 
 
-# -- a basic group upgraded to a supergroup; the bot's membership of a group (issue 11) -------
+# -- a basic group upgraded to a supergroup; the bot's membership of a group -------
 
 
 async def test_an_upgraded_group_refuses_its_old_id_with_migrate_to_chat_id(

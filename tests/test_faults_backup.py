@@ -1,4 +1,4 @@
-"""Issue 11: the operator's commands — `python -m bot check`, `python -m bot backup FILE` while
+"""The operator's commands — `python -m bot check`, `python -m bot backup FILE` while
 the bot plays, a corrupted database refused by `python -m bot` — and admins' /export."""
 
 from __future__ import annotations

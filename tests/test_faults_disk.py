@@ -1,4 +1,4 @@
-"""Issue 25: the host's own trouble. The database fills up mid-deal (SQLite's max_page_count), or
+"""The host's own trouble. The database fills up mid-deal (SQLite's max_page_count), or
 another process holds its write lock longer than the busy timeout: the step whose write fails
 is neither applied nor shown, the player is told to try again, the bot keeps running, and play
 resumes once the database takes writes again; nothing half-written."""

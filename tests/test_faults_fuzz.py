@@ -1,4 +1,4 @@
-"""Issue 4: hostile input. Thousands of random and forged button presses and commands with junk
+"""Hostile input. Thousands of random and forged button presses and commands with junk
 arguments are thrown at two running games: no exception escapes a handler, every press gets an
 answer, every command a reply, and neither the game state nor the ledger changes."""
 

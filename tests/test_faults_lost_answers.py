@@ -1,4 +1,4 @@
-"""Issue 25: Telegram posted the message but its answer was lost on the way (a 502 after the
+"""Telegram posted the message but its answer was lost on the way (a 502 after the
 post). The bot sends again, and the chat must not keep both: no duplicated table, hand or turn
 ping message stays."""
 

@@ -1,4 +1,4 @@
-"""Issue 11: a basic group that Telegram turns into a supergroup in the middle of a deal keeps its
+"""A basic group that Telegram turns into a supergroup in the middle of a deal keeps its
 table, chips and history under the new chat id — whichever signal comes first (the service
 messages, or a call refused with migrate_to_chat_id), each of them twice, and across a restart."""
 

@@ -1,4 +1,4 @@
-"""Issue 25: Telegram's front fails for 45 s — every call answered 502, or every call held
+"""Telegram's front fails for 45 s — every call answered 502, or every call held
 unanswered until the end — while players press buttons. Afterwards play goes on: no press lost,
 money exact, every message current; and the operator's log has one line saying Telegram is
 unreachable, one saying it answers again, and no traceback."""
@@ -18,7 +18,7 @@ from tests.bot_harness import control_message, table_of, webhook_overrides
 from tests.fakebot import FakeTelegram
 from tests.test_faults_telegram import _mover, _stale_slots
 
-OUTAGE = 45.0  # seconds, as measured in the issue
+OUTAGE = 45.0  # seconds: the outage the bot is to ride out
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -1,4 +1,4 @@
-"""Issue 4: players who wander off, block the bot or press twice; lobbies nobody starts; tables
+"""Players who wander off, block the bot or press twice; lobbies nobody starts; tables
 stopped mid-deal; one seat per user and chat."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
         live = bot.service.find(1)
         assert live is not None and set(live.row.away) == {u.id for u in afk}
         # the moves made for them: the engine's default at each of the two time-outs, then,
-        # away, the rules level's (issue 17)
+        # away, the rules level's
         deal_row = await bot.service.storage.current_deal(1)
         assert deal_row is not None and deal_row.status == "finished"
         made_for = {deal_row.seats.index(u.id): 0 for u in afk}
@@ -128,7 +128,7 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
         assert sum(made_for.values()) >= 4
         assert await bot.service.storage.check() == []
 
-        # next deal: they sit out (issue 16), until one of them presses any of his buttons again
+        # next deal: they sit out, until one of them presses any of his buttons again
         result = bot_messages(tg, group)[-1]
         await declarer.press(result, data=_data(result, "n:"))
         await bot.idle()
@@ -316,7 +316,7 @@ async def test_concurrent_double_presses_apply_once(tg: FakeTelegram, tmp_path: 
             await mover.press(message, data=offered[code])
             await mover.press(message, data=offered[code])
             await bot.idle()
-            # issue 22: the press before the last trick plays that trick too (one card each)
+            # The press before the last trick plays that trick too (one card each)
             deal = deal_of(live)
             forced = len(deal.tricks_played[-1]) if deal is not None and deal.finished else 0
             assert live.step == step + 1 + forced

@@ -1,4 +1,4 @@
-"""Issue 11: the bot removed from a group mid-deal (kicked, left, no right to write, or only a
+"""The bot removed from a group mid-deal (kicked, left, no right to write, or only a
 403 on its next edit): the deal is voided with its chips returned, the table closed, the
 balances kept for when it comes back."""
 
@@ -71,4 +71,4 @@ async def test_the_bot_removed_mid_deal_voids_it(
         await bot.idle()
         text = bot_messages(tg, group)[-1].text
         for user, balance in await storage.balances(GROUP_ID):
-            assert f"{user.name}: {signed(balance)}" in text  # the minus sign (issue 22)
+            assert f"{user.name}: {signed(balance)}" in text  # the minus sign

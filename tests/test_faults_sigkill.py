@@ -1,4 +1,4 @@
-"""Issue 4: kill -9 the bot process at random points of 50 games, restart it on the same database,
+"""`kill -9` the bot process at random points of 50 games, restart it on the same database,
 and let every game finish its deal — the ledger must balance and no deal may be settled twice.
 
 The bot runs as a real subprocess (`python -m bot`) against the fake Telegram server, which runs
@@ -239,7 +239,7 @@ async def test_sigkill_at_random_points_of_50_games(tmp_path: Path) -> None:
         unfinished = [(g.index, g.log[-5:]) for g in games if not g.done]
         assert not unfinished, (unfinished, log.read_text()[-3000:])
         assert code == 0 and kills >= 4
-        # issue 25: a restart never edits a message the bot deleted (a turn ping's old one)
+        # A restart never edits a message the bot deleted (a turn ping's old one)
         # ("message is not modified" is allowed here: a digest not yet written when killed)
         edits = [c for c in tg.errors if c.method.startswith("edit")]
         refused = [c.description for c in edits if "not modified" not in (c.description or "")]

@@ -1,4 +1,4 @@
-"""Issue 25: SIGTERM (what `docker stop` sends) mid-deal. The presses in hand finish and are
+"""SIGTERM (what `docker stop` sends) mid-deal. The presses in hand finish and are
 stored, the turn timer's deadline is stored, the process exits within 10 s; started again, the
 bot goes on with the deal. The bot runs as a real process, as in test_faults_sigkill.py."""
 

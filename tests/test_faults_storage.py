@@ -1,4 +1,4 @@
-"""Issue 4: the ledger under abuse — a deal settled twice changes nothing, the ledger cannot be
+"""The ledger under abuse — a deal settled twice changes nothing, the ledger cannot be
 rewritten, and a broken invariant is reported at start-up."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ async def test_the_ledger_is_append_only(tmp_path: Path) -> None:
 async def test_a_broken_ledger_is_refused_at_start_up_unless_forced(
     tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 11: the start-up check refuses a broken ledger in one line naming the chat and the
+    """The start-up check refuses a broken ledger in one line naming the chat and the
     check; with the override the bot starts (and logs it)."""
     group, users = make_players(tg, 2)
     db = tmp_path / "db.sqlite3"
@@ -107,7 +107,7 @@ async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path
 
 
 async def test_a_ledger_row_changes_chat_only_along_a_recorded_move(tmp_path: Path) -> None:
-    """Issue 11: migrate_chat moves ledger rows to the supergroup; any other change of a ledger
+    """migrate_chat moves ledger rows to the supergroup; any other change of a ledger
     row, its chat included, is still refused; a chat row the supergroup got first is merged."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
     await storage.touch_user(2, "Bob", None, "ru")
@@ -131,7 +131,7 @@ async def test_a_ledger_row_changes_chat_only_along_a_recorded_move(tmp_path: Pa
 
 
 async def test_a_deal_left_in_play_at_a_closed_table_is_half_settled(tmp_path: Path) -> None:
-    """Issue 11: the start-up check names a deal whose chips are booked but which no table plays."""
+    """The start-up check names a deal whose chips are booked but which no table plays."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
     await storage.chat(-40, "Old")
     table = await storage.create_table(-40, "frap", 2)

@@ -1,4 +1,4 @@
-"""Issue 4: Telegram's own errors. The fake server answers 429 and 5xx for a while, and messages
+"""Telegram's own errors. The fake server answers 429 and 5xx for a while, and messages
 get deleted under the bot: nothing is lost, every message ends up showing the latest state, and
 "message is not modified" is never provoked."""
 

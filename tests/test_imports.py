@@ -1,4 +1,4 @@
-"""Imports run one way (issue 23): the graph of `engine` and of `bot` built from the source (every
+"""Imports run one way: the graph of `engine` and of `bot` built from the source (every
 import, a deferred one inside a function or under TYPE_CHECKING too) has no cycle, and no module
 of `bot` imports from a layer above its own (README, "Layout")."""
 
@@ -90,7 +90,7 @@ def test_no_import_runs_in_a_circle(package: str) -> None:
 # below, never from one above. A module is in the layer of its longest listed prefix.
 BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli"),  # wiring
-    # Telegram updates in, the host's answers out; the Mini App's server (issue 24), whose
+    # Telegram updates in, the host's answers out; the Mini App's server, whose
     # presses go through the handlers' one path
     ("bot.handlers", "bot.web.server"),
     # the information pages a command answers with (/balance … /export); the Mini App's pages

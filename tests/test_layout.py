@@ -1,4 +1,4 @@
-"""Where code lives (issue 23): one place per game. Shared code asks the game, it never tests which
+"""Where code lives: one place per game. Shared code asks the game, it never tests which
 game it has — in the bot, the engine and the engine's benches; no file grows past what a reader
 takes in (the table host the largest)."""
 

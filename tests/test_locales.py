@@ -214,7 +214,7 @@ _RULE_NUMBER = re.compile(r"\b(?:F|K|SK|N|P)\d+\b|\{rule\}")
 
 @pytest.mark.parametrize("lang", ["en", *sorted(SHIPPED)])
 def test_no_text_names_a_rule_number(lang: str) -> None:
-    """A rule's number (P4, F8) is for code and tests, never in a text a player reads (issue 22)."""
+    """A rule's number (P4, F8) is for code and tests, never in a text a player reads."""
     catalog = TEMPLATE if lang == "en" else catalogs.read(SHIPPED[lang])
     named = [
         (m.context, text)

@@ -1,4 +1,4 @@
-"""Issue 25: what an operator sees. /metrics (Prometheus) and /healthz on METRICS_PORT, and
+"""What an operator sees. /metrics (Prometheus) and /healthz on METRICS_PORT, and
 `python -m bot health` for Docker's HEALTHCHECK: healthy while the bot reaches Telegram and writes
 its database, unhealthy when Telegram has been silent too long or the database refuses the
 heartbeat."""
@@ -149,7 +149,7 @@ async def test_a_database_refusing_writes_makes_the_bot_unhealthy(
 
 
 async def test_a_stuck_event_loop_makes_the_bot_unhealthy(tg: FakeTelegram, tmp_path: Path) -> None:
-    """Issue 25: the loop blocked (a handler that never yields) stops the heartbeat; the health
+    """The loop blocked (a handler that never yields) stops the heartbeat; the health
     command, run while the loop is still blocked, fails; once it runs again it is healthy."""
     db = tmp_path / "db.sqlite3"
     settings = {"heartbeat_every": 0.1, "health_max_beat_age": 1}

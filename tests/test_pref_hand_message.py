@@ -1,4 +1,4 @@
-"""A Preferans player's own message shows the table while he decides (issue 22): the bid to beat
+"""A Preferans player's own message shows the table while he decides: the bid to beat
 (P4), the contract in the whisting question and the other defender's word (P6), the contract and
 trump, raspasy's turned talon (P10), the open hands (P7, P9) and whose cards the whister plays, the
 trick with who laid each card and the last trick's taker (P8), and to the declarer the cards that

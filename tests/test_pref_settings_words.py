@@ -1,4 +1,4 @@
-"""The Preferans settings page's buttons and /rules text (issue 15): every P option's value has
+"""The Preferans settings page's buttons and /rules text: every P option's value has
 its own words in both languages, and /rules says the options in force for the chat."""
 
 from __future__ import annotations

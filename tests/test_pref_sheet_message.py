@@ -1,4 +1,4 @@
-"""The pulya sheet as one photo message per pulya (issue 15): the presenter posts it once with
+"""The pulya sheet as one photo message per pulya: the presenter posts it once with
 sendPhoto and edits its media after each deal (editMessageMedia: no new group message), skips an
 identical edit, and `post` re-posts it for /pulya; all through the fake Bot API."""
 

@@ -49,7 +49,7 @@ async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: 
 
 
 async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_path: Path) -> None:
-    """Issue 25, a full disk: the old message of a renewed slot (a turn ping) stays until the new
+    """A full disk: the old message of a renewed slot (a turn ping) stays until the new
     one's id is written, so a restart before that edits a message that is still there."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
     write = storage.remember_messages

@@ -1,4 +1,4 @@
-"""Issue 16: the evening summary's transfers settle the session exactly, with the fewest."""
+"""The evening summary's transfers settle the session exactly, with the fewest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16: /stats' figures per player and the chat's records; names told apart."""
+"""/stats' figures per player and the chat's records; names told apart."""
 
 from __future__ import annotations
 

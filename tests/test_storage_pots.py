@@ -1,4 +1,4 @@
-"""One pot per game (issue 13): migration 5 gives the single pot of a chat to the game that made
+"""One pot per game: migration 5 gives the single pot of a chat to the game that made
 it (or Frap), and the check sees the pots and the balances sum to zero."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ async def test_the_check_sees_a_pot_that_does_not_add_up(tmp_path: Path) -> None
 
 
 async def test_a_new_season_empties_every_games_pot(tmp_path: Path) -> None:
-    """Issue 16's /newseason brings the balances to zero, and with them each game's pot (not
+    """/newseason brings the balances to zero, and with them each game's pot (not
     only the chat's sum: Khrap's 30 must not stay beside a Frap pot of −30)."""
     path = tmp_path / "db.sqlite3"
     _old_database(path)

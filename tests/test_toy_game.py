@@ -1,4 +1,4 @@
-"""Issue 23: a sixth game is its engine state, its bot UI and kind of table, its catalog section and
+"""A sixth game is its engine state, its bot UI and kind of table, its catalog section and
 one registry line. The toy trick game of `tests/toy_game.py` is registered here (nothing else is
 touched) and a deal of it is played through the bot against the fake Bot API: the lobby names it,
 each player gets his cards and buttons, the chips move, /history tells the deal."""

@@ -1,4 +1,4 @@
-"""Issue 24: the Mini App's API and WebSocket, through aiohttp's client against the running bot:
+"""The Mini App's API and WebSocket, through aiohttp's client against the running bot:
 initData on every call, the seat only from the verified user, the chat control message's
 buttons with the same refusals, bad input a clear 4xx that changes nothing, the headers."""
 

@@ -1,4 +1,4 @@
-"""Issue 24: the buttons that open the Mini App. The group's table message gets a URL button (a
+"""The buttons that open the Mini App. The group's table message gets a URL button (a
 t.me direct link with the table in startapp), each player's control message a web_app button;
 the fake Bot API refuses a web_app button in a group as Telegram does. (Without WEBAPP_URL
 nothing changes: tests/test_golden.py's transcripts stay byte-identical.)"""

@@ -1,4 +1,4 @@
-"""Issue 24: Telegram's Mini App initData check (HMAC-SHA256 under HMAC("WebAppData", token));
+"""Telegram's Mini App initData check (HMAC-SHA256 under HMAC("WebAppData", token));
 the Mini App's settings."""
 
 from __future__ import annotations

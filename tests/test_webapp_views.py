@@ -1,4 +1,4 @@
-"""Issue 24: a page only ever receives its own seat's view, or the public one. Random deals of
+"""A page only ever receives its own seat's view, or the public one. Random deals of
 every game are played through the bot with a page open for every seat and one for a group
 member who is not seated; every frame pushed to any page is checked, as it is sent, against the
 engine's knowledge of that seat at that moment: no card the seat cannot place (another hand the

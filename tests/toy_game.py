@@ -1,4 +1,4 @@
-"""A toy two-player trick game, defined here and nowhere else (issue 23): its engine state, its
+"""A toy two-player trick game, defined here and nowhere else: its engine state, its
 bot UI, its kind of table and its catalog words. `tests/test_toy_game.py` registers it and plays
 it through the bot; no file outside `tests/` names it.
 

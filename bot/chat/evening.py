@@ -1,4 +1,4 @@
-"""The evening summary a group gets when its table closes (issue 16): deals played, each
+"""The evening summary a group gets when its table closes: deals played, each
 player's result over the session, and the fewest transfers that settle it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def session_summary(
     if in_pot:
         parties[POT] = in_pot
         lines.append(t(lang, "summary.pot", amount=signed(in_pot)))
-    # What went into the pot is already there: nobody is told to pay it (issue 22).
+    # What went into the pot is already there: nobody is told to pay it.
     transfers = [transfer for transfer in settle(parties) if transfer[1] != POT]
     if in_pot > 0:
         lines.append(t(lang, "summary.pot_stays"))

@@ -1,4 +1,4 @@
-"""The lobby's message: the game, who sits, what a deal costs, and its buttons (issues 16, 17)."""
+"""The lobby's message: the game, who sits, what a deal costs, and its buttons."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def lobby(
     private: bool = False,
 ) -> Rendered:
     """The lobby message: the game, who sits, what a deal costs (the chat's `rules` may set a
-    game's own amounts), and Join / Leave / Start / game buttons; with `computers` (issue 17)
+    game's own amounts), and Join / Leave / Start / game buttons; with `computers`
     one button per level that seats a computer player, and one that stands the last up; a
     `private` (practice) table has no seats for people but its player's."""
     ui = games.ui(game)

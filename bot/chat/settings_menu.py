@@ -2,7 +2,7 @@
 with only that game's house rules; numbers are picked from a short list.
 
 Every button's code names the page it sits on (`origin`), so a press on a page the message no
-longer shows is refused rather than applied twice (issue 4)."""
+longer shows is refused rather than applied twice."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ _PICKERS = ("ante", "timer", "game", "bankroll")  # pages that list values to pi
 
 
 def bankroll(chat: ChatRow) -> int:
-    """The chat's starting bankroll per player (F15), 0 when it plays without one (issue 16);
+    """The chat's starting bankroll per player (F15), 0 when it plays without one;
     kept among the chat's rules, beside the games' own options."""
     value = chat.rules.get("bankroll", 0)
     return value if isinstance(value, int) and value > 0 else 0

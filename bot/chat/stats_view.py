@@ -1,4 +1,4 @@
-"""/stats as the group reads it (issue 16): the facts gathered from storage and the engine's
+"""/stats as the group reads it: the facts gathered from storage and the engine's
 replay, and the text of a player's statistics and of the chat's records."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a player is told about his own turn (issue 12): the time left on his control message, and
+"""What a player is told about his own turn: the time left on his control message, and
 the move the bot made for him when his time ran out or he was away."""
 
 from __future__ import annotations

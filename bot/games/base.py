@@ -61,7 +61,7 @@ class Host(Protocol):
 
     async def dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
-        the host decides who sits out, issue 16)."""
+        the host decides who sits out)."""
 
     def deliver_hand(
         self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
@@ -86,7 +86,7 @@ class TableGame(Protocol):
     the chat's lock, on a table whose `Live.play` this kind set. A step that returns `Moved` has
     stored itself (one transaction, chips included) and shown its messages; the host then acts
     on the value and announces the change (`GameService.changed`, the seam where every change
-    of a table passes: the Mini App, issue 24, observes it there).
+    of a table passes: the Mini App observes it there).
 
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
     may see it and as the group sees it (the messages are drawn from them; another front end may
@@ -133,7 +133,7 @@ class TableGame(Protocol):
         for one position), None when none is."""
 
     def knowledge(self, live: Live, seat: int) -> Any:
-        """What `seat` may know of the deal in play (the engine's view, issue 17): all a
+        """What `seat` may know of the deal in play (the engine's view): all a
         computer player, or the rules level standing in for an away player, is given."""
 
     def default(self, live: Live) -> Any:
@@ -173,12 +173,12 @@ class TableGame(Protocol):
         self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
     ) -> dict[str, Any] | None:
         """The table as the Mini App draws it for `seat` (None: the public table), built only
-        from `seat_view` for that seat or `public_view` (issue 24); None when nothing is dealt.
+        from `seat_view` for that seat or `public_view`; None when nothing is dealt.
         `balances`: the chat's chips by user."""
 
     async def web_sheet(self, live: Live, lang: str) -> bytes | None:
         """The picture of the table's score sheet for the Mini App (a PNG), None if it keeps
-        none (issue 24)."""
+        none."""
 
 
 class GameUI:
@@ -193,7 +193,7 @@ class GameUI:
     # A deal starts with the chat's ante, or with amounts reckoned from it (F3; N1, N5), so
     # /rules says it; a Preferans pulya moves chips only at its end, by the whist's price (P16).
     uses_ante: ClassVar[bool] = True
-    # A practice table (issue 17) opens with its player and computer players up to this many
+    # A practice table opens with its player and computer players up to this many
     # (fewer if the game's table takes fewer).
     practice_players: ClassVar[int] = 4
     # The ledger's reasons for chips a player takes from a pot (/stats: the biggest pot taken).

@@ -35,7 +35,7 @@ log = logging.getLogger("bot.handlers")
 Context = ContextTypes.DEFAULT_TYPE
 # the other group commands take none
 TAKE_ARGUMENTS = ("newgame", "balance", "history", "kick", "stats")
-# what a private chat's practice table against computer players answers too (issue 17)
+# what a private chat's practice table against computer players answers too
 PRACTICE_COMMANDS = (
     "newgame", "startgame", "stopgame", "pot", "balance", "top", "stats", "history", "rules",
 )  # fmt: skip
@@ -92,7 +92,7 @@ class Common:
         )
 
     async def _is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
-        if chat_id > 0:  # a private chat (a practice table, issue 17) has no admins
+        if chat_id > 0:  # a private chat (a practice table) has no admins
             return False
         try:
             member = await bot.get_chat_member(chat_id, user_id)
@@ -133,12 +133,12 @@ class Common:
             lang = await self._chat_lang(message.chat)
             if context.args and run.__name__ not in TAKE_ARGUMENTS:
                 await self._reply(message, t(lang, "usage.no_arguments", command=run.__name__))
-                return  # junk after a command changes nothing (issue 4)
+                return  # junk after a command changes nothing
             try:
                 await run(update, context, message, lang)
             except Refusal as refusal:
                 await self._refused(message, lang, refusal)
-            except StorageUnavailable as exc:  # issue 25: nothing was changed; say so
+            except StorageUnavailable as exc:  # nothing was changed; say so
                 log.warning("/%s in %s not saved: %s", run.__name__, message.chat.id, exc)
                 await self._reply(message, t(lang, "err.not_saved"))
 

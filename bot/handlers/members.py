@@ -1,5 +1,5 @@
-"""Membership: the bot blocked or removed, a group that became a supergroup (issue 11), a
-member who left the group (issue 16) or joined it (told to the Mini App's server)."""
+"""Membership: the bot blocked or removed, a group that became a supergroup, a
+member who left the group or joined it (told to the Mini App's server)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class Members(Common):
 
     async def my_member(self, update: Update, context: Context) -> None:
         """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was
-        removed or may no longer write (issue 11)."""
+        removed or may no longer write."""
         change = update.my_chat_member
         if change is None:
             return
@@ -52,7 +52,7 @@ class Members(Common):
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group became a supergroup: the service messages in the old chat (migrate_to) and in
-        the new one (migrate_from); whichever comes first moves the chat (issue 11)."""
+        the new one (migrate_from); whichever comes first moves the chat."""
         message = update.effective_message
         if message is None:
             return
@@ -66,7 +66,7 @@ class Members(Common):
     async def member_left(self, update: Update, context: Context) -> None:
         """A member left the group or was removed (a left_chat_member service message, which
         a bot gets whatever its privacy mode, or a chat_member update, which an admin bot gets):
-        he stands up from the table at the end of his deal (issue 16), and his Mini App pages
+        he stands up from the table at the end of his deal, and his Mini App pages
         of the group's tables close now (`membership` listeners). A chat_member update that
         makes him a member again grants the pages at once, as `member_joined` does."""
         chat_id: int | None = None

@@ -27,7 +27,7 @@ class MoneyPages(Common):
     """The chat's money and information commands."""
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/pot: each game's pot that holds chips (issue 13: one pot per game)."""
+        """/pot: each game's pot that holds chips (one pot per game)."""
         await self._reply(message, await pages.pot(self.storage, message.chat_id, lang))
 
     async def balance(self, update: Update, context: Context, message: Message, lang: str) -> None:
@@ -45,7 +45,7 @@ class MoneyPages(Common):
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and
-        worst deal, biggest pot, streak; and the chat's records (issue 16)."""
+        worst deal, biggest pot, streak; and the chat's records."""
         user = update.effective_user
         assert user is not None
         replied = message.reply_to_message
@@ -112,7 +112,7 @@ class MoneyPages(Common):
         self, update: Update, context: Context, message: Message, lang: str
     ) -> None:
         """/newseason: admins archive the chat's balances and start from zero, once they
-        confirm with the button (issue 16)."""
+        confirm with the button."""
         user = update.effective_user
         assert user is not None
         if not await self._is_admin(context.bot, message.chat_id, user.id):

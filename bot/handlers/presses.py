@@ -42,7 +42,7 @@ class Presses(Common):
 
     async def handle_press(self, bot: Bot, pressed: Pressed) -> Answer:
         """Decode a press, check who may press it, act, and say how to answer it: a stale or
-        forged button, a refusal, or a step the database did not take (issue 25) as an alert
+        forged button, a refusal, or a step the database did not take as an alert
         in the presser's language; a press that worked with no text. `bot` is the bot whose
         message was pressed (the admin check, the edit of that message)."""
         user = pressed.user
@@ -56,7 +56,7 @@ class Presses(Common):
         except Refusal as refusal:
             text = t(lang, refusal.key, **refusal.values)
             return Answer(text, alert=refusal.url is None, url=refusal.url)
-        except StorageUnavailable as exc:  # issue 25: the step was not applied; say so
+        except StorageUnavailable as exc:  # the step was not applied; say so
             log.warning("press of %s not saved: %s", user.id, exc)
             return Answer(t(lang, "err.not_saved"), alert=True)
         return Answer()

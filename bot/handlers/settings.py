@@ -60,7 +60,7 @@ class Settings(Common):
             await self._reply(message, t(lang, "usage.language", languages=", ".join(LANGUAGES)))
             return
         private = message.chat.type == ChatType.PRIVATE
-        if not args:  # never a silent flip: the choice is the user's (issue 12)
+        if not args:  # never a silent flip: the choice is the user's
             key, kind = ("lang.choose", "l") if private else ("lang.choose_chat", "g")
             await self._reply(message, t(lang, key), _language_buttons(kind, lang))
             return
@@ -128,7 +128,7 @@ class Settings(Common):
             left = self._menu_pages.get(where, settings_menu.origin(code))
             if pressed.markup != shown.markup or left != settings_menu.origin(code):
                 # pressed on a menu that no longer shows the settings (a double press, another
-                # admin): applying it would step a setting twice (issue 4)
+                # admin): applying it would step a setting twice
                 raise Refusal("err.stale")
             if changes:
                 await self.storage.set_chat(chat_id, **changes)

@@ -29,7 +29,7 @@ class TableCommands(Common):
             await self._reply(message, t(lang, "usage.newgame_games", games=games.choices()))
             return
         title = message.chat.title or ""
-        if message.chat.type == ChatType.PRIVATE:  # issue 17: a practice table; he writes here
+        if message.chat.type == ChatType.PRIVATE:  # a practice table; he writes here
             await self.service.touch(person(user), started=True)
             title = t(lang, "practice.title")
         async with self.service.lock(message.chat_id):
@@ -47,7 +47,7 @@ class TableCommands(Common):
             table = self.service.table_in(message.chat_id)
             back = table is not None and user.id in table.row.away
             live = await self.service.join(message.chat_id, person(user))
-        if back:  # issue 16: a player sitting out is dealt in again
+        if back:  # a player sitting out is dealt in again
             await self._reply(message, t(lang, "seat.back", name=shown_name(user.full_name)))
         elif live.row.status == "playing":  # the lobby message is gone: say it in words
             await self._reply(message, t(lang, "joined_next_deal", name=shown_name(user.full_name)))
@@ -61,7 +61,7 @@ class TableCommands(Common):
         await self._reply(message, t(lang, "left", name=shown_name(user.full_name)))
 
     async def kick(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/kick as a reply (or with a name): an admin stands a player up (issue 16)."""
+        """/kick as a reply (or with a name): an admin stands a player up."""
         user = update.effective_user
         assert user is not None
         if not await self._is_admin(context.bot, message.chat_id, user.id):
@@ -92,7 +92,7 @@ class TableCommands(Common):
                 for uid in live.row.seats
                 if uid in live.users
                 and uid not in live.row.leaving
-                and not computer.is_computer(uid)  # issue 17: it never holds a table up
+                and not computer.is_computer(uid)  # it never holds a table up
             ]
             await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
             return
@@ -140,7 +140,7 @@ class TableCommands(Common):
         await self.service.next_deal(chat_id, pressed.user.id, press)
 
     async def computer_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
-        """m: the lobby seats a computer player or stands one up (issue 17)."""
+        """m: the lobby seats a computer player or stands one up."""
         user = pressed.user
         level = None if press.code == "-" else computer.ORDER[int(press.code)]
         admin = await self._is_admin(bot, chat_id, user.id)
@@ -148,7 +148,7 @@ class TableCommands(Common):
             await self.service.seat_computer(chat_id, person(user), admin, press.table_id, level)
 
     async def kick_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
-        """k: an admin stands player `code` up (issue 16)."""
+        """k: an admin stands player `code` up."""
         if not await self._is_admin(bot, chat_id, pressed.user.id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):

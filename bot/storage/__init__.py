@@ -41,7 +41,7 @@ class Storage(Chats, Tables, Money, History, Messages):
     """All database access. Each public method is one job on aiosqlite's database thread: a
     query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once (`db._Connection`).
     Jobs run one after another, so none interleaves with another, and a write costs one round
-    trip to the thread however many statements it has (issue 6: a transaction of round trips
+    trip to the thread however many statements it has (a transaction of round trips
     held the one connection across several turns of a busy event loop)."""
 
     @classmethod

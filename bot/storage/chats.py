@@ -1,5 +1,5 @@
 """Users and chats: who the bot has seen, each chat's settings (cached: read on every press),
-and a group that became a supergroup moving there whole (issue 11)."""
+and a group that became a supergroup moving there whole."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ class Chats(Jobs):
         return read_chat(created, await self._pots(chat_id))
 
     async def _pots(self, chat_id: int) -> list[aiosqlite.Row]:
-        """The chat's pot of each game that has had one (issue 13)."""
+        """The chat's pot of each game that has had one."""
         return await self.query(
             "SELECT game, pot, has_penalty FROM pots WHERE chat_id = ? ORDER BY game", (chat_id,)
         )
@@ -130,7 +130,7 @@ class Chats(Jobs):
         if table == "chats":
             self._chat_changed(key_value)
 
-    # ---- a group that became a supergroup (issue 11) --------------------------------------------
+    # ---- a group that became a supergroup -------------------------------------------------------
 
     async def chat_moves(self) -> dict[int, int]:
         """Every recorded move: old group id → supergroup id."""

@@ -3,7 +3,7 @@ each job (a query, or a whole transaction) run on aiosqlite's database thread at
 
 Every part of `Storage` (chats, tables, money, messages, history) reads and writes through the
 `Jobs` it is built on: one connection, one job at a time, a write one transaction (BEGIN
-IMMEDIATE … COMMIT) of one round trip to the thread (issue 6: a transaction of round trips held
+IMMEDIATE … COMMIT) of one round trip to the thread (a transaction of round trips held
 the one connection across several turns of a busy event loop).
 """
 
@@ -38,7 +38,7 @@ RETRY_AFTER = 5.0  # seconds before a step nobody waits for (a timer's, a comput
 
 class StorageUnavailable(Exception):
     """A write failed for the host's reasons (disk full, database locked); it was rolled back
-    whole, so the step it wrote did not happen. Worth trying again later (issue 25)."""
+    whole, so the step it wrote did not happen. Worth trying again later."""
 
     def __init__(self, reason: str, error: sqlite3.Error) -> None:
         super().__init__(f"database {reason}: {error}")
@@ -71,11 +71,11 @@ class Jobs:
     def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
         self._db = db
         self._defaults = defaults  # a new chat's language, ante and turn time
-        # Chat rows, read on every press (issue 6): kept until a write touches the row. A read
+        # Chat rows, read on every press: kept until a write touches the row. A read
         # that raced a write (the epoch moved on meanwhile) is not kept.
         self._chats: dict[int, ChatRow] = {}
         self._chats_epoch = 0
-        self.moves: dict[int, int] = {}  # old group id → supergroup id (issue 11)
+        self.moves: dict[int, int] = {}  # old group id → supergroup id
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -149,9 +149,9 @@ class _Connection(sqlite3.Connection):
     """The sqlite3 connection aiosqlite opens on its thread (`sqlite3.connect(factory=...)`),
     with one SQL function: `SELECT storage_job(key)` runs the transaction queued under `key` on
     this very connection. aiosqlite has no public way to run a function on its thread, but it
-    runs each statement there; so a whole transaction costs one statement's round trip (issue 6:
-    a transaction of round trips held the connection across several turns of a busy loop; issue
-    10: only aiosqlite's public API). SQLite lets a function run statements on its connection,
+    runs each statement there; so a whole transaction costs one statement's round trip (a
+    transaction of round trips held the connection across several turns of a busy loop), on
+    aiosqlite's public API only. SQLite lets a function run statements on its connection,
     BEGIN and COMMIT included, while the table-less SELECT that called it reads nothing."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

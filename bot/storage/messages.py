@@ -1,5 +1,5 @@
 """What the running bot keeps of Telegram: which message shows each of the presenter's slots,
-and its heartbeat for `python -m bot health` (issue 25)."""
+and its heartbeat for `python -m bot health`."""
 
 from __future__ import annotations
 

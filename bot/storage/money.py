@@ -1,4 +1,4 @@
-"""Money: the ledger, balances and each game's pot (issue 13), seasons (issue 16), the evening's
+"""Money: the ledger, balances and each game's pot, seasons, the evening's
 and /stats's sums, and the start-up check's money invariants.
 
 Every chip movement is a ledger row written by `book` alone, inside the transaction of the game
@@ -94,7 +94,7 @@ class Money(Jobs):
         ]
 
     async def session(self, table_id: int) -> tuple[int, dict[int, int]]:
-        """A table's evening (issue 16): deals played to the end, and each player's chips won
+        """A table's evening: deals played to the end, and each player's chips won
         (+) or lost (−) over them (a voided deal's reversal cancels its rows)."""
         row = await self.query_one(
             "SELECT COUNT(*) AS n FROM deals WHERE table_id = ? AND status = 'finished'",
@@ -110,7 +110,7 @@ class Money(Jobs):
     async def deal_sums(
         self, chat_id: int, taken: Collection[str]
     ) -> list[tuple[DealRow, str, dict[int, int], dict[int, int], bool]]:
-        """The chat's finished deals, oldest first, for /stats (issue 16): each with its game,
+        """The chat's finished deals, oldest first, for /stats: each with its game,
         every seated player's chips won or lost in it, what each took from the pot (the chips
         won for the ledger reasons `taken`, which the games name), and whether its table is
         closed (a match's settlement is then booked)."""
@@ -140,14 +140,14 @@ class Money(Jobs):
         return out
 
     async def seasons(self, chat_id: int) -> int:
-        """How many seasons the chat has closed (issue 16)."""
+        """How many seasons the chat has closed."""
         row = await self.query_one(
             "SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,)
         )
         return int(row["n"]) if row else 0
 
     async def new_season(self, chat_id: int, closed: int) -> dict[int, int] | None:
-        """Close the chat's season (issue 16): ledger rows bring every balance back to zero
+        """Close the chat's season: ledger rows bring every balance back to zero
         (the pot, which held their opposite, with them), the season row keeps what they were.
         None if the chat has closed another season since `closed` were counted."""
 

@@ -64,7 +64,7 @@ class TableRow:
     deadline: float | None  # the lobby's expiry, or the current move's
     away: tuple[int, ...] = ()  # players who play automatically until they press a button
     strikes: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
-    leaving: tuple[int, ...] = ()  # stand up when the deal in play ends (issue 16)
+    leaving: tuple[int, ...] = ()  # stand up when the deal in play ends
 
 
 @dataclass(frozen=True, slots=True)

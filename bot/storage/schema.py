@@ -73,19 +73,19 @@ MIGRATIONS: tuple[str, ...] = (
         content_hash TEXT NOT NULL
     );
     """,
-    # 2: players who timed out twice are "away" and play automatically (issue 4)
+    # 2: players who timed out twice are "away" and play automatically
     """
     ALTER TABLE tables ADD COLUMN away TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE tables ADD COLUMN strikes TEXT NOT NULL DEFAULT '{}';
     """,
-    # 3: the ledger is append-only (issue 4): a voided deal is reversed by new rows
+    # 3: the ledger is append-only: a voided deal is reversed by new rows
     """
     CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
-    # 4: a group that became a supergroup moves to its new chat id (issue 11); its ledger rows
+    # 4: a group that became a supergroup moves to its new chat id; its ledger rows
     # may change chat, and only that, only along a move recorded in chat_moves
     """
     CREATE TABLE chat_moves (
@@ -105,7 +105,7 @@ MIGRATIONS: tuple[str, ...] = (
     )
     BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
-    # 5: one pot per game (issue 13): Napoleon's treasure is not Frap's pot. `chats.pot` stays
+    # 5: one pot per game: Napoleon's treasure is not Frap's pot. `chats.pot` stays
     # the sum of the chat's pots; the single pot so far goes to the game of the last deal that
     # moved chips in the chat, or to Frap.
     """
@@ -125,12 +125,12 @@ MIGRATIONS: tuple[str, ...] = (
     FROM chats c WHERE c.pot != 0 OR c.pot_has_penalty != 0;
     UPDATE chats SET pot_has_penalty = 0;
     """,
-    # 6 (issue 16): players who left the group or were stood up by an admin: seated until the
+    # 6: players who left the group or were stood up by an admin: seated until the
     # deal in play ends (the bot moves for them), then stood up
     """
     ALTER TABLE tables ADD COLUMN leaving TEXT NOT NULL DEFAULT '[]';
     """,
-    # 7 (issue 16): /newseason: the balances and pot a chat ended a season with; the ledger rows
+    # 7: /newseason: the balances and pot a chat ended a season with; the ledger rows
     # that brought them back to zero carry the reason 'season'
     """
     CREATE TABLE seasons (
@@ -143,17 +143,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX seasons_by_chat ON seasons (chat_id);
     """,
     # 8: turn pings a player can switch off; a chat's language is taken from whoever opens its
-    # first table until someone chooses one (issue 12); chats that had tables keep theirs
+    # first table until someone chooses one; chats that had tables keep theirs
     """
     ALTER TABLE users ADD COLUMN pings INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE chats ADD COLUMN lang_chosen INTEGER NOT NULL DEFAULT 0;
     UPDATE chats SET lang_chosen = 1 WHERE chat_id IN (SELECT chat_id FROM tables);
     """,
-    # 9: whether a player has had his first turn ping, which says how to turn them off (issue 22)
+    # 9: whether a player has had his first turn ping, which says how to turn them off
     """
     ALTER TABLE users ADD COLUMN pinged INTEGER NOT NULL DEFAULT 0;
     """,
-    # 10: the running bot's heartbeat, one row, for `python -m bot health` (issue 25)
+    # 10: the running bot's heartbeat, one row, for `python -m bot health`
     """
     CREATE TABLE heartbeat (
         id INTEGER PRIMARY KEY CHECK (id = 1),

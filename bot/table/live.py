@@ -60,9 +60,9 @@ class Live:
     deal_seats: tuple[int, ...] = ()
     selection: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     note: tuple[str, str] | None = None  # (locale key, player) for the table, e.g. a time-out
-    sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without (issue 16)
+    sitting_out: tuple[int, ...] = ()  # seated players this deal was dealt without
     short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
-    mover: int | None = None  # the seat last shown to move: a new one is pinged (issue 12)
+    mover: int | None = None  # the seat last shown to move: a new one is pinged
     auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
 
     @property

@@ -1,4 +1,4 @@
-"""Seats and away players (issues 4, 16, 17): plain functions over an open table's row, with no
+"""Seats and away players: plain functions over an open table's row, with no
 storage or network I/O; the host stores the row and retires the messages they let go."""
 
 from __future__ import annotations
@@ -8,17 +8,17 @@ from dataclasses import replace
 from .. import computer
 from .live import Live
 
-AWAY_AFTER = 2  # time-outs in a row that mark a player away (issue 4)
+AWAY_AFTER = 2  # time-outs in a row that mark a player away
 
 
 def practice(chat_id: int) -> bool:
-    """Whether a chat's table is a practice table against computer players (issue 17): one
+    """Whether a chat's table is a practice table against computer players: one
     opened in a private chat, whose id is its player's."""
     return chat_id > 0
 
 
 def sits_out(live: Live, user_id: int) -> bool:
-    """Issue 16: away, unreachable or leaving players are not dealt in (no ante)."""
+    """Away, unreachable or leaving players are not dealt in (no ante)."""
     user = live.users.get(user_id)
     return (
         user_id in live.row.away
@@ -62,7 +62,7 @@ def back(live: Live, user_id: int) -> None:
 
 def runner(live: Live) -> int | None:
     """Who runs the table: its creator, or while he is not seated the first seated player
-    (issue 16: a table does not stall when its creator stands up)."""
+    (a table does not stall when its creator stands up)."""
     people = computer.people(live.row.seats)
     if live.row.creator_id in live.row.seats or not people:
         return live.row.creator_id
@@ -86,7 +86,7 @@ def stuck(live: Live, user_id: int) -> bool:
 
 def count_time_out(live: Live, user_id: int) -> tuple[str, str] | None:
     """A real time-out (not the bot moving for an away player) is counted, the second in a
-    row marks the player away (issue 4); the table's note saying so."""
+    row marks the player away; the table's note saying so."""
     if plays_itself(live, user_id):
         return None
     strikes = dict(live.row.strikes)

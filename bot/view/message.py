@@ -18,7 +18,7 @@ MAX_TEXT = 4096
 @dataclass(frozen=True, slots=True)
 class Rendered:
     """A message's content: HTML text and an optional inline keyboard; with `photo` (a PNG),
-    a photo message whose caption is the text (edited as media: issue 15's pulya sheet).
+    a photo message whose caption is the text (edited as media: the Preferans pulya sheet).
 
     `keyboard` (the markup as Bot API JSON) and `digest` (a short fingerprint, to avoid sending
     an identical edit) are computed once, when the content is made."""

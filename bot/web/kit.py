@@ -1,4 +1,4 @@
-"""The pieces every game's page view is made of (issue 24): a card as the page draws it, the
+"""The pieces every game's page view is made of: a card as the page draws it, the
 chat control message's buttons as the page's buttons, a chat message's text as plain text.
 
 A kind of table's builder (`TableGame.web_view`) puts these together from what the engine gives

@@ -1,4 +1,4 @@
-"""The buttons that open the Mini App (issue 24): the group's table message gets a URL button, a
+"""The buttons that open the Mini App: the group's table message gets a URL button, a
 t.me direct link with the table in `startapp` (Telegram refuses `web_app` buttons in groups:
 400 BUTTON_TYPE_INVALID); each player's private control message gets a `web_app` button."""
 

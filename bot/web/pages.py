@@ -1,4 +1,4 @@
-"""The open Mini App pages and what each is shown (issue 24): a seat's whole view, or the public
+"""The open Mini App pages and what each is shown: a seat's whole view, or the public
 table for a group member who is not dealt in, rebuilt and pushed over the page's WebSocket after
 each change of its table (GameService tells `changed` once a change is made, under the chat's
 lock: a press from a chat button or a page, a time-out, a computer's move, a stop)."""

@@ -124,7 +124,7 @@ class WebServer:
         http.router.add_get(root + "/api/ws", self._socket)
         if self.settings.webhook_url:
             http.router.add_post("/" + self.settings.webhook_path, self._update)
-        if self.heartbeat is not None:  # issue 25: the health check where a host looks for it
+        if self.heartbeat is not None:  # the health check where a host looks for it
             http.router.add_get("/healthz", self._healthz)
         return http
 
@@ -228,7 +228,7 @@ class WebServer:
     async def membership(self, chat_id: int, user_id: int, member: bool) -> None:
         """The group's updates say the user left it or joined it: the membership cached is that,
         from now; leaving closes his pages of the group's tables, but those of a table he is
-        still seated at (he stands up at the end of his deal: issue 16's rule)."""
+        still seated at (he stands up at the end of his deal)."""
         self._members[(chat_id, user_id)] = (self.clock(), member)
         if not member:
             self.pages.close_where(

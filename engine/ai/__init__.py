@@ -1,4 +1,4 @@
-"""Computer players for the games of the engine (issue 17).
+"""Computer players for the games of the engine.
 
 A player (`Player`) maps what one seat may know (`engine.knowledge.Knowledge` for the Frap family,
 `engine.preferans.knowledge.PrefKnowledge` for Preferans: its hand, the table, the deal's public

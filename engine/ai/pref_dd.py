@@ -1,7 +1,7 @@
 """The exact (double-dummy) solver for Preferans: every card known, each side playing its best
 over the tricks left (P8, P9; P10's talon tricks too), in pure Python on bit masks.
 
-What makes it fast (issue 26), the techniques of the skat and bridge solvers:
+What makes it fast, the techniques of the skat and bridge solvers:
 - relative-rank transposition keys: at a trick's start a suit's live cards are numbered among
   themselves (after a card is played the ranks close up), so positions that differ only in the
   cards already gone are one entry; the entry keeps the value's bounds and the best lead;
@@ -221,7 +221,7 @@ class DDSolver:
 
     def _key(self, leader: int) -> int:
         """The position at a trick's start with each suit's live cards numbered among
-        themselves (issue 26: the ranks close up as cards go), and the player to lead."""
+        themselves (the ranks close up as cards go), and the player to lead."""
         h0, h1, h2 = self.hands
         key = leader
         compress = _COMPRESS

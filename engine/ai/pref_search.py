@@ -10,7 +10,7 @@ whisting and the first tricks — each candidate is played out on the imagined d
 deals serving every candidate, and the rules level's choice is left only for a gain clear of
 the sampling noise (as ai/search.py does for the other games). In the playouts the other seats
 act as the rules level (their words were read so), the seat itself as the rules level but for
-one choice (`lookahead`, issue 26): it names a modest suit contract, since the rules level's
+one choice (`lookahead`): it names a modest suit contract, since the rules level's
 count overstates no trump. A decision may play out as many cards as 60 whole deals hold (90
 deals in the auction): more playouts as the deal goes on (`playout_budget`).
 """
@@ -33,7 +33,7 @@ from .search import best_of
 
 # Playouts per decision, shared among the candidates (bench/ai_strength: speed). A bid's playout
 # plays the whole deal; later ones have fewer cards left to play, so as many cards in all are
-# played out: PLAYOUTS times the deal's 30 cards, at most MOST_PLAYOUTS (issue 26, third session).
+# played out: PLAYOUTS times the deal's 30 cards, at most MOST_PLAYOUTS.
 PLAYOUTS = 60
 BIDDING_PLAYOUTS = 90
 MOST_PLAYOUTS = 200
@@ -41,7 +41,7 @@ DEAL_CARDS = 30  # P1: ten cards to each of the three hands
 MIN_SAMPLES = 8  # imagined deals per decision, however many candidates
 SOLVE_TRICKS = 4  # solve exactly from this many tricks left (with the cards fixed)
 SOLVE_SAMPLES = 16  # imagined deals solved per decision
-# Issue 26's try, exact from the first trick within a budget (bench/ai_strength.py's `exact`):
+# An earlier try, exact from the first trick within a budget (bench/ai_strength.py's `exact`):
 # card-play loss down by a third, no gain in whists over 1,000 duplicate deals, 3x the CPU.
 EXACT_NODES = 5000  # positions one imagined deal may take to solve, else playouts
 EXACT_TOTAL = 30000  # positions all the imagined deals of a decision may take (≈150 ms of CPU)
@@ -309,7 +309,7 @@ def _hand_when_bidding(world: PrefDeal, seat: int) -> list[Card]:
 
 def lookahead(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) -> PrefAction:
     """How the Master's playouts act at every seat, and its choice unless a gain is clear: the
-    rules level's, but the contract first in `_modest_contracts` (issue 26)."""
+    rules level's, but the contract first in `_modest_contracts`."""
     if deal.phase is Phase.CONTRACT and len(legal) > 1:
         return _modest_contracts(deal, seat, legal)[0]
     return rules.choose(deal, seat, legal)
@@ -337,7 +337,7 @@ def _modest_contracts(deal: PrefDeal, seat: int, legal: Sequence[PrefAction]) ->
 
 
 def _as_seat(seat: int, own: Policy, others: Policy) -> Policy:
-    """A playout policy: `own` at `seat`, `others` at every other seat (issue 26: the Master
+    """A playout policy: `own` at `seat`, `others` at every other seat (the Master
     reads the others' words as the rules level would say them, and so plays them out)."""
 
     def policy(deal: PrefDeal, at: int, legal: Sequence[PrefAction]) -> PrefAction:

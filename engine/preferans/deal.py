@@ -226,7 +226,7 @@ class PrefDeal:
         return [word(seat, PrefDo.LIGHT), word(seat, PrefDo.DARK)]
 
     def forced_move(self) -> PrefAction | None:
-        """The move nobody chooses, which the host makes at once (issue 22): the one legal card
+        """The move nobody chooses, which the host makes at once: the one legal card
         of the seat due at the last trick (P8: each hand holds its last card); None otherwise."""
         if self.phase is not Phase.PLAY or len(self.tricks_played) != TRICKS - 1:
             return None

@@ -158,10 +158,10 @@ def hand_message(
     """A player's private control message: the hand, trump and pot; when it is his move, also
     the trick, the question and the legal actions.
 
-    While a player waits, his message shows only what changes with his own hand (issue 6: each
+    While a player waits, his message shows only what changes with his own hand (each
     move edits the mover's and the next mover's messages, not everyone's); the table message in
     the group follows every move. `beside_table`: the table message is in the same chat (a
-    practice table, issue 17), so this one leaves the game, trump, pot and trick to it."""
+    practice table), so this one leaves the game, trump, pot and trick to it."""
     table = view.table
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     acting = not closed and (bool(turn) or table.to_act == view.seat)

@@ -70,7 +70,7 @@ class DealTables:
     """Every table of one game of the Frap family, played for its host; each call runs under
     the chat's lock."""
 
-    keeps_players = False  # players sit down and stand up between deals (issue 16)
+    keeps_players = False  # players sit down and stand up between deals
     sheet = False  # its scores are the chips: no sheet to show again
 
     def __init__(self, host: Host, ui: FamilyUI) -> None:
@@ -152,7 +152,7 @@ class DealTables:
         live.selection[seat] = chosen
         self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
 
-    # ---- moves the bot makes (issue 17) ----------------------------------------------------------
+    # ---- moves the bot makes --------------------------------------------------------------------
 
     def position(self, live: Live) -> TrickDeal | None:
         """The deal: a new object after each step (a computer's move is thought for one)."""
@@ -185,7 +185,7 @@ class DealTables:
     def web_view(
         self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
     ) -> dict[str, Any] | None:
-        """The deal in the Mini App (bot/games/family/web.py, issue 24)."""
+        """The deal in the Mini App (bot/games/family/web.py)."""
         played = deal(live)
         if played is None:
             return None
@@ -204,7 +204,7 @@ class DealTables:
 
         `dealer` is a place in the table's seats (the next one dealt in deals if he sits out);
         an F8 redeal deals to the same players as the deal it replaces, the same dealer, whoever
-        sat down or went away meanwhile (issue 16: a redeal is not a new deal)."""
+        sat down or went away meanwhile (a redeal is not a new deal)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
         chat = await self.storage.chat(live.row.chat_id)
         game = live.row.game
@@ -259,11 +259,11 @@ class DealTables:
             new, events = played.apply(action)
         except IllegalAction as exc:
             raise Refusal("err.illegal") from exc
-        while (forced := new.forced_move()) is not None:  # issue 22: stored with this step
+        while (forced := new.forced_move()) is not None:  # stored with this step
             new, more = new.apply(forced)
             events += more
         chat = await self.storage.chat(live.row.chat_id)
-        before = live.row  # issue 25: a step whose write fails leaves the table as it was
+        before = live.row  # a step whose write fails leaves the table as it was
         if by_player:
             seating.back(live, live.deal_seats[action.seat])
             live.auto.pop(action.seat, None)
@@ -413,7 +413,7 @@ class DealTables:
             for uid in live.sitting_out
             if uid in live.users and uid not in live.short
         ]
-        if out:  # issue 16: who was not dealt in, and how to come back
+        if out:  # who was not dealt in, and how to come back
             lines.append(t(lang, "seat.sitting_out", names=", ".join(map(name, out))))
         short = [live.users[uid].name for uid in live.short if uid in live.users]
         if short:  # F15: the group is told who the bankroll left out
@@ -445,7 +445,7 @@ class DealTables:
         posted again at the bottom of his chat in any case (the old one deleted)."""
         played = _deal(live)
         user = live.users[live.deal_seats[seat]]
-        if user.blocked or computer.is_computer(user.user_id):  # issue 17: never a DM to one
+        if user.blocked or computer.is_computer(user.user_id):  # never a DM to one
             return
         lang = pick_language(user.lang)
         view = seat_view(played, seat)
@@ -462,7 +462,7 @@ class DealTables:
             chat.title,
             live.selection.get(seat, ()),
             closed=closing,
-            beside_table=seating.practice(chat.chat_id),  # issue 17: the table is in the same chat
+            beside_table=seating.practice(chat.chat_id),  # the table is in the same chat
         )
         moving = not closing and not played.finished and played.to_act == seat
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)

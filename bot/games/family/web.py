@@ -1,4 +1,4 @@
-"""The Mini App's view of a Frap-family table (issue 24): built only from what its `TableGame`
+"""The Mini App's view of a Frap-family table: built only from what its `TableGame`
 gives one seat (the engine's seat view: his hand once opened, F7, and his legal actions) or the
 group (the public table view), with the chat control message's own buttons (`hand_message`)
 and the group's texts."""

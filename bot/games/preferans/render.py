@@ -202,7 +202,7 @@ def hand_message(
 
 
 def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
-    """What the table shows that the player due decides on, for his own message (issue 22):
+    """What the table shows that the player due decides on, for his own message:
     the bid to beat (P4); the other defender's word (P6); the contract and the trump, raspasy's
     turned talon (P10), the open hands (P7, P9), the trick with who laid each card and the last
     trick with its taker (P8); whose cards he plays in light play (P7). All from the seat's view."""

@@ -1,4 +1,4 @@
-"""Preferans tables (issue 15): a pulya played deal after deal, each step written in one
+"""Preferans tables: a pulya played deal after deal, each step written in one
 transaction, the chips moved once, when the pulya closes (P14, P16 × the whist price), the sheet
 one photo edited after each deal, a restart resuming pulya and deal.
 
@@ -161,7 +161,7 @@ class PulyaTables:
             raise Refusal("err.stale") from exc
         self._show_hand(live, await self.storage.chat(live.row.chat_id), seat, deal)
 
-    # ---- moves the bot makes (issue 17) ----------------------------------------------------------
+    # ---- moves the bot makes --------------------------------------------------------------------
 
     def position(self, live: Live) -> PrefDeal | None:
         """The deal in play: a new object after each step (a computer's move is thought for one)."""
@@ -204,7 +204,7 @@ class PulyaTables:
     def web_view(
         self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
     ) -> dict[str, Any] | None:
-        """The pulya in the Mini App (bot/games/preferans/web.py, issue 24), its sheet too."""
+        """The pulya in the Mini App (bot/games/preferans/web.py), its sheet too."""
         return web.view(self, self.ui, pulya(live), live, seat, lang, chat, balances)
 
     async def web_sheet(self, live: Live, lang: str) -> bytes | None:
@@ -233,7 +233,7 @@ class PulyaTables:
             step = pulya(live).apply(action, self.host.rng)
         except IllegalAction as exc:
             raise Refusal("err.illegal") from exc
-        # issue 22: the last trick's one-card moves are made at once, with no press and no ping
+        # The last trick's one-card moves are made at once, with no press and no ping
         while step.match.deal is not None and step.finished_deal is None:
             forced = step.match.deal.forced_move()
             if forced is None:

@@ -1,4 +1,4 @@
-"""The Mini App's view of a Preferans table (issue 24): built only from what its `TableGame` gives
+"""The Mini App's view of a Preferans table: built only from what its `TableGame` gives
 one seat (the engine's seat view: the player's hand, his discard and the talon he took as
 declarer, P5) or the group (the public view: the talon where the table saw it, raspasy's turned
 card, the open hands of P7 and P9), with the chat control message's own buttons

@@ -31,7 +31,10 @@ def _run_bot(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def test_missing_token_is_one_clear_line() -> None:
     result = _run_bot({})
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == ["configuration error: BOT_TOKEN: Field required"]
+    assert result.stderr.strip().splitlines() == [
+        "configuration error: BOT_TOKEN is not set; set it in the environment or in .env "
+        "(in the directory the bot starts in)"
+    ]
 
 
 def test_malformed_token_is_refused_without_printing_it() -> None:

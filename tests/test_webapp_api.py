@@ -27,7 +27,7 @@ from tests.bot_harness import (
     webhook_overrides,
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
-from tests.webapp_helpers import PATH, auth, init_data, open_socket, webapp_overrides
+from tests.webapp_helpers import PATH, auth, init_data, open_socket, page_buttons, webapp_overrides
 
 OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
 
@@ -124,9 +124,7 @@ async def test_a_seat_sees_its_own_hand_and_presses_its_buttons(
         status, view = await _get(http, url, auth(tg, mover, table_id))
         assert status == 200 and view["seat"] is not None and view["status"] == "playing"
         deal = view["deal"]
-        shown = [(c["button"], c["press"]) for c in deal["hand"] or [] if "press" in c]
-        shown += [(b["label"], b["press"]) for b in deal["buttons"]]
-        assert sorted(shown) == sorted(action_buttons(message))  # the chat's, label and data
+        assert sorted(page_buttons(deal)) == sorted(action_buttons(message))  # label and data
         # a player who is not to move: his buttons are his chat message's (none to act)
         waiting = next(u for u in users if u is not mover)
         status, other = await _get(http, url, auth(tg, waiting, table_id))
@@ -229,8 +227,8 @@ async def test_a_group_member_not_seated_sees_the_public_table(
     async with served(tg, tmp_path, group, users, seed=4) as (bot, http, table_id):
         status, view = await _get(http, _base(bot) + "/api/view", auth(tg, watcher, table_id))
         assert status == 200 and view["seat"] is None
-        assert view["deal"]["hand"] is None and view["deal"]["buttons"] == []
-        assert view["deal"]["private_text"] is None
+        assert view["deal"]["hand"] is None and view["deal"]["choices"] == []
+        assert view["deal"]["question"] is None
         status, body = await _press(
             http, bot, auth(tg, watcher, table_id), {"press": f"a:{table_id}:1:0:P"}
         )
@@ -318,8 +316,8 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
         socket = await open_socket(http, _base(bot), tg, alice, live.row.table_id)
 
         def mover(view: dict[str, Any]) -> str | None:
-            seats = (view["deal"] or {}).get("seats") or []
-            return next(("you" if s["you"] else "computer" for s in seats if s["to_act"]), None)
+            mover = (view["deal"] or {}).get("mover")
+            return None if mover is None else "you" if mover == view["seat"] else "computer"
 
         moved: dict[str, int] = {"you": 0, "computer": 0}
         before = await socket.receive_json(timeout=10)

@@ -38,6 +38,7 @@ from tests.webapp_helpers import webapp_overrides
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 STUB = (Path(__file__).parent / "webapp_telegram.js").read_text(encoding="utf-8")
 PHONE = {"width": 390, "height": 844}
+WINDOW = {"width": 1280, "height": 800}
 ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -74,12 +75,18 @@ SOCKETS: list[str] = []  # the address of every WebSocket a page opened
 
 
 async def open_from(
-    browser: Browser, bot: RunningBot, user: FakeUser, message: StoredMessage, **launch: Any
+    browser: Browser,
+    bot: RunningBot,
+    user: FakeUser,
+    message: StoredMessage,
+    size: dict[str, int] = PHONE,
+    **launch: Any,
 ) -> Page:
-    """`user` taps the message's "🃏 Table" button: the page his client opens, at a phone's size."""
+    """`user` taps the message's "🃏 Table" button: the page his client opens, at a phone's size
+    (or `size`)."""
     bot.app.bot_data["web"].rate = (10_000, 10.0)  # a test taps faster than anyone
     url = bot.tg.mini_apps.launch_url(bot.tg.mini_apps.opener(message), user, **launch)
-    context = await browser.new_context(viewport=PHONE)
+    context = await browser.new_context(viewport=size)
     page = await context.new_page()
     page.on("websocket", lambda socket: SOCKETS.append(socket.url))
     await page.route(
@@ -114,13 +121,65 @@ async def tap(page: Page, data: str, status: int = 200) -> None:
     it stands (no scrolling: a button below the fold would not count)."""
     button = page.locator(f'button[data-press="{data}"]')
     box = await button.bounding_box()
+    size = page.viewport_size or PHONE
     assert box is not None, f"no button {data}"
-    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (data, box)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (data, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (data, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (data, box)
     async with page.expect_response(lambda r: "/api/press" in r.url) as answer:
         await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     response = await answer.value
     assert response.status == status, await response.text()
+
+
+LAYOUT = """() => {
+  const wrong = [];
+  const deal = view && view.deal;
+  if (!deal || !deal.seats) return wrong;
+  const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
+    && r.bottom <= innerHeight + 0.5;
+  const seats = [...document.querySelectorAll("#seats.table .seat")];
+  if (seats.length !== deal.seats.length) wrong.push(`${seats.length} seats drawn`);
+  const boxes = seats.map((n) => n.getBoundingClientRect());
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+        && b.top < a.bottom - 0.5) wrong.push(`seats ${i} and ${i + j + 1} overlap`);
+  }));
+  seats.forEach((n, i) => {
+    if (!inside(boxes[i])) wrong.push(`seat ${n.dataset.seat} off screen`);
+  });
+  const trick = document.querySelector("#seats .trick");
+  if (!trick || !inside(trick.getBoundingClientRect())) wrong.push("the trick off screen");
+  for (const card of document.querySelectorAll("#seats .trick .card, #dock .hand .card")) {
+    if (!inside(card.getBoundingClientRect())) wrong.push(`card ${card.dataset.code} off screen`);
+  }
+  for (const name of document.querySelectorAll("#seats .seat .name")) {
+    if (name.scrollWidth > name.clientWidth + 1) wrong.push(`name ${name.textContent} cut`);
+  }
+  const mover = deal.finished ? null : deal.mover;
+  for (const n of seats) {
+    const s = deal.seats[Number(n.dataset.seat)];
+    const marked = n.classList.contains("to-act");
+    if ((s.seat === mover) !== marked) wrong.push(`seat ${s.seat} mover mark`);
+    if (s.seat === view.seat || !s.cards) continue;
+    const backs = n.querySelector(".backs");
+    const open = n.querySelectorAll(".open .card").length;
+    if (open !== s.cards && (!backs || backs.textContent.indexOf(String(s.cards)) < 0)) {
+      wrong.push(`seat ${s.seat} shows no count of its ${s.cards} cards`);
+    }
+  }
+  return wrong;
+}"""
+
+
+TRICK = "() => Boolean(view.deal && view.deal.trick && view.deal.trick.plays.length >= 2)"
+
+
+async def laid_out(page: Page) -> None:
+    """The table fits its screen whatever the deal: no two seats overlap, every seat, the trick
+    and the player's own cards are inside the viewport, no name is cut, the mover's seat is
+    marked, and every other seat shows how many cards it holds."""
+    wrong = await page.evaluate(LAYOUT)
+    assert not wrong, wrong
 
 
 async def press_of(page: Page, prefix: str, suffix: str = "") -> str:
@@ -191,7 +250,7 @@ async def play_deal_by_taps(
 ) -> int:
     """Whoever is to move taps one of his buttons on his page until the deal is over (a
     Preferans pulya deals the next at once); the taps made. `shot`: a picture of the page of
-    whoever is to move after the fifth tap."""
+    whoever is to move once two cards lie in a trick."""
     rng = random.Random(table_id)
     table = bot.service.find(table_id)
     assert table is not None
@@ -201,14 +260,18 @@ async def play_deal_by_taps(
         assert table is not None
         game = bot.service.game(table)
         if table.row.deal_no != deal_no or game.between_deals(table):
+            if shot is not None and not shot.exists():  # no trick was played: the result
+                await pages[0].screenshot(path=shot)
             return taps
         movers = [(i, moves_now(control_message(bot.tg, u))) for i, u in enumerate(users)]
         seat, moves = next((i, m) for i, m in movers if m)
-        if shot is not None and taps == 5:
+        if shot is not None and not shot.exists() and await pages[seat].evaluate(TRICK):
             await pages[seat].screenshot(path=shot)
         phase = await pages[seat].evaluate("document.body.dataset.phase")
         await tap(pages[seat], choose(phase, moves, table, rng))
         await synced(bot, pages, table_id)
+        for page in pages:
+            await laid_out(page)
     raise AssertionError("the deal did not end")
 
 
@@ -314,7 +377,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         trick = shots(tmp_path) / f"frap-play-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, trick)
         for page in pages:  # the result on every page, and the next deal to tap
-            await page.wait_for_selector("#result:not([hidden]) pre")
+            await page.wait_for_selector("#result:not([hidden]) .head")
             await page.wait_for_selector('button[data-press^="n:"]')
         await pages[0].screenshot(path=shots(tmp_path) / f"frap-result-{theme}.png")
         await tap(pages[2], await press_of(pages[2], "n:"))
@@ -326,6 +389,44 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         for page in pages:
             assert await calls(page, "ready") == 1 and await calls(page, "expand") == 1
         assert await bot.service.storage.check() == []
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "theme"),
+    [(7, PHONE, "dark"), (5, WINDOW, "light"), (7, WINDOW, "dark")],
+    ids=["seven-phone-dark", "five-window-light", "seven-window-dark"],
+)
+async def test_a_full_frap_table_fits_a_phone_and_a_window(
+    tg: FakeTelegram,
+    tmp_path: Path,
+    browser: Browser,
+    players: int,
+    size: dict[str, int],
+    theme: str,
+) -> None:
+    """Seven players (or five) around the table on a phone and in a desktop window: a whole deal
+    by taps, the layout checked on every page after every tap (`laid_out`)."""
+    group, users = make_players(tg, players)
+    colours = LIGHT if theme == "light" else DARK
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **webapp_overrides()) as bot:
+        for user in users:
+            await user.start()
+        await users[0].send(group, "/newgame frap")
+        await bot.idle()
+        lobby = lobby_message(tg, group)
+        pages = [
+            await live(await open_from(browser, bot, u, lobby, size, theme=colours)) for u in users
+        ]
+        for page in pages[1:]:
+            await tap(page, await press_of(page, "j:"))
+        await bot.idle()
+        await tap(pages[0], await press_of(pages[0], "s:"))
+        table = await bot.service.storage.open_table(GROUP_ID)
+        assert table is not None
+        await synced(bot, pages, table.table_id)
+        shot = shots(tmp_path) / f"frap-{players}-{size['width']}-{theme}.png"
+        taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, shot)
+        assert taps > players
 
 
 @pytest.mark.parametrize("players", [3, 4], ids=["three", "four-dealer-sits-out"])

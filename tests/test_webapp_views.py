@@ -27,7 +27,7 @@ from tests.bot_harness import (
     running_bot,
 )
 from tests.fakebot import FakeTelegram
-from tests.webapp_helpers import open_socket, web_user, webapp_overrides
+from tests.webapp_helpers import open_socket, page_buttons, web_user, webapp_overrides
 
 GAMES = [("frap", 4), ("khrap", 4), ("student", 4), ("napoleon", 4), ("preferans", 3)]
 
@@ -44,9 +44,13 @@ def _codes(value: Any) -> set[str]:
     return set()
 
 
-def _texts(view: dict[str, Any]) -> str:
-    deal = view.get("deal") or {}
-    return "\n".join(str(deal.get(k) or "") for k in ("private_text", "table_text", "result"))
+def _texts(value: Any) -> str:
+    """Every text of a frame but the cards' own labels (their codes are checked)."""
+    if isinstance(value, dict):
+        return "\n".join(_texts(v) for k, v in value.items() if "code" not in value)
+    if isinstance(value, list):
+        return "\n".join(_texts(item) for item in value)
+    return value if isinstance(value, str) else ""
 
 
 class Checker:
@@ -77,7 +81,7 @@ class Checker:
             leaked = {str(c) for c in unseen} & _codes(view)
             assert not leaked, f"seat {seat} was sent {leaked}"
             if live is not None and live.row.game != "preferans":  # its words name bids like 7♠
-                text = _texts(view)
+                text = _texts(view["deal"])
                 shown = [card_label(c, view["lang"]) for c in unseen]
                 assert not [label for label in shown if label in text], (seat, text)
             if seat is not None and view["deal"].get("hand"):
@@ -94,12 +98,7 @@ async def _same_buttons(bot: RunningBot, users: list[Any], table_id: int) -> Non
         chat = sorted(action_buttons(message)) if message is not None else []
         view = await pages.view(web_user(user), table_id)
         deal = view["deal"] or {}
-        cards = [*(deal.get("hand") or [])]
-        for seat in deal.get("seats") or []:
-            cards += seat.get("open_hand") or []
-        page = [(c["button"], c["press"]) for c in cards if "press" in c]
-        page += [(b["label"], b["press"]) for b in deal.get("buttons") or []]
-        assert sorted(page) == chat, user
+        assert sorted(page_buttons(deal)) == chat, user
 
 
 async def _play(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from engine.cards import Card
 from locales import t
 
 from .. import callbacks
@@ -55,10 +56,13 @@ def fit(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One button as every front end shows it: its label and the press it sends (the callback
-    data a chat button carries, and a page's button posts)."""
+    data a chat button carries, and a page's button posts); `card`: the card of the hand it
+    plays or marks (a page draws it on that card), `marked`: that card is marked for a discard."""
 
     label: str
     press: str
+    card: Card | None = None
+    marked: bool = False
 
 
 def keyboard(rows: Sequence[Sequence[Choice]]) -> InlineKeyboardMarkup:

@@ -214,7 +214,7 @@ _WORDS = (
     "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
-    "players", "empty_seat",
+    "players", "empty_seat", "whists", "away", "took", "stock", "computer",
 )  # fmt: skip
 
 

@@ -4,6 +4,7 @@ and a deal's result, as HTML text and inline keyboards, in the words of the tabl
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -21,7 +22,7 @@ from locales import t
 
 from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
-from ...view.message import Rendered, deep_link, keyboard, next_deal_choice
+from ...view.message import Choice, Rendered, deep_link, keyboard, next_deal_choice
 from ...view.message import fit as _fit
 from . import account, codes
 from .words import FamilyWords
@@ -191,20 +192,44 @@ def hand_message(
         lines.append(trick)
     if beside_table:
         lines[0] = "🃏 " + lines[0]  # the mark of a control message, as its title has
+    ask = question(lang, ui, view)
     if closed:
         lines += ["", t(lang, "table.stopped_short")]
-    elif table.to_act == view.seat and not turn:
-        lines += ["", t(lang, "ask.look_first")]  # F7: the dark declarer opens to discard
-    elif turn:
-        lines += ["", ui.ask(lang, table)]
+    elif ask is not None:
+        lines += ["", ask]
     elif not table.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
-    rows: list[list[InlineKeyboardButton]] = []
+    rows = hand_choices(lang, ui, view, table_id, deal_no, step, selection)
+    return Rendered(_fit("\n".join(lines)), keyboard(rows) if rows else None)
 
-    def button(label: str, code: str, kind: str = "a", at: int = step) -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            label, callback_data=callbacks.encode(kind, table_id, deal_no, at, code)
-        )
+
+def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:
+    """What the player is asked when the move is his (chat markup in it), None otherwise."""
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    if view.table.to_act == view.seat and not turn:
+        return t(lang, "ask.look_first")  # F7: the dark declarer opens to discard
+    return ui.ask(lang, view.table) if turn else None
+
+
+def hand_choices(
+    lang: str,
+    ui: FamilyWords,
+    view: SeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    selection: Sequence[Card] = (),
+) -> list[list[Choice]]:
+    """A player's legal actions as choices, row by row as his control message's keyboard: a
+    card of the hand carries the card it plays (or marks for the discard, F9)."""
+    table = view.table
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    rows: list[list[Choice]] = []
+
+    def button(
+        label: str, code: str, kind: str = "a", at: int = step, card: Card | None = None
+    ) -> Choice:
+        return Choice(label, callbacks.encode(kind, table_id, deal_no, at, code), card)
 
     if any(a.do is Do.LOOK for a in view.legal):
         # F7: looking does not depend on the position, so its button names no step and stays
@@ -217,7 +242,8 @@ def hand_message(
             (a for a in turn if a.card is not None and a.joker is None), key=_action_order
         )
         card_buttons = [
-            button(_action_label(lang, ui, a, table), codes.action_code(a)) for a in plain
+            button(_action_label(lang, ui, a, table), codes.action_code(a), card=a.card)
+            for a in plain
         ]
         jokers = [
             button(_action_label(lang, ui, a, table), codes.action_code(a))
@@ -232,7 +258,7 @@ def hand_message(
         rows += [card_buttons[i : i + 5] for i in range(0, len(card_buttons), 5)]
         rows += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
         rows += [other[i : i + 2] for i in range(0, len(other), 2)]
-    return Rendered(_fit("\n".join(lines)), InlineKeyboardMarkup(rows) if rows else None)
+    return rows
 
 
 def _action_order(action: Action) -> tuple[int, int]:
@@ -244,8 +270,8 @@ def _buying_rows(
     lang: str,
     view: SeatView,
     selection: Sequence[Card],
-    button: Callable[[str, str, str], InlineKeyboardButton],
-) -> list[list[InlineKeyboardButton]]:
+    button: Callable[..., Choice],
+) -> list[list[Choice]]:
     """F9: toggle cards to discard, then confirm; the confirm button says how many are bought."""
     assert view.hand is not None
     most = max((len(a.cards or ()) for a in view.legal if a.do is Do.DISCARD), default=0)
@@ -256,7 +282,7 @@ def _buying_rows(
         if len(new) > most:
             continue
         label = ("✖️ " if chosen else "") + card_label(card, lang)
-        row.append(button(label, callbacks.cards_code(new), "t"))
+        row.append(replace(button(label, callbacks.cards_code(new), "t", card=card), marked=chosen))
     confirm_code = "b" + callbacks.cards_code(list(selection))
     confirm = (
         t(lang, "btn.keep_all") if not selection else t(lang, "btn.exchange", n=len(selection))
@@ -283,10 +309,10 @@ def result_message(
     """The message at the end of a deal: what was played and how it went, the tricks, and one
     line per player with his change, its reasons (from the record's money events) and total."""
     lines = [t(lang, "result.title", deal_no=deal_no)]
-    headline = _headline(lang, ui, table, names)
-    if headline:
-        lines.append(headline)
-    told = _story(record)
+    head = headline(lang, ui, table, names)
+    if head:
+        lines.append(head)
+    told = told_story(record)
     items = None
     if told is not None:
         deal, steps = told
@@ -314,7 +340,7 @@ def result_message(
     return Rendered(_fit("\n".join(lines)), markup)
 
 
-def _story(
+def told_story(
     record: dict[str, Any] | None,
 ) -> tuple[TrickDeal, list[tuple[Action | None, list[Event]]]] | None:
     if record is None:
@@ -325,7 +351,7 @@ def _story(
         return None
 
 
-def _headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
+def headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
     """How the deal went: a redeal, a declarer unopposed, a contract made or failed."""
     declarer = table.declarer
     if table.needs_redeal:

@@ -5,9 +5,8 @@ Pure presentation: engine views in, HTML and keyboards out."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
-
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card, suit_order
 from engine.preferans.actions import PrefDo
@@ -21,7 +20,7 @@ from engine.tricks import Play
 from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
 from ...format import name as shown_name
-from ...view.message import Rendered
+from ...view.message import Choice, Rendered, keyboard
 from .codes import _toggled, action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards
@@ -89,7 +88,7 @@ def _last_trick_line(lang: str, table: PrefTableView, names: Sequence[str]) -> l
     if not table.last_trick:
         return []
     cards = _plays(lang, table.last_trick)
-    return [WORDS.text(lang, "table.last", cards=cards, name=names[_taker(table)])]
+    return [WORDS.text(lang, "table.last", cards=cards, name=names[taker(table)])]
 
 
 def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
@@ -128,7 +127,7 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
     return " · ".join(parts)
 
 
-def _taker(table: PrefTableView) -> int:
+def taker(table: PrefTableView) -> int:
     """Who took the last complete trick (P8; raspasy's first two by the talon card's suit, P10)."""
     index = table.tricks_played - 1
     follow = None
@@ -171,7 +170,7 @@ def hand_message(
             lines.append(ui.text(lang, "hand.from_talon", cards=_cards(lang, view.taken)))
         elif table.talon and not table.raspasy:
             lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Choice]] = []
     playing = not voided and not table.finished
     if table.seats[view.seat].role == "out" and playing:  # P1: the dealer of four
         lines.append(ui.text(lang, "hand.out"))
@@ -180,15 +179,8 @@ def hand_message(
         lines += [phase_line(lang, table, names)] if table.to_act is not None else []
     elif view.legal:
         lines += _situation(lang, view, names)
-        if table.to_act != view.seat and table.to_act is not None:
-            lines += ["", ui.text(lang, "ask.play_for", name=names[table.to_act])]
-        elif table.phase.value == "whisting":
-            assert table.declarer is not None and table.contract is not None
-            bid = ui.bid_label(lang, table.contract)
-            lines += ["", ui.text(lang, "ask.whisting", name=names[table.declarer], bid=bid)]
-        else:
-            lines += ["", ui.text(lang, f"ask.{table.phase.value}", n=len(selection))]
-        rows = _keyboard(lang, view, table_id, deal_no, step, selection)
+        lines += ["", question(lang, view, names, selection)]
+        rows = hand_choices(lang, view, table_id, deal_no, step, selection)
     elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
     else:
@@ -198,7 +190,22 @@ def hand_message(
         key = "hand.stopped" if end.stopped else "hand.closed"
         values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
         lines += ["", ui.text(lang, key, **values)]
-    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+    return Rendered("\n".join(lines), keyboard(rows) if rows else None)
+
+
+def question(
+    lang: str, view: PrefSeatView, names: Sequence[str], selection: Sequence[Card] = ()
+) -> str:
+    """What the player who decides now is asked (he has legal actions): whose cards he plays
+    for in light play (P7), whether to whist the contract (P6), or the phase's question."""
+    table = view.table
+    if table.to_act != view.seat and table.to_act is not None:
+        return WORDS.text(lang, "ask.play_for", name=names[table.to_act])
+    if table.phase.value == "whisting":
+        assert table.declarer is not None and table.contract is not None
+        bid = WORDS.bid_label(lang, table.contract)
+        return WORDS.text(lang, "ask.whisting", name=names[table.declarer], bid=bid)
+    return WORDS.text(lang, f"ask.{table.phase.value}", n=len(selection))
 
 
 def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
@@ -240,18 +247,20 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
     return lines
 
 
-def _keyboard(
+def hand_choices(
     lang: str,
     view: PrefSeatView,
     table_id: int,
     deal_no: int,
     step: int,
     selection: Sequence[Card],
-) -> list[list[InlineKeyboardButton]]:
-    def button(label: str, code: str, kind: str = "a") -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            label, callback_data=callbacks.encode(kind, table_id, deal_no, step, code)
-        )
+) -> list[list[Choice]]:
+    """The player's legal actions as choices, row by row as his message's keyboard: a card
+    carries the card it plays (from his hand, or the passer's open hand in light play, P7) or
+    marks for the discard (P5)."""
+
+    def button(label: str, code: str, kind: str = "a", card: Card | None = None) -> Choice:
+        return Choice(label, callbacks.encode(kind, table_id, deal_no, step, code), card)
 
     legal = view.legal
     if legal[0].do is PrefDo.DISCARD:
@@ -259,10 +268,14 @@ def _keyboard(
         # A toggle's code is the selection it leads to (as the shared service's toggle expects);
         # a third card replaces the earlier of the two chosen.
         toggles = [
-            button(
-                ("✖️ " if c in selection else "") + card_label(c, lang),
-                _toggled(selection, c),
-                kind="t",
+            replace(
+                button(
+                    ("✖️ " if c in selection else "") + card_label(c, lang),
+                    _toggled(selection, c),
+                    kind="t",
+                    card=c,
+                ),
+                marked=c in selection,
             )
             for c in sorted_hand(view.hand)
         ]
@@ -280,7 +293,7 @@ def _keyboard(
     words = [a for a in legal if a not in plays and a not in ladder]
     rows = []
     for group in (plays, ladder):
-        buttons = [button(WORDS.button_label(lang, a), action_code(a)) for a in group]
+        buttons = [button(WORDS.button_label(lang, a), action_code(a), card=a.card) for a in group]
         rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
     if words:
         rows.append([button(WORDS.button_label(lang, a), action_code(a)) for a in words])
@@ -297,6 +310,39 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
     ui = WORDS
     shown = [shown_name(name) for name in names]
     outcome = line.outcome
+    out = [result_head(lang, outcome, shown, deal_no)]
+    for seat, name in enumerate(shown):
+        items = seat_reasons(lang, line, seat, shown)
+        if items:
+            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+    return out + overflow_lines(lang, line, shown)
+
+
+def seat_reasons(lang: str, line: Line, seat: int, shown: Sequence[str]) -> list[str]:
+    """What `seat` wrote in a deal and why, as the engine scored it ('pulya +4 (7♥ made)')."""
+    return [
+        _entry_text(lang, entry, line.outcome, shown) for entry in line.scored if entry.seat == seat
+    ]
+
+
+def overflow_lines(lang: str, line: Line, shown: Sequence[str]) -> list[str]:
+    """Each of P15's overflow moves of a deal, in words."""
+    out = []
+    for move in line.overflow:  # P15
+        name = shown[move.seat]
+        if move.to is None:
+            out.append(WORDS.text(lang, "result.overflow_gora", name=name, n=move.points))
+        else:
+            out.append(
+                WORDS.text(lang, "result.overflow", name=name, n=move.points,
+                           other=shown[move.to], whists=move.whists)
+            )  # fmt: skip
+    return out
+
+
+def result_head(lang: str, outcome: Outcome, shown: Sequence[str], deal_no: int) -> str:
+    """What was played in a deal and how it ended."""
+    ui = WORDS
     if outcome.contract is None:
         head = ui.text(lang, "result.raspasy", deal_no=deal_no)
     else:
@@ -309,23 +355,7 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
             head = ui.text(lang, "result.made", deal_no=deal_no, name=declarer, bid=bid, n=took)
         else:
             head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
-    out = [head]
-    for seat, name in enumerate(shown):
-        items = [
-            _entry_text(lang, entry, outcome, shown) for entry in line.scored if entry.seat == seat
-        ]
-        if items:
-            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
-    for move in line.overflow:  # P15
-        name = shown[move.seat]
-        if move.to is None:
-            out.append(ui.text(lang, "result.overflow_gora", name=name, n=move.points))
-        else:
-            out.append(
-                ui.text(lang, "result.overflow", name=name, n=move.points,
-                        other=shown[move.to], whists=move.whists)
-            )  # fmt: skip
-    return out
+    return head
 
 
 def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:

@@ -1,24 +1,28 @@
-"""The Mini App's view of a Preferans table: built only from what its `TableGame` gives
-one seat (the engine's seat view: the player's hand, his discard and the talon he took as
-declarer, P5) or the group (the public view: the talon where the table saw it, raspasy's turned
-card, the open hands of P7 and P9), with the chat control message's own buttons
-(`render.hand_message`), the last deal's result and the sheet."""
+"""The Mini App's view of a Preferans table: data, not a chat message. Built only from
+what its `TableGame` gives one seat (the engine's seat view: the player's hand, his discard and
+the talon he took as declarer, P5) or the group (the public view: the talon where the table saw
+it, raspasy's turned card, the open hands of P7 and P9): the seats in table order with their
+words, tricks and sheet figures, the contract and trump, the trick and the last one with its
+taker (P8), the player's hand with his choices laid on its cards (or on the passer's open hand
+that he plays, P7), his question, the last deal's result with its reasons, the sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.preferans.views import PrefSeatView, PrefTableView
 
-from ...format import signed
+from ... import computer
 from ...web import kit
 from . import render
 from .ui import PreferansUI
+from .words import WORDS
 
 if TYPE_CHECKING:
     from engine.preferans.match import Match
+    from engine.preferans.pulya import Line
 
     from ...storage import ChatRow
     from ...table.live import Live
@@ -45,10 +49,9 @@ def view(
         "target": sheet.rules.target,
     }
     last = sheet.lines[-1] if sheet.lines else None
-    result = render.result_lines(lang, last, match.names, sheet.deals) if last else None
     out: dict[str, Any] = {
         "sheet": figures,
-        "result": kit.plain("\n".join(result)) if result else None,
+        "result": _result(lang, last, match.names, sheet.deals) if last else None,
         "finished": match.finished,
     }
     deal = match.deal
@@ -56,59 +59,97 @@ def view(
     if deal is None or public is None:
         return out
     mine: PrefSeatView | None = None
-    control = None
+    rows: list[Any] = []
+    question = None
     chosen = table.selection.get(seat, ()) if seat is not None else ()
+    names = [info.name for info in public.seats]
     if seat is not None:
         mine = game.seat_view(table, seat)
         assert mine is not None
         if deal.finished:
             mine = replace(mine, legal=())
-        control = render.hand_message(
-            lang, mine, table.row.table_id, table.row.deal_no, len(deal.actions), chat.title,
-            chosen, end=match if match.finished else None,
-        )  # fmt: skip
-    buttons = kit.buttons(control)
-    hand = kit.attach(mine.hand, buttons, lang, chosen) if mine is not None else None
-    names = [info.name for info in public.seats]
+        if mine.legal and public.seats[seat].role != "out":
+            rows = render.hand_choices(
+                lang, mine, table.row.table_id, table.row.deal_no, len(deal.actions), chosen
+            )
+            question = kit.line(render.question(lang, mine, names, chosen))
+    on_cards, words = kit.split(rows)
+    mover = public.controller if public.controller is not None else public.to_act
+    playing = public.phase.value == "play" or public.finished
     out |= {
+        "phase": str(public.phase.value),
+        "mover": mover,
         "seats": [
             {
-                "name": info.name,
+                **_seat(table, info.seat, info.name, balances),
                 "cards": info.cards,
-                "tricks": info.tricks,
-                "word": ui.said_label(lang, info.said) if info.said else None,
+                "tricks": info.tricks if playing and info.role != "out" else None,
+                "word": _word(lang, ui, info.role, info.said),
                 "dealer": info.seat == public.dealer,
-                "to_act": info.seat == public.controller,
-                "pulya": sheet.pulya[info.seat],
-                "gora": sheet.gora[info.seat],
-                "chips": _chips(balances, table.deal_seats[info.seat]),
-                "you": info.seat == seat,
+                "out": info.role == "out",  # P1: the dealer of four
+                "figures": [
+                    {"key": "pulya", "value": sheet.pulya[info.seat]},
+                    {"key": "gora", "value": sheet.gora[info.seat]},
+                    {"key": "whists", "value": sum(sheet.whists[info.seat])},
+                ],
                 # P7, P9: a hand laid open; in light play the whister taps the passer's cards
-                "open_hand": kit.attach(info.open_hand, buttons, lang)
-                if info.open_hand is not None
-                else None,
+                "open_hand": kit.hand(info.open_hand, on_cards, lang) if info.open_hand else None,
+                "plays_from": info.seat == public.to_act and mover != public.to_act,
             }
             for info in public.seats
         ],
-        "trump": public.trump.symbol if public.trump is not None else None,
-        "contract": ui.bid_label(lang, public.contract) if public.contract else None,
-        "talon": kit.cards(public.talon, lang) if public.talon is not None else None,
+        "trump": None,  # the contract names it (6♠, 6 no trumps)
+        "contract": _contract(ui, lang, public),
+        "declarer": public.declarer,
+        # P5: the talon the table saw lies by the declarer; raspasy's turned card in the middle
+        "talon": kit.cards(public.talon, lang) if public.talon else None,
         "raspasy": public.raspasy,
-        "phase": str(public.phase.value),
-        "trick": kit.plays(public.trick, lang),
-        "last_trick": kit.plays(public.last_trick, lang),
-        "hand": hand,
-        "discards": kit.cards(mine.discards, lang) if mine is not None else [],
-        "buttons": buttons,
-        "table_text": kit.plain(
-            render.table_message(lang, public, table.row.deal_no, sheet.rules.target)
+        "trick": kit.trick(public.trick, lang),
+        "last_trick": kit.laid(
+            public.last_trick, render.taker(public) if public.last_trick else None, lang
         ),
-        "private_text": kit.plain(control),
-        "names": names,
+        "hand": kit.hand(mine.hand, on_cards, lang, chosen) if mine is not None else None,
+        "discards": kit.cards(mine.discards, lang) if mine is not None else [],
+        "choices": words,
+        "question": question,
     }
     return out
 
 
-def _chips(balances: Mapping[int, int], user_id: int) -> str | None:
-    """A player's chips in the chat, signed with the minus sign ('−10'), if he has any record."""
-    return signed(balances[user_id]) if user_id in balances else None
+def _word(lang: str, ui: PreferansUI, role: str | None, said: str | None) -> str | None:
+    """The seat's role once the contract is set (declarer, whister…), else its latest word."""
+    if role is not None:
+        return WORDS.text(lang, f"role.{role}")
+    return ui.said_label(lang, said) if said else None
+
+
+def _contract(ui: PreferansUI, lang: str, table: PrefTableView) -> str | None:
+    """The contract; before the declarer names it, the bid that won him the talon (P5)."""
+    if table.contract:
+        return ui.bid_label(lang, table.contract)
+    if table.declarer is not None and table.top_bid:
+        return ui.bid_label(lang, table.top_bid)
+    return None
+
+
+def _result(lang: str, line: Line, names: Sequence[str], deal_no: int) -> dict[str, Any]:
+    """The last deal: how it ended, what each player wrote and why, P15's overflow moves."""
+    head = render.result_head(lang, line.outcome, names, deal_no)
+    seats = [
+        {
+            "seat": seat,
+            "name": name,
+            "delta": None,
+            "reasons": [kit.line(r) for r in render.seat_reasons(lang, line, seat, names)],
+            "total": None,
+        }
+        for seat, name in enumerate(names)
+    ]
+    foot = "\n".join(render.overflow_lines(lang, line, names)) or None
+    return {"head": kit.line(head), "seats": seats, "foot": kit.line(foot)}
+
+
+def _seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
+    uid = live.deal_seats[seat]
+    away = uid in live.row.away
+    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)

@@ -91,16 +91,27 @@ function notice(text) {
 
 const RED = new Set(["H", "D"]);
 
-function cardNode(card, small) {
-  const cls = "card" + (RED.has(card.suit) ? " red" : "") + (small ? " small" : "");
+// A card drawn as a card: its rank in the player's language and its suit; `press`: a real
+// button (a card to play now, or to mark for the discard), else a face that is not to tap.
+function cardNode(card, size) {
+  const cls = "card " + (size || "") + (RED.has(card.suit) ? " red" : "") +
+    (card.marked ? " marked" : "");
+  const node = card.press ? el("button", cls) : el("span", cls);
+  node.dataset.code = card.code;
+  node.setAttribute("aria-label", card.label);
+  node.append(el("span", "rank", card.rank), el("span", "suit", card.symbol));
   if (card.press) {
-    const button = el("button", cls + (card.chosen ? " chosen" : ""), card.button || card.label);
-    button.type = "button";
-    button.dataset.press = card.press;
-    button.addEventListener("click", () => press(card.press));
-    return button;
+    node.type = "button";
+    node.dataset.press = card.press;
+    node.addEventListener("click", () => press(card.press));
   }
-  return el("span", cls, card.label);
+  return node;
+}
+
+function cardsRow(cards, size, cls) {
+  const row = el("div", "cards " + (cls || ""));
+  for (const c of cards) row.append(cardNode(c, size));
+  return row;
 }
 
 function wordButton(choice, cls) {
@@ -111,21 +122,30 @@ function wordButton(choice, cls) {
   return button;
 }
 
-function playsNode(plays, names) {
-  const row = el("div", "row");
-  for (const p of plays) {
-    const box = el("div", "play");
-    box.append(cardNode(p, true), el("span", null, names[p.seat] || ""));
-    row.append(box);
-  }
-  return row;
-}
-
 function show(body) {
   if (body.words) words = body.words;
   view = body;
   if (view.status === "closed" && view.follow) { follow(view.follow); return; }
   render();
+}
+
+// Where each seat sits: the viewer at the bottom, the others around in table order, the next
+// to his left, then over the top to his right (a watcher sees the first seat at the bottom).
+function places(deal) {
+  const n = deal.seats.length;
+  const me = view.seat !== null && view.seat !== undefined ? view.seat : 0;
+  const others = [];
+  for (let i = 1; i < n; i++) others.push((me + i) % n);
+  const k = others.length;
+  const left = k <= 1 ? 0 : k <= 4 ? 1 : 2;
+  const right = left;
+  const where = { [me]: { slot: "me", angle: 270 } };
+  others.forEach((s, i) => {
+    const slot = i < left ? "left" : i >= k - right ? "right" : "top";
+    // the direction of its cards in the trick: left 180°, over the top, right 0°
+    where[s] = { slot, angle: 180 - ((i + 0.5) * 180) / k };
+  });
+  return { me, others, where, left };
 }
 
 function render() {
@@ -134,64 +154,87 @@ function render() {
   document.documentElement.lang = view.lang || "en";
   const deal = view.deal;
   const seats = document.getElementById("seats");
-  const center = document.getElementById("center");
-  const question = document.getElementById("question");
   const result = document.getElementById("result");
   const dock = document.getElementById("dock");
-  for (const box of [seats, center, question, result, dock]) box.replaceChildren();
+  for (const box of [seats, result, dock]) box.replaceChildren();
+  seats.className = "";
   const name = [view.game, view.chat].filter(Boolean).join(" · ");
   document.getElementById("title").textContent =
     name + (view.deal_no && words.deal ? " · " + words.deal.replace("{n}", view.deal_no) : "");
   deadline = view.time_left !== null && view.time_left !== undefined
     ? Date.now() + view.time_left * 1000 : null;
-  const mine = deal && view.seat !== null && view.seat !== undefined && deal.seats
-    ? deal.seats[view.seat] : null;
-  const moving = Boolean(mine && mine.to_act && !deal.finished);
+  const moving = Boolean(deal && deal.seats && view.seat !== null && view.seat !== undefined &&
+    deal.mover === view.seat && !deal.finished);
   if (moving && !myMove) haptic("notification", "success");
   myMove = moving;
   document.title = (moving ? "● " + (words.your_move || "") + " · " : "") + (view.game || "🃏");
   tick();
+  result.hidden = true;
   if (view.status === "closed") { notice(words.closed); drawChoices(dock); return; }
-  if (view.status === "lobby" || !deal) {
+  if (view.status === "lobby" || !deal || !deal.seats) {
     notice(words.lobby);
     drawLobby(seats);
     drawChoices(dock);
     return;
   }
   notice(view.seat === null ? words.watching : "");
-  const names = (deal.seats || []).map((s) => s.name);
-  for (const s of deal.seats || []) seats.append(seatNode(s));
-  drawCenter(center, deal, names);
-  if (deal.private_text) question.append(el("pre", "private", deal.private_text));
-  if (deal.result) {
-    result.hidden = false;
-    result.append(el("h2", null, words.result), el("pre", null, deal.result));
-  } else {
-    result.hidden = true;
-  }
-  drawHand(dock, deal);
+  drawTable(seats, deal);
+  if (deal.result && (deal.finished || !deal.trick)) drawResult(result, deal);
+  drawLastDeal(deal);
+  drawDock(dock, deal);
   drawChoices(dock);
   if (deal.sheet) drawSheet(deal);
 }
 
-function seatNode(s) {
-  const box = el("div", "seat" + (s.to_act ? " to-act" : "") + (s.you ? " you" : ""));
-  box.append(el("div", "name", s.name));
-  const badges = el("div");
-  if (s.dealer) badges.append(el("span", "badge", words.dealer));
-  if (s.to_act) badges.append(el("span", "badge", words.to_act));
-  box.append(badges);
-  if (s.word) box.append(el("div", "line", s.word));
+function drawTable(seats, deal) {
+  const at = places(deal);
+  seats.className = "table sides-" + at.left;
+  const top = el("div", "ring top");
+  const left = el("div", "ring left");
+  const right = el("div", "ring right");
+  const rings = { top, left, right };
+  for (const s of at.others) rings[at.where[s].slot].append(seatNode(deal, deal.seats[s]));
+  const mid = el("div", "mid");
+  drawMiddle(mid, deal, at);
+  const me = el("div", "ring me");
+  me.append(seatNode(deal, deal.seats[at.me]));
+  seats.append(top, left, mid, right, me);
+}
+
+function seatNode(deal, s) {
+  const you = s.seat === view.seat;
+  const mover = s.seat === deal.mover && !deal.finished;
+  const box = el("div", "seat" + (mover ? " to-act" : "") + (you ? " you" : "") +
+    (s.out ? " out" : "") + (s.plays_from ? " plays-from" : "") + (s.computer ? " computer" : ""));
+  box.dataset.seat = String(s.seat);
+  const head = el("div", "head");
+  head.append(el("span", "name", s.name));
+  if (s.dealer) head.append(el("span", "badge dealer", words.dealer));
+  if (s.away) head.append(el("span", "badge away", words.away));
+  box.append(head);
   const facts = [];
-  if (s.tricks) facts.push(words.tricks + ": " + s.tricks);
-  if (s.pulya !== undefined) facts.push(words.pulya + " " + s.pulya + " · " + words.gora + " " + s.gora);
-  if (s.chips !== null && s.chips !== undefined) facts.push(words.chips + ": " + s.chips);
-  for (const f of facts) box.append(el("div", "line", f));
-  if (s.open_hand) {
-    const row = el("div", "row");
-    for (const c of s.open_hand) row.append(cardNode(c, true));
-    box.append(row);
+  if (s.word) facts.push(el("span", "said", s.word));
+  if (s.tricks !== null && s.tricks !== undefined) facts.push(el("span", null, words.tricks + " " + s.tricks));
+  for (const f of s.figures || []) facts.push(el("span", null, words[f.key] + " " + f.value));
+  if (s.chips !== null && s.chips !== undefined) facts.push(el("span", "chips", s.chips));
+  if (facts.length) { const line = el("div", "facts"); line.append(...facts); box.append(line); }
+  if (s.open_hand && !you) box.append(cardsRow(s.open_hand, "mini", "open"));
+  else if (!you && s.cards) box.append(backs(s.cards));
+  // P5: the talon the table saw lies by the declarer
+  if (deal.talon && !deal.raspasy && deal.declarer === s.seat) {
+    const talon = el("div", "talon");
+    talon.append(el("span", "hint", words.talon), cardsRow(deal.talon, "mini"));
+    box.append(talon);
   }
+  return box;
+}
+
+function backs(n) {
+  const box = el("div", "backs");
+  box.dataset.count = String(n);
+  const fan = el("span", "fan");
+  for (let i = 0; i < Math.min(n, 6); i++) fan.append(el("span", "back"));
+  box.append(fan, el("span", "count", "×" + n));
   return box;
 }
 
@@ -206,32 +249,78 @@ function drawLobby(seats) {
   }
 }
 
-function drawCenter(center, deal, names) {
-  const facts = [];
-  if (deal.trump) facts.push(words.trump + ": " + deal.trump);
-  if (deal.contract) facts.push(words.contract + ": " + deal.contract);
-  if (deal.pot !== undefined && deal.pot !== null) facts.push(words.pot + ": " + deal.pot);
-  if (deal.raspasy) facts.push(words.raspasy);
-  if (facts.length) center.append(el("div", "info", facts.join(" · ")));
-  if (deal.stakes) center.append(el("div", "info", deal.stakes));
-  if (deal.turnup) { const row = el("div", "row"); row.append(cardNode(deal.turnup, true)); center.append(row); }
-  if (deal.talon) {
-    center.append(el("h2", null, words.talon));
-    const row = el("div", "row");
-    for (const c of deal.talon) row.append(cardNode(c, true));
-    center.append(row);
-  }
-  center.append(el("h2", null, words.trick));
-  center.append(playsNode(deal.trick || [], names));
-  const tools = el("div", "row tools");
-  if (deal.last_trick && deal.last_trick.length) {
+function facts(deal) {
+  const line = el("div", "facts center-facts");
+  if (deal.contract) line.append(el("span", "fact", words.contract + " " + deal.contract));
+  if (deal.trump) line.append(el("span", "fact trump" + (/[♥♦]/.test(deal.trump) ? " red" : ""), deal.trump));
+  if (deal.turnup) line.append(cardNode(deal.turnup, "mini"));
+  if (deal.raspasy) line.append(el("span", "fact", words.raspasy));
+  if (deal.pot !== undefined && deal.pot !== null) line.append(el("span", "fact", words.pot + " " + deal.pot));
+  if (deal.stock) line.append(el("span", "fact", words.stock + " " + deal.stock));
+  return line;
+}
+
+function drawMiddle(mid, deal, at) {
+  mid.append(facts(deal));
+  if (deal.stakes) mid.append(el("div", "stakes hint", deal.stakes));
+  if (deal.raspasy && deal.talon) mid.append(cardsRow(deal.talon, "small", "turned"));
+  const felt = el("div", "trick");
+  felt.setAttribute("aria-label", words.trick || "");
+  if (deal.trick) lay(felt, deal.trick, at);
+  mid.append(felt);
+  const tools = el("div", "tools");
+  if (deal.last_trick) {
     const last = document.getElementById("last");
-    last.replaceChildren(el("h2", null, words.last_trick), playsNode(deal.last_trick, names));
-    last.append(closeButton());
+    const laid = el("div", "trick");
+    lay(laid, deal.last_trick, at);
+    const taker = deal.seats[deal.last_trick.taker];
+    last.replaceChildren(el("h2", null, words.last_trick), laid,
+      el("p", "taker", taker ? taker.name + " · " + (words.took || "") : ""), closeButton());
     tools.append(toolButton(words.show_last, "last"));
   }
+  if (deal.result && !deal.finished) tools.append(toolButton(words.result, "lastdeal"));
   if (deal.sheet) tools.append(toolButton(words.sheet, "sheet"));
-  if (tools.childElementCount) center.append(tools);
+  if (tools.childElementCount) mid.append(tools);
+}
+
+// Each card of a trick laid toward the seat that played it; the leader's marked.
+function lay(felt, trick, at) {
+  for (const p of trick.plays) {
+    const node = cardNode(p, "small");
+    const angle = ((at.where[p.seat] || { angle: 270 }).angle * Math.PI) / 180;
+    node.style.left = (50 + 30 * Math.cos(angle)).toFixed(1) + "%";
+    node.style.top = (50 - 28 * Math.sin(angle)).toFixed(1) + "%";
+    node.classList.add("laid");
+    node.dataset.seat = String(p.seat);
+    if (p.seat === trick.leader) node.classList.add("lead");
+    felt.append(node);
+  }
+}
+
+function resultNodes(deal) {
+  const r = deal.result;
+  const nodes = [el("h2", null, words.result), el("p", "head", r.head)];
+  for (const s of r.seats) {
+    if (s.delta === null && !s.reasons.length) continue;
+    const line = el("p", "line");
+    line.append(el("b", null, s.name + (s.delta !== null ? " " + s.delta : "")));
+    if (s.reasons.length) line.append(": " + s.reasons.join(" · "));
+    if (s.total) line.append(" (" + words.chips + " " + s.total + ")");
+    nodes.push(line);
+  }
+  if (r.foot) nodes.push(el("p", "foot hint", r.foot));
+  return nodes;
+}
+
+function drawResult(result, deal) {
+  result.hidden = false;
+  result.append(...resultNodes(deal));
+}
+
+function drawLastDeal(deal) {
+  const box = document.getElementById("lastdeal");
+  if (!deal.result) { box.replaceChildren(); return; }
+  box.replaceChildren(...resultNodes(deal), closeButton());
 }
 
 function toolButton(label, id) {
@@ -249,27 +338,25 @@ function closeButton() {
   return button;
 }
 
-function drawHand(dock, deal) {
-  if (deal.hidden) dock.append(el("p", null, words.hidden));
-  if (deal.hand) {
-    const row = el("div", "row hand");
-    const lit = deal.hand.some((c) => c.press);
-    for (const c of deal.hand) {
-      const node = cardNode(c, false);
-      if (!c.press && lit) node.classList.add("dim");
-      row.append(node);
+function drawDock(dock, deal) {
+  if (deal.question) dock.append(el("p", "question", deal.question));
+  if (deal.hidden) dock.append(el("p", "hint", words.hidden + " ×" + deal.hidden));
+  if (deal.hand && deal.hand.length) {
+    const row = cardsRow(deal.hand, "", "hand");
+    row.style.setProperty("--n", String(deal.hand.length));
+    if (deal.hand.some((c) => c.press)) {
+      for (const node of row.children) if (!node.dataset.press) node.classList.add("dim");
     }
     dock.append(row);
   }
   if (deal.discards && deal.discards.length) {
     const row = el("div", "row");
-    row.append(el("span", "hint", words.discards + ":"));
-    for (const c of deal.discards) row.append(cardNode(c, true));
+    row.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
     dock.append(row);
   }
-  if (deal.buttons && deal.buttons.length) {
+  if (deal.choices && deal.choices.length) {
     const row = el("div", "row actions");
-    for (const b of deal.buttons) row.append(wordButton(b));
+    for (const b of deal.choices) row.append(wordButton(b));
     dock.append(row);
   }
 }
@@ -325,7 +412,8 @@ function tick() {
   if (deadline === null || !view) { clock.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
   const deal = view.deal;
-  const mover = deal && (deal.seats || []).find((s) => s.to_act);
+  const mover = deal && deal.seats && deal.mover !== null && deal.mover !== undefined
+    ? deal.seats[deal.mover] : null;
   clock.textContent = (mover ? mover.name + " · " : "") + clockText(left);
 }
 

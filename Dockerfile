@@ -8,7 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 RUN useradd --create-home --uid 10001 frap && mkdir /data && chown frap /data
 WORKDIR /app
-# Every dependency pinned and hashed (README "Deploying": how to update the lock), the build
+# Every dependency pinned and hashed (docs/operating.md: how to update the lock), the build
 # backend too; then the bot itself, with nothing more fetched.
 COPY requirements.lock ./
 RUN pip install --require-hashes -r requirements.lock
@@ -21,7 +21,7 @@ RUN pip install --no-deps --no-build-isolation . && python -c "import locales"
 
 USER frap
 VOLUME ["/data"]
-# The webhook server, when WEBHOOK_URL is set (PORT, README "Deploying"); polling needs no port.
+# The webhook server, when WEBHOOK_URL is set (PORT, docs/operating.md); polling needs no port.
 EXPOSE 8080
 # Unhealthy when the bot's heartbeat in the database is stale (event loop stuck, database not
 # writable) or Telegram has not answered for HEALTH_MAX_SILENCE seconds (bot/health.py).

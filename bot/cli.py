@@ -40,7 +40,7 @@ def parser() -> Parser:
         prog=PROG,
         description="The card-game bot for Telegram groups. Without a command it runs the bot "
         "(long polling, or a webhook when WEBHOOK_URL is set); its settings come from the "
-        "environment or .env (see README).",
+        "environment or .env (see docs/operating.md).",
     )
     root.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     root.add_argument(

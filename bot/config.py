@@ -42,7 +42,7 @@ class DatabaseSettings(BaseSettings):
 
 
 class Settings(DatabaseSettings):
-    """Everything an operator can set; see README for the variables."""
+    """Everything an operator can set; docs/operating.md lists the variables."""
 
     bot_token: SecretStr
     bot_api_url: str = "https://api.telegram.org/bot"

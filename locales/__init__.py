@@ -1,4 +1,4 @@
-"""Every user-facing string, as gettext catalogs (README, "Translations").
+"""Every user-facing string, as gettext catalogs (docs/translations.md).
 
 `messages.pot` is the source: each message's context (msgctxt) is the key the code passes to `t`,
 its msgid the English text. `<lang>/LC_MESSAGES/messages.po` translates it into one language, with

@@ -69,7 +69,7 @@ async def test_telegram_unreachable_at_start_up_is_waited_for(
 ) -> None:
     """`python -m bot` started while Telegram fails every call: it tries again, a second or
     two apart at first, with a line saying Telegram is unreachable and no traceback, and serves
-    as soon as Telegram answers (README: the bot waits for Telegram; it does not exit)."""
+    as soon as Telegram answers (docs/operating.md: it waits for Telegram, it does not exit)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BOT_TOKEN": tg.token,

@@ -1,6 +1,6 @@
 """Imports run one way: the graph of `engine` and of `bot` built from the source (every
 import, a deferred one inside a function or under TYPE_CHECKING too) has no cycle, and no module
-of `bot` imports from a layer above its own (README, "Layout")."""
+of `bot` imports from a layer above its own (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_no_import_runs_in_a_circle(package: str) -> None:
     assert cycles(import_graph(package)) == []
 
 
-# `bot`'s layers, top to bottom (README, "Layout"): a module imports from its own layer or one
+# `bot`'s layers, top to bottom (docs/architecture.md): a module imports from its own layer or one
 # below, never from one above. A module is in the layer of its longest listed prefix.
 BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.app", "bot.updates", "bot.cli"),  # wiring

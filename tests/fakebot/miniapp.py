@@ -73,7 +73,7 @@ class MiniApps:
         self.short: dict[str, str] = {}  # /newapp: short name -> URL
 
     def register(self, url: str, short_name: str | None = None) -> None:
-        """What the operator tells BotFather (README: WEBAPP_URL, as written there)."""
+        """What the operator tells BotFather (docs/operating.md: WEBAPP_URL, as written there)."""
         if short_name:
             self.short[short_name] = url
         else:

@@ -118,7 +118,7 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
     if info.role == "out":
         parts.append(WORDS.text(lang, "role.out"))
     elif info.role is not None:
-        parts.append(WORDS.text(lang, f"role.{info.role}"))
+        parts.append(WORDS.text(lang, f"role.{_role(table, info.role)}"))
     elif info.said is not None:
         parts.append(WORDS.said_label(lang, info.said))
     if (table.phase.value == "play" or table.finished) and info.role != "out":
@@ -126,6 +126,11 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
     if seat == table.dealer and info.role != "out":
         parts.append(WORDS.text(lang, "table.dealer"))
     return " · ".join(parts)
+
+
+def _role(table: PrefTableView, role: str) -> str:
+    """The role's word: misère's defenders catch (P9), a ten's whist without a call (P13)."""
+    return "whister" if role == "defender" and table.contract != "misere" else role
 
 
 def _taker(table: PrefTableView) -> int:

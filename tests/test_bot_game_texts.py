@@ -4,21 +4,23 @@ result's reasons add up to each player's change; the last trick stays shown with
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import cast
 
 import pytest
 
-from bot import games
+from bot import games, pages
 from bot.chat import lines as render
 from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
 from bot.handlers.common import help_text
-from bot.storage import ChatRow, DealRow
+from bot.storage import ChatRow, DealRow, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
@@ -83,6 +85,7 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     the settlement of the pulya stopped."""
     rng = random.Random(seed)
     match = Match.start(NAMES[: rng.randint(3, 4)], PrefRules(target=10), 2, rng)
+    rows: list[DealRow] = []
     while match.sheet.deals < 2:
         deal = match.deal
         assert deal is not None
@@ -98,12 +101,14 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
                 yield pref.hand_message(lang, view, 1, 1, 0, "Group").text
             yield pref.result_message(lang, step.line, step.match).text
             record = deal_record.to_record(step.finished_deal)
-            row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            row = DealRow(len(rows) + 1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            rows.append(row)
             yield render.history_line(lang, row, 1, "01.12 20:00")
             told = render.deal_account(lang, row)
             assert told is not None
             yield told
         match = step.match
+    yield _stats_text(lang, "preferans", rows, holding=False)  # mid-pulya: nobody's chips moved
     stopped = match.stop()
     assert match.deal is not None
     for seat in range(match.deal.n):  # /stopgame: the deal voided, the settlement told
@@ -146,6 +151,39 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     account_text = render.deal_account(lang, row)
     assert account_text is not None
     yield account_text
+    yield _stats_text(lang, game, [row], holding=True)
+
+
+class _Stored:
+    """What /stats reads of storage after the walk's deals: the players (none without a username)
+    and, `holding`, their chips; a pulya being written has moved nobody's chips yet."""
+
+    def __init__(self, game: str, rows: list[DealRow], holding: bool) -> None:
+        self.rows, self.game, self.holding = rows, game, holding
+        self.people = {
+            uid: UserRow(uid, NAMES[uid - 1], None, None, True, False) for uid in (1, 2, 3, 4)
+        }
+
+    async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
+        seated = sorted({uid for row in self.rows for uid in row.seats})
+        return [(self.people[uid], 0) for uid in seated] if self.holding else []
+
+    async def user(self, uid: int) -> UserRow | None:
+        return self.people.get(uid)
+
+    async def users(self, ids: Iterable[int]) -> dict[int, UserRow]:
+        return {uid: self.people[uid] for uid in ids if uid in self.people}
+
+    async def deal_sums(self, chat_id: int, taken: object) -> list[tuple[object, ...]]:
+        return [(row, self.game, dict.fromkeys(row.seats, 0), {}, False) for row in self.rows]
+
+
+def _stats_text(lang: str, game: str, rows: list[DealRow], *, holding: bool) -> str:
+    """/stats, asked by the last seat, after the walk's deals: with the chat's records, most
+    deals the first seat's (a tie goes to the earliest)."""
+    storage = cast(Storage, _Stored(game, rows, holding))
+    asker = rows[0].seats[-1]
+    return asyncio.run(pages.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None))
 
 
 def _foreign(game: str) -> set[str]:
@@ -202,11 +240,20 @@ def _light_opens_both_hands(plain: str, lang: str) -> bool | None:
     return {"ru": "ваши тоже", "en": "yours too"}[lang] in plain
 
 
+def _records_name_everyone(plain: str, lang: str) -> bool | None:
+    """/stats' records name their holder, whether or not he holds chips or a @username."""
+    head = {"ru": "Больше всего сдач:", "en": "Most deals played:"}
+    if lang not in head or head[lang] not in plain:
+        return None
+    return not re.search(r"^[^:\n]+: \?,", plain, re.M)
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "ten": (_ten_is_whisted, ("preferans",), ("ru",)),
     "light": (_light_opens_both_hands, ("preferans",), _BOTH),
+    "records": (_records_name_everyone, tuple(games.ORDER), _BOTH),
 }
 
 

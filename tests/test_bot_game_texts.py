@@ -36,7 +36,8 @@ from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
 from tests.pref_deal_helpers import random_move
 
-NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
+# A computer player's name ends in its number (bot.computer.name): nothing may run into it.
+NAMES = ["Алексей", "Ольга", "🤖 Любитель 2", "Dave"]
 
 
 def _chat(game: str, lang: str) -> ChatRow:
@@ -248,12 +249,45 @@ def _records_name_everyone(plain: str, lang: str) -> bool | None:
     return not re.search(r"^[^:\n]+: \?,", plain, re.M)
 
 
+_NUMBER_THEN_CARD = re.compile(r"\d (?:10|[2-9JQKAВДКТ])[♠♣♦♥]")
+
+
+def _names_set_apart(plain: str, lang: str) -> bool | None:
+    """A name (a computer's ends in its number) is set apart from a card beside it."""
+    return not _NUMBER_THEN_CARD.search(plain)
+
+
+_HISTORY_LINE = re.compile(r"^(?:№|#)\d+ ")
+HISTORY_WIDTH = 160  # a /history line a phone shows in a few rows
+
+
+def _history_lines_fit(plain: str, lang: str) -> bool | None:
+    """/history breaks a deal where one line would run to hundreds of characters."""
+    if not _HISTORY_LINE.match(plain):
+        return None
+    return all(len(line) <= HISTORY_WIDTH for line in plain.split("\n"))
+
+
+def _one_column_once(plain: str, lang: str) -> bool | None:
+    """A player's whists on one other are named once, whatever their reasons (the consolation
+    beside the tricks, P11): «висты на игрока Вера» twice in a line is one too many."""
+    said = {"ru": r"висты на игрока ([^:]+):", "en": r"whists \d+ on ([^(]+) \("}
+    if lang not in said:
+        return None
+    lines = [re.findall(said[lang], line) for line in plain.split("\n")]
+    named = [found for found in lines if found]
+    return None if not named else all(len(set(f)) == len(f) for f in named)
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "ten": (_ten_is_whisted, ("preferans",), ("ru",)),
     "light": (_light_opens_both_hands, ("preferans",), _BOTH),
     "records": (_records_name_everyone, tuple(games.ORDER), _BOTH),
+    "name_card": (_names_set_apart, (), _BOTH),
+    "history": (_history_lines_fit, tuple(games.ORDER), _BOTH),
+    "whists_once": (_one_column_once, ("preferans",), _BOTH),
 }
 
 

@@ -225,7 +225,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         # /history tells each deal by what it wrote; /stats counts the contracts declared
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "Alice 8♠: Alice: pulya +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
+        assert "Alice, 8♠:\nAlice: pulya +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -413,7 +413,7 @@ async def test_p15_an_overflow_is_said_in_words_and_history_tells_it_as_the_resu
         assert account.html.endswith("\n\n" + "\n".join(told))
         await users[1].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "; ".join(told[1:]) in _group(tg)[-1].html
+        assert "\n".join(told[1:]) in _group(tg)[-1].html
     assert tg.errors == []
 
 

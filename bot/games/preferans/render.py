@@ -316,11 +316,14 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
             head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
     out = [head]
     for seat, name in enumerate(shown):
-        items = [
-            _entry_text(lang, entry, outcome, shown) for entry in line.scored if entry.seat == seat
-        ]
+        items: dict[tuple[str, int | None], list[str]] = {}  # one item per column (and target)
+        for entry in line.scored:
+            if entry.seat == seat:
+                more = items.setdefault((entry.column, entry.on), [])
+                more.append(_entry_text(lang, entry, outcome, shown, again=bool(more)))
         if items:
-            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
+            said = "; ".join(" + ".join(parts) for parts in items.values())
+            out.append(ui.text(lang, "result.line", name=name, items=said))
     for move in line.overflow:  # P15
         name = shown[move.seat]
         if move.to is None:
@@ -333,12 +336,17 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
     return out
 
 
-def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:
+def _entry_text(
+    lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str], *, again: bool = False
+) -> str:
     """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
-    'whists on Alice 8 (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
-    share, 4 a trick)'."""
+    'whists 8 on Alice (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
+    share, 4 a trick)'; `again`: the player's column (and target) was named by the entry before,
+    so the value alone ('+ 10 (consolation…)')."""
     ui = WORDS
-    if entry.column == "whists":
+    if again:
+        written = signed(entry.value).removeprefix("+")
+    elif entry.column == "whists":
         assert entry.on is not None
         written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
     else:
@@ -402,5 +410,6 @@ def _plays(lang: str, plays: Sequence[Play]) -> str:
 
 
 def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
-    """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
-    return ", ".join(f"{names[play.seat]} {card_label(play.card, lang)}" for play in plays)
+    """A trick in order with who laid each card: 'Anna — A♠, 🤖 Amateur 2 — 10♠' (a computer's
+    name ends in its number: a dash keeps it from running into the card)."""
+    return ", ".join(f"{names[play.seat]} — {card_label(play.card, lang)}" for play in plays)

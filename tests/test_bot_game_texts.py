@@ -115,8 +115,11 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     for seat in range(match.deal.n):  # /stopgame: the deal voided, the settlement told
         view = replace(pref_seat_view(match.deal, seat), legal=())
         yield pref.hand_message(lang, view, 1, 1, 0, "Group", voided=True, end=stopped).text
-    yield pref.result_message(lang, None, stopped).text
-    yield pref.sheet_photo(lang, match)[1]
+    settled = pref.result_message(lang, None, stopped).text
+    yield settled
+    # the group's next post, the table's closing note, read right after the settlement
+    yield settled + "\n\n" + pref.UI.text(lang, "table.stopped")
+    yield pref.sheet_photo(lang, stopped)[1]
 
 
 def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
@@ -279,6 +282,29 @@ def _one_column_once(plain: str, lang: str) -> bool | None:
     return None if not named else all(len(set(f)) == len(f) for f in named)
 
 
+def _stop_said_once(plain: str, lang: str) -> bool | None:
+    """A stopped pulya's settlement and the closing note after it do not both begin «Пуля
+    остановлена досрочно»."""
+    said = {"ru": "остановлена досрочно", "en": "stopped early"}
+    if lang not in said or said[lang] not in plain:
+        return None
+    return plain.count(said[lang]) == 1
+
+
+def _top_up_as_shown(plain: str, lang: str) -> bool | None:
+    """P14/P18: the top-up of an open pulya is counted in the settlement but not printed on the
+    sheet: no text may say it was written in the mountain, and the settled sheet's caption
+    says what was counted (the walk stops its pulya after two deals: every pulya open)."""
+    claim = {"ru": "дописаны в гору", "en": "topped up to the target"}
+    caption = {"ru": "Расчёт в вистах:", "en": "Settlement in whists:"}
+    counted = {"ru": "Засчитано горой", "en": "Counted as mountain"}
+    if lang not in claim:
+        return None
+    if claim[lang] in plain:
+        return False
+    return counted[lang] in plain if caption[lang] in plain else None
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
@@ -288,6 +314,8 @@ _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "name_card": (_names_set_apart, (), _BOTH),
     "history": (_history_lines_fit, tuple(games.ORDER), _BOTH),
     "whists_once": (_one_column_once, ("preferans",), _BOTH),
+    "stopped": (_stop_said_once, ("preferans",), _BOTH),
+    "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
 }
 
 

@@ -433,7 +433,8 @@ async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_
             await users[2].send(tg.chat(GROUP_ID), command)
             await bot.idle()
             said = _group(tg)[-1].html
-            assert said.split("\n") == [pref.UI.text(lang, "standing", price=5), *stands]
+            head = pref.UI.text(lang, "standing", price=5, target=10)
+            assert said.split("\n") == [head, *stands]
         assert ("chips move only when it closes" in said) == (lang == "en")
         assert ("фишки переходят, только когда она закрыта" in said) == (lang == "ru")
     assert tg.errors == []
@@ -515,11 +516,11 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         deals = await bot.service.storage.table_deals(table_id)
         assert [d.status for d in deals] == ["finished", "finished", "voided"]
         texts = "\n".join(m.text for m in _group(tg))
-        assert "settled as it stands" in texts and "The evening's result" in texts
+        assert "the chips moved as settled" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
         for seat, user in enumerate(users):  # issue 22: not «Waiting for the others.»
             mine = _control(tg, user).text
-            assert "This deal was voided: the pulya was stopped early." in mine, mine
+            assert "This deal was voided: the pulya was stopped." in mine, mine
             whists = signed(match.balances()[seat])
             assert f"The pulya was stopped early. Your result: {whists} whist" in mine
             assert "Waiting" not in mine

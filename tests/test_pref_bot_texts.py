@@ -240,7 +240,7 @@ def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settl
     assert all(signed(value) in parse_html(caption).text for value in match.balances())
     stopped = pref.result_message(lang, None, match.stop())
     assert _valid(stopped).startswith(
-        parse_html(pref.UI.text(lang, "result.stopped", price=4)).text
+        parse_html(pref.UI.text(lang, "result.stopped", price=4, target=10)).text
     )
 
 

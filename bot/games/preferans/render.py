@@ -365,11 +365,18 @@ def _entry_text(
 
 
 def settlement_lines(
-    lang: str, names: Sequence[str], whists: Sequence[int], price: int, *, stopped: bool
+    lang: str,
+    names: Sequence[str],
+    whists: Sequence[int],
+    price: int,
+    *,
+    stopped: bool,
+    target: int = 0,
 ) -> list[str]:
-    """The end of the pulya: each player's balance in whists and in chips (P16; P14's top-up
-    when stopped early)."""
-    head = WORDS.text(lang, "result.stopped" if stopped else "result.closed", price=price)
+    """The end of the pulya: each player's balance in whists and in chips (P16; stopped early,
+    P14's top-up to `target` counted as mountain, which the sheet does not print: P18)."""
+    key = "result.stopped" if stopped else "result.closed"
+    head = WORDS.text(lang, key, price=price, target=target)
     return [head] + [
         WORDS.text(
             lang, "result.settle", name=shown_name(who), whists=signed(w), chips=signed(w * price)
@@ -381,9 +388,9 @@ def settlement_lines(
 def standing_text(lang: str, match: Match) -> str:
     """A pulya in play for /balance and /top: chips move when it closes; each player's
     settlement in whists and chips were it closed now (P16, with P14's top-up)."""
-    price = match.whist_price
+    price, target = match.whist_price, match.sheet.rules.target
     rows = settlement_lines(lang, match.names, match.balances(), price, stopped=True)[1:]
-    return "\n".join([WORDS.text(lang, "standing", price=price), *rows])
+    return "\n".join([WORDS.text(lang, "standing", price=price, target=target), *rows])
 
 
 def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
@@ -393,7 +400,12 @@ def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
     if match.finished:
         lines += settlement_lines(
-            lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
+            lang,
+            match.names,
+            match.balances(),
+            match.whist_price,
+            stopped=match.stopped,
+            target=match.sheet.rules.target,
         )
     lines.append(WORDS.text(lang, "result.sheet"))  # the sheet the result was written on
     return Rendered("\n".join(lines))

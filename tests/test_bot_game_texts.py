@@ -305,6 +305,19 @@ def _top_up_as_shown(plain: str, lang: str) -> bool | None:
     return counted[lang] in plain if caption[lang] in plain else None
 
 
+def _cut_in_explained(plain: str, lang: str) -> bool | None:
+    """F10: the cut-in question says what each way does (the turn-up and the stock, or the
+    stock alone, then a discard), not only that a cutter must take a trick."""
+    ask = {"ru": "Подрезать?", "en": "Cut in?"}
+    ways = {
+        "ru": ("открытый козырь", "все из колоды", "сносите"),
+        "en": ("the turn-up", "all from the stock", "discards one"),
+    }
+    if lang not in ask or ask[lang] not in plain:
+        return None
+    return all(word in plain for word in ways[lang])
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
@@ -316,6 +329,7 @@ _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "whists_once": (_one_column_once, ("preferans",), _BOTH),
     "stopped": (_stop_said_once, ("preferans",), _BOTH),
     "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
+    "cut_in": (_cut_in_explained, ("frap",), _BOTH),
 }
 
 

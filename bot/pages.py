@@ -101,9 +101,11 @@ async def player_stats(
             return t(lang, "balance.nobody")
         wanted = found[0]
     deals = await stats_view.gather(storage, chat_id)
-    if wanted not in labels:
-        stored = await storage.user(wanted)
-        labels[wanted] = stored.name if stored else asker[1]
+    # A record may belong to one who holds no chips here yet (a pulya still being written).
+    seated = {uid for deal in deals for uid in deal.deltas} | {wanted}
+    more = await storage.users(seated - set(labels))
+    labels = names.distinct([*players, *more.values()])
+    labels.setdefault(wanted, asker[1])
     text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
     records = stats_view.records_text(lang, stats.chat_records(deals), labels)
     return text + ("\n\n" + records if records else "")

@@ -4,21 +4,23 @@ result's reasons add up to each player's change; the last trick stays shown with
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import cast
 
 import pytest
 
-from bot import games
+from bot import games, pages
 from bot.chat import lines as render
 from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
 from bot.handlers.common import help_text
-from bot.storage import ChatRow, DealRow
+from bot.storage import ChatRow, DealRow, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
@@ -34,7 +36,8 @@ from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
 from tests.pref_deal_helpers import random_move
 
-NAMES = ["Алексей", "Ольга", "Carol", "Dave"]
+# A computer player's name ends in its number (bot.computer.name): nothing may run into it.
+NAMES = ["Алексей", "Ольга", "🤖 Любитель 2", "Dave"]
 
 
 def _chat(game: str, lang: str) -> ChatRow:
@@ -83,6 +86,7 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     the settlement of the pulya stopped."""
     rng = random.Random(seed)
     match = Match.start(NAMES[: rng.randint(3, 4)], PrefRules(target=10), 2, rng)
+    rows: list[DealRow] = []
     while match.sheet.deals < 2:
         deal = match.deal
         assert deal is not None
@@ -98,19 +102,24 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
                 yield pref.hand_message(lang, view, 1, 1, 0, "Group").text
             yield pref.result_message(lang, step.line, step.match).text
             record = deal_record.to_record(step.finished_deal)
-            row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            row = DealRow(len(rows) + 1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+            rows.append(row)
             yield render.history_line(lang, row, 1, "01.12 20:00")
             told = render.deal_account(lang, row)
             assert told is not None
             yield told
         match = step.match
+    yield _stats_text(lang, "preferans", rows, holding=False)  # mid-pulya: nobody's chips moved
     stopped = match.stop()
     assert match.deal is not None
     for seat in range(match.deal.n):  # /stopgame: the deal voided, the settlement told
         view = replace(pref_seat_view(match.deal, seat), legal=())
         yield pref.hand_message(lang, view, 1, 1, 0, "Group", voided=True, end=stopped).text
-    yield pref.result_message(lang, None, stopped).text
-    yield pref.sheet_photo(lang, match)[1]
+    settled = pref.result_message(lang, None, stopped).text
+    yield settled
+    # the group's next post, the table's closing note, read right after the settlement
+    yield settled + "\n\n" + pref.UI.text(lang, "table.stopped")
+    yield pref.sheet_photo(lang, stopped)[1]
 
 
 def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
@@ -146,6 +155,39 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     account_text = render.deal_account(lang, row)
     assert account_text is not None
     yield account_text
+    yield _stats_text(lang, game, [row], holding=True)
+
+
+class _Stored:
+    """What /stats reads of storage after the walk's deals: the players (none without a username)
+    and, `holding`, their chips; a pulya being written has moved nobody's chips yet."""
+
+    def __init__(self, game: str, rows: list[DealRow], holding: bool) -> None:
+        self.rows, self.game, self.holding = rows, game, holding
+        self.people = {
+            uid: UserRow(uid, NAMES[uid - 1], None, None, True, False) for uid in (1, 2, 3, 4)
+        }
+
+    async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
+        seated = sorted({uid for row in self.rows for uid in row.seats})
+        return [(self.people[uid], 0) for uid in seated] if self.holding else []
+
+    async def user(self, uid: int) -> UserRow | None:
+        return self.people.get(uid)
+
+    async def users(self, ids: Iterable[int]) -> dict[int, UserRow]:
+        return {uid: self.people[uid] for uid in ids if uid in self.people}
+
+    async def deal_sums(self, chat_id: int, taken: object) -> list[tuple[object, ...]]:
+        return [(row, self.game, dict.fromkeys(row.seats, 0), {}, False) for row in self.rows]
+
+
+def _stats_text(lang: str, game: str, rows: list[DealRow], *, holding: bool) -> str:
+    """/stats, asked by the last seat, after the walk's deals: with the chat's records, most
+    deals the first seat's (a tie goes to the earliest)."""
+    storage = cast(Storage, _Stored(game, rows, holding))
+    asker = rows[0].seats[-1]
+    return asyncio.run(pages.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None))
 
 
 def _foreign(game: str) -> set[str]:
@@ -185,11 +227,132 @@ def _defects(text: str, lang: str) -> list[str]:
     return found
 
 
+# Words new players tripped on. Each check looks at a text it concerns (None for any other) and
+# says whether that text gets it right; `_TRIPPED` names the games and languages whose walk must
+# meet it, so that no check passes by never looking.
+def _ten_is_whisted(plain: str, lang: str) -> bool | None:
+    """P13: a ten's defenders whist («вистует»); «ловит» is misère's word alone (P9)."""
+    if lang != "ru" or "ловит" not in plain:
+        return None
+    return "мизер" in plain.lower()
+
+
+def _light_opens_both_hands(plain: str, lang: str) -> bool | None:
+    """P7: in light play both defenders' hands are laid open, the whister's own too."""
+    ask = {"ru": "В светлую:", "en": "Light:"}
+    if lang not in ask or ask[lang] not in plain:
+        return None
+    return {"ru": "ваши тоже", "en": "yours too"}[lang] in plain
+
+
+def _records_name_everyone(plain: str, lang: str) -> bool | None:
+    """/stats' records name their holder, whether or not he holds chips or a @username."""
+    head = {"ru": "Больше всего сдач:", "en": "Most deals played:"}
+    if lang not in head or head[lang] not in plain:
+        return None
+    return not re.search(r"^[^:\n]+: \?,", plain, re.M)
+
+
+_NUMBER_THEN_CARD = re.compile(r"\d (?:10|[2-9JQKAВДКТ])[♠♣♦♥]")
+
+
+def _names_set_apart(plain: str, lang: str) -> bool | None:
+    """A name (a computer's ends in its number) is set apart from a card beside it."""
+    return not _NUMBER_THEN_CARD.search(plain)
+
+
+_HISTORY_LINE = re.compile(r"^(?:№|#)\d+ ")
+HISTORY_WIDTH = 160  # a /history line a phone shows in a few rows
+
+
+def _history_lines_fit(plain: str, lang: str) -> bool | None:
+    """/history breaks a deal where one line would run to hundreds of characters."""
+    if not _HISTORY_LINE.match(plain):
+        return None
+    return all(len(line) <= HISTORY_WIDTH for line in plain.split("\n"))
+
+
+def _one_column_once(plain: str, lang: str) -> bool | None:
+    """A player's whists on one other are named once, whatever their reasons (the consolation
+    beside the tricks, P11): «висты на игрока Вера» twice in a line is one too many."""
+    said = {"ru": r"висты на игрока ([^:]+):", "en": r"whists \d+ on ([^(]+) \("}
+    if lang not in said:
+        return None
+    lines = [re.findall(said[lang], line) for line in plain.split("\n")]
+    named = [found for found in lines if found]
+    return None if not named else all(len(set(f)) == len(f) for f in named)
+
+
+def _stop_said_once(plain: str, lang: str) -> bool | None:
+    """A stopped pulya's settlement and the closing note after it do not both begin «Пуля
+    остановлена досрочно»."""
+    said = {"ru": "остановлена досрочно", "en": "stopped early"}
+    if lang not in said or said[lang] not in plain:
+        return None
+    return plain.count(said[lang]) == 1
+
+
+def _top_up_as_shown(plain: str, lang: str) -> bool | None:
+    """P14/P18: the top-up of an open pulya is counted in the settlement but not printed on the
+    sheet: no text may say it was written in the mountain, and the settled sheet's caption
+    says what was counted (the walk stops its pulya after two deals: every pulya open)."""
+    claim = {"ru": "дописаны в гору", "en": "topped up to the target"}
+    caption = {"ru": "Расчёт в вистах:", "en": "Settlement in whists:"}
+    counted = {"ru": "Засчитано горой", "en": "Counted as mountain"}
+    if lang not in claim:
+        return None
+    if claim[lang] in plain:
+        return False
+    return counted[lang] in plain if caption[lang] in plain else None
+
+
+def _cut_in_explained(plain: str, lang: str) -> bool | None:
+    """F10: the cut-in question says what each way does (the turn-up and the stock, or the
+    stock alone, then a discard), not only that a cutter must take a trick."""
+    ask = {"ru": "Подрезать?", "en": "Cut in?"}
+    ways = {
+        "ru": ("открытый козырь", "все из колоды", "сносите"),
+        "en": ("the turn-up", "all from the stock", "discards one"),
+    }
+    if lang not in ask or ask[lang] not in plain:
+        return None
+    return all(word in plain for word in ways[lang])
+
+
+_Check = Callable[[str, str], bool | None]
+_BOTH = ("ru", "en")
+_TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
+    "ten": (_ten_is_whisted, ("preferans",), ("ru",)),
+    "light": (_light_opens_both_hands, ("preferans",), _BOTH),
+    "records": (_records_name_everyone, tuple(games.ORDER), _BOTH),
+    "name_card": (_names_set_apart, (), _BOTH),
+    "history": (_history_lines_fit, tuple(games.ORDER), _BOTH),
+    "whists_once": (_one_column_once, ("preferans",), _BOTH),
+    "stopped": (_stop_said_once, ("preferans",), _BOTH),
+    "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
+    "cut_in": (_cut_in_explained, ("frap",), _BOTH),
+}
+
+
+def _tripped(text: str, lang: str, met: set[str]) -> list[str]:
+    """The checks `text` fails; adds those it concerns to `met`."""
+    plain = parse_html(text).text
+    failed = []
+    for name, (check, _, _) in _TRIPPED.items():
+        right = check(plain, lang)
+        if right is not None:
+            met.add(name)
+            if not right:
+                failed.append(name)
+    return failed
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", games.ORDER)
 def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
     foreign = _foreign(game)
     assert foreign  # each game has words the others must not say
+    met: set[str] = set()
     for seed in range(25):
         for text in _texts(game, lang, seed):
             parse_html(text)  # valid Telegram HTML
@@ -197,6 +360,10 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
             said = [w for w in foreign if w in low]
             assert not said, (game, lang, seed, said, text)
             assert not _defects(text, lang), (game, lang, seed, _defects(text, lang), text)
+            tripped = _tripped(text, lang, met)
+            assert not tripped, (game, lang, seed, tripped, text)
+    want = {name for name, (_, gs, langs) in _TRIPPED.items() if game in gs and lang in langs}
+    assert want <= met, (game, lang, want - met)  # the walk reaches what it checks
 
 
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:

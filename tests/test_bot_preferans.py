@@ -225,7 +225,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         # /history tells each deal by what it wrote; /stats counts the contracts declared
         await users[0].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "Alice 8♠: Alice: pulya +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
+        assert "Alice, 8♠:\nAlice: pulya +6 (8♠ made)" in _group(tg)[-1].text  # the "fast" plan
         await users[0].send(tg.chat(GROUP_ID), "/stats")
         await bot.idle()
         stats = _group(tg)[-1].text
@@ -413,7 +413,7 @@ async def test_p15_an_overflow_is_said_in_words_and_history_tells_it_as_the_resu
         assert account.html.endswith("\n\n" + "\n".join(told))
         await users[1].send(tg.chat(GROUP_ID), "/history")
         await bot.idle()
-        assert "; ".join(told[1:]) in _group(tg)[-1].html
+        assert "\n".join(told[1:]) in _group(tg)[-1].html
     assert tg.errors == []
 
 
@@ -433,7 +433,8 @@ async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_
             await users[2].send(tg.chat(GROUP_ID), command)
             await bot.idle()
             said = _group(tg)[-1].html
-            assert said.split("\n") == [pref.UI.text(lang, "standing", price=5), *stands]
+            head = pref.UI.text(lang, "standing", price=5, target=10)
+            assert said.split("\n") == [head, *stands]
         assert ("chips move only when it closes" in said) == (lang == "en")
         assert ("фишки переходят, только когда она закрыта" in said) == (lang == "ru")
     assert tg.errors == []
@@ -515,11 +516,11 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         deals = await bot.service.storage.table_deals(table_id)
         assert [d.status for d in deals] == ["finished", "finished", "voided"]
         texts = "\n".join(m.text for m in _group(tg))
-        assert "settled as it stands" in texts and "The evening's result" in texts
+        assert "the chips moved as settled" in texts and "The evening's result" in texts
         assert "This deal was voided: the pulya was stopped." in _table_text(tg)
         for seat, user in enumerate(users):  # not «Waiting for the others.»
             mine = _control(tg, user).text
-            assert "This deal was voided: the pulya was stopped early." in mine, mine
+            assert "This deal was voided: the pulya was stopped." in mine, mine
             whists = signed(match.balances()[seat])
             assert f"The pulya was stopped early. Your result: {whists} whist" in mine
             assert "Waiting" not in mine

@@ -240,7 +240,7 @@ def test_p14_p16_the_last_result_settles_and_the_sheet_caption_carries_the_settl
     assert all(signed(value) in parse_html(caption).text for value in match.balances())
     stopped = pref.result_message(lang, None, match.stop())
     assert _valid(stopped).startswith(
-        parse_html(pref.UI.text(lang, "result.stopped", price=4)).text
+        parse_html(pref.UI.text(lang, "result.stopped", price=4, target=10)).text
     )
 
 
@@ -292,8 +292,7 @@ def test_p11_p12_p15_each_entry_is_said_with_its_reason_in_both_languages() -> N
     failed = Outcome(0, "7S", (None, "whist", "pass", None), "light", (5, 3, 2, None))  # P17c
     assert _told("en", four, failed) == [
         "Anna: mountain +8 (7♠ down by 2, 4 a trick)",
-        "Boris: whists 20 on Anna (5 tricks, 4 a trick); "
-        "whists 8 on Anna (consolation: down by 2, 4 a trick)",
+        "Boris: whists 20 on Anna (5 tricks, 4 a trick) + 8 (consolation: down by 2, 4 a trick)",
         "Vera: whists 8 on Anna (consolation: down by 2, 4 a trick)",
         "Gleb: whists 8 on Anna (consolation: down by 2, 4 a trick)",  # the dealer (P1)
     ]
@@ -363,7 +362,7 @@ def test_p15_history_tells_each_deal_as_the_sheet_wrote_it_from_the_pulyas_earli
         result = pref.result_lines(lang, line, match.names, number)
         assert told.endswith("\n\n" + "\n".join(result))
         history = pref.UI.history_line(lang, record, number, "d", records[: number - 1])
-        assert history is not None and "; ".join(result[1:]) in history
+        assert history is not None and "\n".join(result[1:]) in history
         if line.overflow:  # told without the pulya: the deal's own entries, no overflow
             alone = pref.UI.deal_account(lang, record, number)
             assert alone is not None and result[-1] not in alone

@@ -186,13 +186,13 @@ def test_p8_play_shows_the_contract_trump_the_trick_by_who_laid_it_and_the_last_
     assert parse_html(f"{contract} · {trump}").text in _text(lang, deal, 0)
     deal = plays(deal, ["0:AH"])
     ah, as_, ac = (card_label(Card.parse(code), lang) for code in ("AH", "AS", "AC"))
-    assert UI.text(lang, "table.trick", cards=f"ann {ah}") in _text(lang, deal, 1)
+    assert UI.text(lang, "table.trick", cards=f"ann — {ah}") in _text(lang, deal, 1)
     deal = plays(deal, ["1:AS"])
-    assert UI.text(lang, "table.trick", cards=f"ann {ah}, bob {as_}") in _text(lang, deal, 2)
+    assert UI.text(lang, "table.trick", cards=f"ann — {ah}, bob — {as_}") in _text(lang, deal, 2)
     deal = plays(deal, ["2:AC"])
     last = UI.text(lang, "table.last", cards=f"{ah} {as_} {ac}", name="ann")
     assert last in _text(lang, deal, 0)
-    assert UI.text(lang, "table.trick", cards=f"ann {ah}") not in _text(lang, deal, 0)
+    assert UI.text(lang, "table.trick", cards=f"ann — {ah}") not in _text(lang, deal, 0)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -249,4 +249,4 @@ def test_p9_misere_opens_the_defenders_hands_after_the_first_lead(lang: str) -> 
     assert deal.legal_actions()[0].do is PrefDo.PLAY
     text = _text(lang, deal, 1)
     assert UI.text(lang, "table.open", name="cat", cards=cards_text(deal.hands[2], lang)) in text
-    assert UI.text(lang, "table.trick", cards="ann 7♥") in text
+    assert UI.text(lang, "table.trick", cards="ann — 7♥") in text

@@ -145,7 +145,10 @@ def test_the_captions_figures_are_the_sheets(players: int, seed: int, lang: str)
     sheet = random_sheet(players, seed, 25)
     names = CYRILLIC[:players]
     text = visible_text(sheet_caption(SheetFigures.of(sheet, names, settled=True), lang))
-    title, *rows, settlement = text.split("\n")
+    lines = text.split("\n")
+    if any(sheet.top_up()):  # P14, P18: an open pulya's top-up, counted but not in the gora
+        assert numbers(lines.pop()) == [sheet.rules.target] + [v for v in sheet.top_up() if v]
+    title, *rows, settlement = lines
     assert numbers(title) == [sheet.rules.target]
     assert len(rows) == players
     for seat, row in enumerate(rows):
@@ -226,6 +229,7 @@ def test_an_open_pulya_is_settled_with_the_top_up_but_printed_without() -> None:
     figures = SheetFigures.of(sheet, CYRILLIC[:3], settled=True)
     assert [figures.current(column) for column in figures.gora] == list(sheet.gora)
     assert figures.settlement == sheet.balances() != settle(sheet.gora, sheet.whists)
+    assert figures.topped == sheet.top_up() and any(figures.topped)  # told in the caption
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -235,7 +239,8 @@ def test_long_and_markup_names_make_valid_html_within_the_limit(lang: str) -> No
     caption = sheet_caption(SheetFigures.of(sheet, names, settled=True), lang)
     parsed = parse_html(caption)  # raises on invalid Telegram HTML
     assert utf16_len(parsed.text) <= MAX_CAPTION
-    assert parsed.text.count("Tom & <Jerry>") == 5  # his row, 3 whists on him, settlement
+    open_pulya = bool(sheet.top_up()[3])  # his top-up, counted in the settlement (P14)
+    assert parsed.text.count("Tom & <Jerry>") == 5 + open_pulya  # his row, 3 whists on him…
 
 
 def test_names_must_match_the_players() -> None:

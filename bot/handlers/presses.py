@@ -28,6 +28,10 @@ class Answer:
     url: str | None = None
 
 
+# Refusals told in a toast: a button pressed twice, or after its moment passed, needs no modal
+# to be dismissed; the press simply did nothing.
+QUIET = frozenset({"err.stale"})
+
 # A press that needs no chat: the presser's own move (a/t, on the presser's private message).
 AnywherePress = Callable[[int, Press], Awaitable[None]]
 # A press on a chat's message: (the bot, the press, the decoded data, the chat's id).
@@ -41,10 +45,11 @@ class Presses(Common):
     in_chat: dict[Kind, ChatPress]
 
     async def handle_press(self, bot: Bot, pressed: Pressed) -> Answer:
-        """Decode a press, check who may press it, act, and say how to answer it: a stale or
-        forged button, a refusal, or a step the database did not take as an alert
-        in the presser's language; a press that worked with no text. `bot` is the bot whose
-        message was pressed (the admin check, the edit of that message)."""
+        """Decode a press, check who may press it, act, and say how to answer it: a refusal or a
+        step the database did not take as an alert in the presser's language, but a button
+        pressed twice, too late or forged (`QUIET`) as a toast; a press that worked with no
+        text. `bot` is the bot whose message was pressed (the admin check, the edit of that
+        message)."""
         user = pressed.user
         lang = await self.service.user_lang(user.id, user.language_code)
         try:
@@ -52,10 +57,11 @@ class Presses(Common):
             await self._route(bot, pressed, press)
         except callbacks.BadCallback:
             log.debug("bad callback data from %s: %r", user.id, pressed.data)
-            return Answer(t(lang, "err.stale"), alert=True)
+            return Answer(t(lang, "err.stale"))  # as any button out of its place
         except Refusal as refusal:
             text = t(lang, refusal.key, **refusal.values)
-            return Answer(text, alert=refusal.url is None, url=refusal.url)
+            alert = refusal.url is None and refusal.key not in QUIET
+            return Answer(text, alert=alert, url=refusal.url)
         except StorageUnavailable as exc:  # the step was not applied; say so
             log.warning("press of %s not saved: %s", user.id, exc)
             return Answer(t(lang, "err.not_saved"), alert=True)

@@ -117,7 +117,7 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
     if info.role == "out":
         parts.append(WORDS.text(lang, "role.out"))
     elif info.role is not None:
-        parts.append(WORDS.text(lang, f"role.{info.role}"))
+        parts.append(WORDS.text(lang, f"role.{role_word(table, info.role)}"))
     elif info.said is not None:
         parts.append(WORDS.said_label(lang, info.said))
     if (table.phase.value == "play" or table.finished) and info.role != "out":
@@ -125,6 +125,11 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
     if seat == table.dealer and info.role != "out":
         parts.append(WORDS.text(lang, "table.dealer"))
     return " · ".join(parts)
+
+
+def role_word(table: PrefTableView, role: str) -> str:
+    """The role's word: misère's defenders catch (P9), a ten's whist without a call (P13)."""
+    return "whister" if role == "defender" and table.contract != "misere" else role
 
 
 def taker(table: PrefTableView) -> int:
@@ -319,10 +324,14 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
 
 
 def seat_reasons(lang: str, line: Line, seat: int, shown: Sequence[str]) -> list[str]:
-    """What `seat` wrote in a deal and why, as the engine scored it ('pulya +4 (7♥ made)')."""
-    return [
-        _entry_text(lang, entry, line.outcome, shown) for entry in line.scored if entry.seat == seat
-    ]
+    """What `seat` wrote in a deal and why, as the engine scored it ('pulya +4 (7♥ made)'): one
+    item per column (and whom its whists are on), its entries joined by ' + '."""
+    items: dict[tuple[str, int | None], list[str]] = {}
+    for entry in line.scored:
+        if entry.seat == seat:
+            more = items.setdefault((entry.column, entry.on), [])
+            more.append(_entry_text(lang, entry, line.outcome, shown, again=bool(more)))
+    return [" + ".join(parts) for parts in items.values()]
 
 
 def overflow_lines(lang: str, line: Line, shown: Sequence[str]) -> list[str]:
@@ -358,12 +367,17 @@ def result_head(lang: str, outcome: Outcome, shown: Sequence[str], deal_no: int)
     return head
 
 
-def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str]) -> str:
+def _entry_text(
+    lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str], *, again: bool = False
+) -> str:
     """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
-    'whists on Alice 8 (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
-    share, 4 a trick)'."""
+    'whists 8 on Alice (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
+    share, 4 a trick)'; `again`: the player's column (and target) was named by the entry before,
+    so the value alone ('+ 10 (consolation…)')."""
     ui = WORDS
-    if entry.column == "whists":
+    if again:
+        written = signed(entry.value).removeprefix("+")
+    elif entry.column == "whists":
         assert entry.on is not None
         written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
     else:
@@ -382,11 +396,18 @@ def _entry_text(lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str])
 
 
 def settlement_lines(
-    lang: str, names: Sequence[str], whists: Sequence[int], price: int, *, stopped: bool
+    lang: str,
+    names: Sequence[str],
+    whists: Sequence[int],
+    price: int,
+    *,
+    stopped: bool,
+    target: int = 0,
 ) -> list[str]:
-    """The end of the pulya: each player's balance in whists and in chips (P16; P14's top-up
-    when stopped early)."""
-    head = WORDS.text(lang, "result.stopped" if stopped else "result.closed", price=price)
+    """The end of the pulya: each player's balance in whists and in chips (P16; stopped early,
+    P14's top-up to `target` counted as mountain, which the sheet does not print: P18)."""
+    key = "result.stopped" if stopped else "result.closed"
+    head = WORDS.text(lang, key, price=price, target=target)
     return [head] + [
         WORDS.text(
             lang, "result.settle", name=shown_name(who), whists=signed(w), chips=signed(w * price)
@@ -398,9 +419,9 @@ def settlement_lines(
 def standing_text(lang: str, match: Match) -> str:
     """A pulya in play for /balance and /top: chips move when it closes; each player's
     settlement in whists and chips were it closed now (P16, with P14's top-up)."""
-    price = match.whist_price
+    price, target = match.whist_price, match.sheet.rules.target
     rows = settlement_lines(lang, match.names, match.balances(), price, stopped=True)[1:]
-    return "\n".join([WORDS.text(lang, "standing", price=price), *rows])
+    return "\n".join([WORDS.text(lang, "standing", price=price, target=target), *rows])
 
 
 def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
@@ -410,7 +431,12 @@ def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
     lines = [] if line is None else result_lines(lang, line, match.names, match.sheet.deals)
     if match.finished:
         lines += settlement_lines(
-            lang, match.names, match.balances(), match.whist_price, stopped=match.stopped
+            lang,
+            match.names,
+            match.balances(),
+            match.whist_price,
+            stopped=match.stopped,
+            target=match.sheet.rules.target,
         )
     lines.append(WORDS.text(lang, "result.sheet"))  # the sheet the result was written on
     return Rendered("\n".join(lines))
@@ -427,5 +453,6 @@ def _plays(lang: str, plays: Sequence[Play]) -> str:
 
 
 def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
-    """A trick in order with who laid each card: 'Anna A♠, Boris 10♠'."""
-    return ", ".join(f"{names[play.seat]} {card_label(play.card, lang)}" for play in plays)
+    """A trick in order with who laid each card: 'Anna — A♠, 🤖 Amateur 2 — 10♠' (a computer's
+    name ends in its number: a dash keeps it from running into the card)."""
+    return ", ".join(f"{names[play.seat]} — {card_label(play.card, lang)}" for play in plays)

@@ -69,6 +69,7 @@ class SheetFigures:
     gora: tuple[tuple[int, ...], ...]
     whists: tuple[tuple[tuple[int, ...], ...], ...]  # whists[i][j]: i's whists on j, running
     settlement: tuple[int, ...] | None = None  # whole whists per player (P16)
+    topped: tuple[int, ...] = ()  # P14's top-up the settlement counted as mountain, unprinted
 
     @property
     def players(self) -> int:
@@ -99,6 +100,7 @@ class SheetFigures:
             tuple(map(tuple, gora)),
             tuple(tuple(map(tuple, row)) for row in whists),
             sheet.balances() if settled else None,
+            sheet.top_up() if settled else (),
         )
 
     def current(self, column: tuple[int, ...]) -> int:
@@ -153,6 +155,9 @@ def _caption(figures: SheetFigures, lang: str, limit: int) -> str:
             f"{names[i]} {_signed(value)}" for i, value in enumerate(figures.settlement)
         )
         lines.append(t(lang, "pref.sheet.settlement", items=items))
+    if any(figures.topped):  # P14, P18: counted, not printed in the gora above
+        items = ", ".join(f"{names[i]} +{value}" for i, value in enumerate(figures.topped) if value)
+        lines.append(t(lang, "pref.sheet.topped", target=figures.target, items=items))
     return "\n".join(lines)
 
 

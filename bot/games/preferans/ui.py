@@ -109,9 +109,10 @@ class PreferansUI(PrefWords):
             what = self.text(lang, "history.raspasy")
         else:
             bid = self.bid_label(lang, outcome.contract)
-            what = f"{shown_name(deal.players[outcome.declarer])} {bid}"
+            what = f"{shown_name(deal.players[outcome.declarer])}, {bid}"
         items = result_lines(lang, line, deal.players, number)[1:]
-        changes = "; ".join(items) or "—"
+        # a line per player (and per overflow move): one line of them all would run to hundreds
+        changes = "\n".join(items) or "—"
         return self.text(lang, "history.line", number=number, date=date, what=what, changes=changes)
 
     def deal_account(

@@ -84,7 +84,9 @@ def view(
                 **_seat(table, info.seat, info.name, balances),
                 "cards": info.cards,
                 "tricks": info.tricks if playing and info.role != "out" else None,
-                "word": _word(lang, ui, info.role, info.said),
+                "word": _word(
+                    lang, ui, info.role and render.role_word(public, info.role), info.said
+                ),
                 "dealer": info.seat == public.dealer,
                 "out": info.role == "out",  # P1: the dealer of four
                 "figures": [

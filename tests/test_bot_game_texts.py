@@ -19,11 +19,13 @@ from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
+from bot.games.family.words import FamilyWords
 from bot.handlers.common import help_text
 from bot.storage import ChatRow, DealRow, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
+from engine.events import Exchanged
 from engine.preferans import record as deal_record
 from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
@@ -476,3 +478,15 @@ def test_help_names_every_registered_game_and_its_newgame_word(lang: str) -> Non
         ui = games.ui(game)
         assert ui.title(lang) in text and ui.aliases[0] in text
     assert "{" not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Carol: drops 4 and draws 5 cards"), ("ru", "Carol: сбрасывает 4 и берёт 5 карт")],
+)
+def test_F10_the_history_counts_a_cutters_drop_and_draw_apart(lang: str, said: str) -> None:
+    """A cutter drops his four cards and draws five (then discards one): the deal's story says
+    both counts, not "discards and draws 5 cards" for a four-card hand."""
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    frap = cast(FamilyWords, games.ui("frap"))
+    assert account._event_line(lang, frap, Exchanged(2, 4, 5), names) == said

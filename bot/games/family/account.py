@@ -211,6 +211,8 @@ def _event_line(lang: str, ui: FamilyWords, event: Event, names: Sequence[str]) 
         )
     if isinstance(event, Exchanged):
         who = name(names[event.seat])
+        if event.drawn and event.discarded != event.drawn:  # a cutter drops more or fewer (F10)
+            return t(lang, "account.swapped", name=who, d=event.discarded, n=event.drawn)
         if event.drawn:
             return t(lang, "account.exchanged", name=who, n=event.drawn)
         if event.discarded:

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from locales import has, t
 
+from .. import computer
+from ..web import kit
+
 if TYPE_CHECKING:
     import random
 
@@ -306,3 +309,11 @@ class GameUI:
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """The game's rules in force, briefly, for /rules and /settings (ante and timer aside)."""
         raise NotImplementedError
+
+
+def web_seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
+    """What every game's page shows of a dealt-in seat: its name, whether a computer plays it,
+    whether its player is away, his chips in the chat (`kit.seat`)."""
+    uid = live.deal_seats[seat]
+    away = uid in live.row.away
+    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)

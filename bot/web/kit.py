@@ -95,8 +95,13 @@ def split(rows: Sequence[Sequence[Choice]]) -> tuple[dict[Card, Choice], list[Js
             if choice.card is not None:
                 on_cards[choice.card] = choice
             else:
-                words.append({"label": choice.label, "press": choice.press})
+                words.append(choice_json(choice))
     return on_cards, words
+
+
+def choice_json(choice: Choice) -> Json:
+    """A button the page draws: its label and the press it sends."""
+    return {"label": choice.label, "press": choice.press}
 
 
 def hand(

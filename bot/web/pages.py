@@ -23,6 +23,7 @@ from ..service import GameService
 from ..table import seating
 from ..table.live import Live
 from ..view.message import Choice, next_deal_choice
+from . import kit
 from .initdata import WebUser
 
 log = logging.getLogger(__name__)
@@ -207,7 +208,7 @@ class Pages:
 
 
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
-    return [[{"label": c.label, "press": c.press} for c in row] for row in rows]
+    return [[kit.choice_json(c) for c in row] for row in rows]
 
 
 _WORDS = (

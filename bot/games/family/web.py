@@ -14,9 +14,9 @@ from engine.deal import TrickDeal
 from engine.views import SeatView, TableView
 from locales import t
 
-from ... import computer
 from ...format import signed
 from ...web import kit
+from ..base import web_seat
 from . import account, render
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def view(
         "mover": public.to_act,
         "seats": [
             {
-                **_seat(table, info.seat, info.name, balances),
+                **web_seat(table, info.seat, info.name, balances),
                 "cards": info.cards,
                 "tricks": info.tricks if playing and info.role in render.PLAYING_ROLES else None,
                 "word": _word(lang, ui, public, info.seat),
@@ -127,9 +127,3 @@ def _result(
     if played.pot_has_penalty:
         pot += t(lang, "result.penalty_carries")
     return {"head": kit.line(head), "seats": seats, "foot": kit.line(pot)}
-
-
-def _seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
-    uid = live.deal_seats[seat]
-    away = uid in live.row.away
-    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.preferans.views import PrefSeatView, PrefTableView
 
-from ... import computer
 from ...web import kit
+from ..base import web_seat
 from . import render
 from .ui import PreferansUI
 from .words import WORDS
@@ -81,7 +81,7 @@ def view(
         "mover": mover,
         "seats": [
             {
-                **_seat(table, info.seat, info.name, balances),
+                **web_seat(table, info.seat, info.name, balances),
                 "cards": info.cards,
                 "tricks": info.tricks if playing and info.role != "out" else None,
                 "word": _word(
@@ -149,9 +149,3 @@ def _result(lang: str, line: Line, names: Sequence[str], deal_no: int) -> dict[s
     ]
     foot = "\n".join(render.overflow_lines(lang, line, names)) or None
     return {"head": kit.line(head), "seats": seats, "foot": kit.line(foot)}
-
-
-def _seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
-    uid = live.deal_seats[seat]
-    away = uid in live.row.away
-    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)

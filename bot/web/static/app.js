@@ -137,11 +137,10 @@ function places(deal) {
   const others = [];
   for (let i = 1; i < n; i++) others.push((me + i) % n);
   const k = others.length;
-  const left = k <= 1 ? 0 : k <= 4 ? 1 : 2;
-  const right = left;
+  const left = k <= 1 ? 0 : k <= 4 ? 1 : 2; // as many on the right
   const where = { [me]: { slot: "me", angle: 270 } };
   others.forEach((s, i) => {
-    const slot = i < left ? "left" : i >= k - right ? "right" : "top";
+    const slot = i < left ? "left" : i >= k - left ? "right" : "top";
     // the direction of its cards in the trick: left 180°, over the top, right 0°
     where[s] = { slot, angle: 180 - ((i + 0.5) * 180) / k };
   });

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from engine.actions import Action, Do
 from engine.ai import LEVELS, Knowledge, PrefKnowledge, rules_player
@@ -33,6 +33,9 @@ from locales import t
 
 from . import metrics
 from .storage import RETRY_AFTER, StorageUnavailable
+
+if TYPE_CHECKING:
+    from .remote import Remote
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +146,7 @@ class Computers:
         self.rng = rng or random.SystemRandom()
         self.deadline = deadline  # seconds a remote call waits (the local pool has none)
         self._pool: Executor | None = None
-        self._remote: Any = None
+        self._remote: Remote | None = None
         if broker:  # the remote path's libraries are imported only when it is used
             from .remote import Remote
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, tzinfo
+from importlib.util import find_spec
 from typing import Annotated
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -60,6 +61,8 @@ class WorkerSettings(BaseSettings):
             return None
         if urlsplit(value).scheme not in ("redis", "rediss", "unix"):
             raise ValueError("COMPUTER_BROKER must be a URL like redis://broker:6379/0")
+        if find_spec("taskiq_redis") is None:
+            raise ValueError("COMPUTER_BROKER needs taskiq: pip install 'frapbot[remote]'")
         return value
 
 

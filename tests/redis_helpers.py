@@ -67,17 +67,20 @@ class RedisServer:
 class Workers:
     """`python -m bot worker --processes N` against a broker, as an operator starts it."""
 
-    def __init__(self, url: str, processes: int = 1, *extra: str) -> None:
-        self.url, self.processes, self.extra = url, processes, extra
+    def __init__(self, url: str, processes: int = 1, *, nice: int = 0) -> None:
+        self.url, self.processes, self.nice = url, processes, nice
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Workers:
         env = {**os.environ, "COMPUTER_BROKER": self.url, "PYTHONPATH": str(ROOT)}
         args = [sys.executable, "-m", "bot", "worker", "--processes", str(self.processes)]
         self.process = subprocess.Popen(
-            [*args, *self.extra], env=env, cwd=ROOT, start_new_session=True
+            args, env=env, cwd=ROOT, start_new_session=True, preexec_fn=self._nicer
         )
         return self
+
+    def _nicer(self) -> None:
+        os.nice(self.nice)
 
     def children(self) -> list[int]:
         """The worker processes' ids (those that run the searches)."""

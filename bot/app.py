@@ -177,6 +177,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             away_delay=settings.away_delay,
             computer_pause=(settings.computer_pause_min, settings.computer_pause_max),
             computer_workers=settings.computer_workers,
+            computer_broker=settings.computer_broker,
+            computer_deadline=settings.computer_deadline,
         )
         app.bot_data["service"] = service
         # The heartbeat, /metrics and /healthz, the open tables' gauge

@@ -1,6 +1,7 @@
 """The command line: `python -m bot [--force]` runs the bot; `check`, `backup` and `health` are
-the operator's database commands; `--help` on each, `--version`. A name that begins with "-" is
-never taken for a file (`backup --help` once wrote a database named `--help`)."""
+the operator's database commands; `worker` runs the computer players' searches for a bot whose
+COMPUTER_BROKER is set (bot/remote.py); `--help` on each, `--version`. A name that begins with
+"-" is never taken for a file (`backup --help` once wrote a database named `--help`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import NoReturn
 from pydantic import ValidationError
 
 from . import health
-from .config import DatabaseSettings, Settings
+from .config import DatabaseSettings, Settings, WorkerSettings
 from .storage import Problem, Storage
 
 PROG = "python -m bot"
@@ -71,7 +72,25 @@ def parser() -> Parser:
         "fresh and Telegram answers it, else 1 and a line per problem.",
     )
     probe.add_argument("db", nargs="?", metavar="DB", help="a database file (default: DB_PATH)")
-    root.commands = {"check": check, "backup": backup, "health": probe}
+    worker = commands.add_parser(
+        "worker",
+        help="run the computer players' searches for bots on COMPUTER_BROKER",
+        description="Take the computer players' searches from the broker at COMPUTER_BROKER "
+        "(e.g. redis://broker:6379/0, set in the environment or .env) and run them, one at a "
+        "time in each of N processes; a process that dies is replaced. Start as many "
+        "as you like, on any machine that reaches the broker; stop with Ctrl+C or SIGTERM.",
+    )
+    worker.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: one per core)",
+    )
+    worker.add_argument(
+        "--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR")
+    )
+    root.commands = {"check": check, "backup": backup, "health": probe, "worker": worker}
     return root
 
 
@@ -113,7 +132,9 @@ def configuration_errors(exc: ValidationError) -> list[str]:
 
 
 def run_command(parsed: argparse.Namespace) -> int:
-    """Run `check`, `backup` or `health`; the exit status is non-zero on any problem."""
+    """Run `check`, `backup`, `health` or `worker`; the exit status is non-zero on any problem."""
+    if parsed.command == "worker":
+        return worker(parsed.processes, parsed.log_level)
     try:
         settings = DatabaseSettings()
     except ValidationError as exc:
@@ -179,3 +200,35 @@ async def _problems(path: str) -> list[Problem]:
         return await storage.check()
     finally:
         await storage.close()
+
+
+def worker(processes: int, log_level: str) -> int:
+    """`worker`: taskiq's worker processes on COMPUTER_BROKER's calls, one call at a time each
+    (nothing fetched ahead that a killed process would take with it)."""
+    try:
+        url = WorkerSettings().computer_broker
+    except ValidationError as exc:
+        print(*configuration_errors(exc), sep="\n", file=sys.stderr)
+        return 2
+    if not url:
+        print(f"configuration error: COMPUTER_BROKER is not set; {WHERE}", file=sys.stderr)
+        return 2
+    try:
+        from taskiq.cli.common_args import LogLevel
+        from taskiq.cli.worker.args import WorkerArgs
+        from taskiq.cli.worker.run import run_worker
+    except ImportError:
+        print("the workers need taskiq: pip install 'frapbot[remote]'", file=sys.stderr)
+        return 2
+    from .computer import cores
+
+    args = WorkerArgs(
+        broker="bot.remote:worker_broker",
+        modules=[],
+        workers=processes or cores(),
+        max_async_tasks=1,
+        max_prefetch=0,
+        log_level=LogLevel[log_level],
+        log_format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
+    )
+    return run_worker(args) or 0

@@ -6,9 +6,9 @@ number at a table. It owns a balance and ledger rows in each chat like anyone, a
 a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
 legal actions, never from the deal itself (a match of many deals, a Preferans pulya, gives its
 seat's knowledge through its kind of table, `TableGame.knowledge`): the strong level's search
-runs in a worker process (at most `workers` at once), the cheap levels on the event loop; the
-move is applied after a human-like pause, counted from the moment the move passed to it, under
-the chat's lock.
+runs in a worker process (at most `workers` at once; or, with a broker, on the workers behind it:
+bot/remote.py), the cheap levels on the event loop; the move is applied after a human-like pause,
+counted from the moment the move passed to it, under the chat's lock.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from engine.actions import Action, Do
 from engine.ai import LEVELS, Knowledge, PrefKnowledge, rules_player
@@ -33,6 +33,9 @@ from locales import t
 
 from . import metrics
 from .storage import RETRY_AFTER, StorageUnavailable
+
+if TYPE_CHECKING:
+    from .remote import Remote
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,17 @@ def stand_in(knowledge: Seen) -> Move:
     return rules_player(knowledge, random.Random())
 
 
+def decide(knowledge: Seen, level: str, seed: int) -> Move:
+    """A level's move: a pure function of what the seat may know, the level and the seed, the
+    same wherever it runs (a worker process of the bot's, a worker on another machine)."""
+    return LEVELS[level](knowledge, random.Random(seed))
+
+
+class Unavailable(Exception):
+    """A call got no value from a worker: the pool broke, or (remote) the broker or a worker
+    failed, or the value came past the deadline."""
+
+
 def cores() -> int:
     """The CPUs this process may run on."""
     try:
@@ -123,12 +137,22 @@ class Computers:
         pause: tuple[float, float] = (1.0, 2.0),
         workers: int = 0,
         rng: random.Random | None = None,
+        broker: str | None = None,
+        deadline: float = 5.0,
     ) -> None:
         self._apply = apply
         self.pause = pause
         self.workers = workers or cores()
         self.rng = rng or random.SystemRandom()
+        self.deadline = deadline  # seconds a remote call waits (the local pool has none)
         self._pool: Executor | None = None
+        self._remote: Remote | None = None
+        if broker:  # the remote path's libraries are imported only when it is used
+            from .remote import Remote
+
+            self._remote = Remote(broker)
+        self._down_since: float | None = None  # when the workers last gave no move
+        self._stand_ins = 0  # moves by the rules level since then
         self._moves: dict[int, _Move] = {}  # by table id
         self._tasks: set[asyncio.Task[None]] = set()  # every move not yet over (kept referenced)
 
@@ -185,18 +209,50 @@ class Computers:
 
     async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is
-        sent the player function, the knowledge and a seeded generator: a worker imports only
-        the engine)."""
-        rng = random.Random(self.rng.getrandbits(64))
+        sent `decide`, the knowledge, the level and a seed: a worker imports only the engine
+        and this module). When no worker gives it, the rules level's move, once."""
+        seed = self.rng.getrandbits(64)
         if level not in SEARCHING or len(knowledge.legal) == 1:
-            return LEVELS[level](knowledge, rng)
+            return decide(knowledge, level, seed)
+        try:
+            move: Move = await self.call(decide, knowledge, level, seed)
+        except Unavailable as exc:
+            self._stand_in(str(exc))
+            return rules_player(knowledge, random.Random(seed))
+        if self._down_since is not None:
+            log.warning(
+                "the computer players' workers answer again after %.0f s "
+                "(moves by the rules level meanwhile: %d)",
+                asyncio.get_running_loop().time() - self._down_since,
+                self._stand_ins,
+            )
+            self._down_since, self._stand_ins = None, 0
+        return move
+
+    async def call(self, function: Callable[..., Any], *args: Any, timeout: float = 0) -> Any:
+        """`function(*args)` in a worker process: a pure module-level function of the engine
+        (a decision, a deal's review), sent by name with its arguments to the bot's own pool or,
+        with a broker, to its workers, whose value must be back within `timeout` seconds (the
+        deadline if 0). Unavailable when no worker gives it."""
+        if self._remote is not None:
+            return await self._remote.call(function, *args, timeout=timeout or self.deadline)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), LEVELS[level], knowledge, rng)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
-            log.exception("the computer players' worker pool broke; this move by the rules level")
+            return await loop.run_in_executor(self._executor(), function, *args)
+        except BrokenProcessPool as exc:  # a worker died (killed, out of memory): a new pool
             self._pool = None
-            return rules_player(knowledge, rng)
+            raise Unavailable("the worker pool broke") from exc
+
+    def _stand_in(self, why: str) -> None:
+        """One line when the workers stop giving moves, one when they are back."""
+        self._stand_ins += 1
+        if self._down_since is None:
+            self._down_since = asyncio.get_running_loop().time()
+            log.warning(
+                "the computer players' workers gave no move (%s); the rules level moves "
+                "until they do",
+                why,
+            )
 
     def _executor(self) -> Executor:
         if self._pool is None:  # forkserver: never fork the bot's threads (aiosqlite, HTTP)
@@ -217,3 +273,5 @@ class Computers:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        if self._remote is not None:
+            await self._remote.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, tzinfo
+from importlib.util import find_spec
 from typing import Annotated
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,7 +42,31 @@ class DatabaseSettings(BaseSettings):
     health_max_silence: float = Field(default=180.0, gt=0, description="seconds")
 
 
-class Settings(DatabaseSettings):
+class WorkerSettings(BaseSettings):
+    """All `python -m bot worker` needs: the broker it takes the computer players' calls from."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    # Unset: the searches run in the bot's own worker processes (COMPUTER_WORKERS). Set (e.g.
+    # redis://broker:6379/0): they are sent there, to `python -m bot worker` on any machine
+    computer_broker: str | None = Field(default=None, description="a redis:// URL; unset = local")
+    computer_deadline: float = Field(
+        default=5.0, gt=0, description="seconds a call waits; then the rules level moves"
+    )
+
+    @field_validator("computer_broker")
+    @classmethod
+    def _broker_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if urlsplit(value).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("COMPUTER_BROKER must be a URL like redis://broker:6379/0")
+        if find_spec("taskiq_redis") is None:
+            raise ValueError("COMPUTER_BROKER needs taskiq: pip install 'frapbot[remote]'")
+        return value
+
+
+class Settings(WorkerSettings, DatabaseSettings):
     """Everything an operator can set; docs/operating.md lists the variables."""
 
     bot_token: SecretStr

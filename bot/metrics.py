@@ -47,6 +47,18 @@ COMPUTER_MOVE_SECONDS = Histogram(
     ["level"],
     buckets=_SLOW,
 )
+# The remote path (COMPUTER_BROKER set, bot/remote.py): calls sent to the workers, and how each
+# ended; the queue time is a call's wait less the worker's run (the broker's round trips included)
+REMOTE_TASKS = Counter(
+    "frap_remote_tasks",
+    "Calls for the computer players' workers: sent, run, late (past the deadline), failed",
+    ["state"],
+)
+REMOTE_QUEUE_SECONDS = Histogram(
+    "frap_remote_queue_seconds",
+    "A call's wait for a worker, its run left out",
+    buckets=_FAST,
+)
 
 
 class _OpenTables(Collector):

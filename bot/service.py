@@ -57,6 +57,8 @@ class GameService(Seats):
         away_delay: float = 2.0,
         computer_pause: tuple[float, float] = (1.0, 2.0),
         computer_workers: int = 0,
+        computer_broker: str | None = None,
+        computer_deadline: float = 5.0,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
@@ -72,7 +74,12 @@ class GameService(Seats):
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
         self._writes: set[asyncio.Task[None]] = set()  # writes a sync caller started (the same)
         self.computers = computer.Computers(
-            self._computer_moved, pause=computer_pause, workers=computer_workers, rng=self.rng
+            self._computer_moved,
+            pause=computer_pause,
+            workers=computer_workers,
+            rng=self.rng,
+            broker=computer_broker,
+            deadline=computer_deadline,
         )
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate

@@ -15,7 +15,7 @@ from bot.cli import version
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "123456:AAFakeTokenForTests_0123456789abcdefXYZ"
-COMMANDS = ("check", "backup", "health")
+COMMANDS = ("check", "backup", "health", "worker")
 
 
 def _bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -82,6 +82,22 @@ def test_configuration_errors_are_plain_words_naming_where_to_set_them(tmp_path:
     [line] = done.stderr.splitlines()
     assert "Value error" not in line and "WEBHOOK_SECRET is required with WEBHOOK_URL" in line
     assert "environment or .env" in line
+
+
+def test_a_worker_needs_a_broker_and_says_so_in_one_line(tmp_path: Path) -> None:
+    """`worker` without COMPUTER_BROKER, or with something else than a Redis URL: one line, and
+    no worker started."""
+    done = _bot(tmp_path, "worker")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "configuration error: COMPUTER_BROKER is not set; set it in the environment or in .env "
+        "(in the directory the bot starts in)"
+    ]
+    done = _bot(tmp_path, "worker", COMPUTER_BROKER="http://broker:6379")
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("configuration error: COMPUTER_BROKER: ")
+    assert "redis://broker:6379/0" in line
 
 
 def test_check_checks_the_configuration_as_the_start_up_does(tmp_path: Path) -> None:

@@ -1,0 +1,302 @@
+"""The computer players' searches on remote workers (COMPUTER_BROKER, bot/remote.py), against a
+real Redis (Debian's redis-server on a free port of 127.0.0.1) and real `python -m bot worker`
+processes: a seeded practice deal plays the same as on the bot's own pool; a task carries the
+seat's knowledge only; a worker SIGKILLed mid-call, the broker stopped and started again
+mid-deal, and a call past its deadline leave the seat moving by the rules level, once, and play
+goes back to the workers when they are back.
+
+Skipped only outside CI when no redis-server is installed (.ci/run installs it); in CI a missing
+one fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import operator
+import os
+import pickle
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.redis_helpers import REDIS, RedisServer, Workers
+
+if not Path(REDIS).exists():
+    if os.environ.get("CI"):
+        pytest.fail(f"no redis-server at {REDIS}: .ci/run installs Debian's", pytrace=False)
+    pytest.skip(
+        "no redis-server (apt-get install redis-server): the remote tests run in CI",
+        allow_module_level=True,
+    )
+
+from redis import Redis
+
+from bot import computer, metrics, remote
+from bot.games.family.table import deal as deal_of
+from engine.ai import rules_player
+from engine.cards import make_deck, shuffled
+from engine.games import GAMES
+from tests.bot_harness import bot_messages, make_players, running_bot
+from tests.fakebot import FakeTelegram
+from tests.test_bot_computer import QUICK, _data, _lobby_id, _lobby_with_computers
+from tests.test_bot_computer import _play_deal as play_deal
+
+DEADLINE = 10.0  # long enough for a loaded machine: no stand-in move in the same-results test
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def workers(redis_server: RedisServer) -> Iterator[Workers]:
+    with Workers(redis_server.url, 2) as running:
+        yield running
+
+
+def _count(state: str) -> float:
+    return metrics.REMOTE_TASKS.labels(state)._value.get()
+
+
+async def _ready(url: str, timeout: float = 60) -> None:
+    """Until a worker answers (its processes import the bot first)."""
+    client = remote.Remote(url)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                assert await client.call(operator.add, 2, 2, timeout=3) == 4
+                return
+            except computer.Unavailable:
+                assert time.monotonic() < deadline, "no worker answered"
+    finally:
+        await client.close()
+
+
+def _queued(url: str) -> int:
+    with Redis.from_url(url) as redis:
+        return int(redis.llen(remote.QUEUE))
+
+
+async def _practice_deal(
+    db: Path, *, seed: int, during: Any = None, then: Any = None, **settings: Any
+) -> list[Any]:
+    """A practice Frap table of Alice and three Masters, on a fake Bot API of its own: one
+    seeded deal, Alice pressing seeded random moves; its actions. `during()` is called once
+    eight actions are played, `then(bot)` awaited when the deal is over."""
+    async with (
+        FakeTelegram(bot_username="frapbot") as tg,
+        running_bot(tg, db, seed=seed, **QUICK, **settings) as bot,
+    ):
+        _, (alice,) = make_players(tg, 1)
+        await alice.start()
+        await alice.send(alice.dm, "/newgame frap")
+        await bot.idle()
+        lobby = bot_messages(tg, alice)[-1]
+        for _ in range(3):  # the Amateurs seated at a practice table stand up for Masters
+            await alice.press(lobby, data=_data(lobby, f"m:{_lobby_id(lobby)}:-"))
+            await bot.idle()
+        lobby = await _lobby_with_computers(bot, alice.dm, alice, ["strong"] * 3)
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        live = bot.service.table_in(alice.id)
+        assert live is not None
+        watcher = asyncio.create_task(_call_at(tg, live, 8, during))
+        await play_deal(bot, live, [alice], random.Random(seed))
+        await watcher
+        assert await bot.service.storage.check() == []
+        if then is not None:
+            await then(bot)
+        return list(deal_of(live).actions)
+
+
+async def test_a_seeded_practice_deal_plays_the_same_on_local_and_remote_workers(
+    tmp_path: Path, redis_server: RedisServer, workers: Workers
+) -> None:
+    """The task carries the seed: three Masters' deal is card for card the one the bot's own
+    worker pool plays, and every Master decision was run by a worker."""
+    local = await _practice_deal(tmp_path / "local.sqlite3", seed=12)
+    await _ready(redis_server.url)
+    run = _count("run")
+    settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    remote_deal = await _practice_deal(tmp_path / "remote.sqlite3", seed=12, **settings)
+    assert remote_deal == local
+    assert _count("run") - run >= 5  # the Masters' searches went to the workers
+
+
+async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisServer) -> None:
+    """The call a Master's decision sends (no worker takes it here) is the same whichever way
+    the other hands lie: the seat's knowledge (engine/knowledge.py), the level, the seed."""
+    game = GAMES["frap"]
+    names = ("p0", "p1", "p2", "p3")
+    deck = shuffled(make_deck(game.deck_size({}, 4)), random.Random(4))
+    deal = game.new({}, names, 0, deck)
+    seat = game.to_act(deal)
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    swapped = deal.copy()  # two other players' hands change places
+    hands = list(deal.hands)
+    hands[others[0]], hands[others[1]] = hands[others[1]], hands[others[0]]
+    swapped.hands = tuple(hands)
+    assert swapped.hands != deal.hands
+    client = remote.Remote(redis_server.url)
+    sent = []
+    try:
+        for position in (deal, swapped):
+            knowledge = game.knowledge(position, seat)
+            with pytest.raises(remote.Late):
+                await client.call(computer.decide, knowledge, "strong", 7, timeout=0.2)
+            with Redis.from_url(redis_server.url) as redis:
+                body = redis.rpop(remote.QUEUE)
+            message = pickle.loads(body)  # what a worker would be given
+            name, args, _ = message["args"]
+            assert name == "bot.computer:decide" and args == (knowledge, "strong", 7)
+            sent.append(args)
+    finally:
+        await client.close()
+    assert sent[0] == sent[1]  # nothing of where the hidden cards lie
+
+
+async def test_a_worker_killed_mid_call_leaves_the_rules_level_to_move_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGKILL to the worker process running a call: no value by the deadline, the rules level's
+    move instead, one line in the log; the killed process is replaced and the next decision is
+    a worker's again."""
+    with Workers(redis_server.url, 1) as workers:
+        await _ready(redis_server.url)
+        computers = computer.Computers(
+            _no_apply, broker=redis_server.url, deadline=1.5, rng=random.Random(3)
+        )
+        try:
+            slow = asyncio.create_task(computers.call(time.sleep, 30))
+            started = time.monotonic()
+            await _until(lambda: _queued(redis_server.url) == 0)  # a worker took it
+            (pid,) = workers.children()
+            os.kill(pid, signal.SIGKILL)
+            with pytest.raises(remote.Late):
+                await slow
+            assert time.monotonic() - started < 3
+            knowledge = _master_position()
+            seed = random.Random(3).getrandbits(64)
+            caplog.set_level(logging.WARNING, logger="bot.computer")
+            await _until(lambda: workers.children() not in ([], [pid]), timeout=30)
+            await _ready(redis_server.url)
+            run = _count("run")
+            move = await computers.choose(knowledge, "strong")
+            assert move == computer.decide(knowledge, "strong", seed)
+            assert _count("run") == run + 1
+        finally:
+            await computers.close()
+
+
+async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_used(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The only worker is stopped (SIGSTOP): the Master's call waits out its deadline, the seat
+    moves by the rules level, logged in one line; let go, the worker skips the stale call, and
+    the next call is the workers' again, logged in one more line."""
+    with Workers(redis_server.url, 1) as workers:
+        await _ready(redis_server.url)
+        (pid,) = workers.children()
+        computers = computer.Computers(
+            _no_apply, broker=redis_server.url, deadline=0.5, rng=random.Random(5)
+        )
+        knowledge = _master_position()
+        seeds = random.Random(5)
+        caplog.set_level(logging.WARNING, logger="bot.computer")
+        try:
+            os.kill(pid, signal.SIGSTOP)
+            late = _count("late")
+            started = time.monotonic()
+            move = await computers.choose(knowledge, "strong")
+            assert time.monotonic() - started < 1.5
+            assert move == rules_player(knowledge, random.Random(seeds.getrandbits(64)))
+            assert _count("late") == late + 1
+            assert [r.message for r in caplog.records] == [
+                "the computer players' workers gave no move (no result in 0.5 s); "
+                "the rules level moves until they do"
+            ]
+            os.kill(pid, signal.SIGCONT)
+            await _until(lambda: _queued(redis_server.url) == 0)  # taken, and skipped
+            computers.deadline = DEADLINE
+            move = await computers.choose(knowledge, "strong")
+            assert move == computer.decide(knowledge, "strong", seeds.getrandbits(64))
+            assert len(caplog.records) == 2 and "answer again" in caplog.records[1].message
+        finally:
+            os.kill(pid, signal.SIGCONT)
+            await computers.close()
+
+
+async def test_the_broker_stopped_and_started_again_mid_deal(
+    tmp_path: Path, redis_server: RedisServer, workers: Workers
+) -> None:
+    """Redis dies a quarter into a practice deal of three Masters: the Masters move by the rules
+    level meanwhile, the deal never stalls and ends with the ledger sound; Redis back on the
+    same port, the workers take the calls again."""
+    await _ready(redis_server.url)
+    failed = _count("failed")
+    restarted: list[asyncio.Task[None]] = []
+
+    def outage() -> None:
+        redis_server.stop()
+        restarted.append(asyncio.create_task(_start_after(redis_server, 1.5)))
+
+    async def then(bot: Any) -> None:
+        await restarted[0]
+        await _ready(redis_server.url)
+        run = _count("run")
+        knowledge = _master_position()
+        await bot.service.computers.choose(knowledge, "strong")
+        assert _count("run") == run + 1  # the bot's own client is back on the broker
+
+    settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    actions = await _practice_deal(
+        tmp_path / "db.sqlite3", seed=12, during=outage, then=then, **settings
+    )
+    assert len(actions) > 8
+    assert _count("failed") > failed  # the calls the outage refused
+
+
+async def _call_at(tg: FakeTelegram, live: Any, steps: int, during: Any) -> None:
+    if during is not None:
+        await tg.wait_for(lambda: len(getattr(deal_of(live), "actions", ())) >= steps, timeout=60)
+        during()
+
+
+async def _start_after(server: RedisServer, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    server.start()
+
+
+async def _until(condition: Any, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+async def _no_apply(*_: Any) -> None:
+    raise AssertionError("not at a table")
+
+
+def _master_position() -> Any:
+    """A decision with a choice, of a Frap deal."""
+    game = GAMES["frap"]
+    rng = random.Random(9)
+    deck = shuffled(make_deck(game.deck_size({}, 4)), rng)
+    deal = game.new({}, ("p0", "p1", "p2", "p3"), 0, deck)
+    while True:
+        seat = game.to_act(deal)
+        assert seat is not None
+        knowledge = game.knowledge(deal, seat)
+        if len(knowledge.legal) > 1:
+            return knowledge
+        deal, _ = deal.apply(knowledge.legal[0])

@@ -3,7 +3,7 @@ admin standing a player up, start, stop, the next deal, a move."""
 
 from __future__ import annotations
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, Message, Update
 from telegram.constants import ChatType
 
 from locales import t
@@ -12,7 +12,7 @@ from .. import callbacks, computer, games
 from ..callbacks import Press
 from ..format import name as shown_name
 from ..service import Refusal
-from ..view.message import deep_link
+from ..view.message import Choice, deep_link
 from .common import Common, Context, Pressed, person
 
 
@@ -84,9 +84,9 @@ class TableCommands(Common):
         if target is None and not context.args:  # a button per seated player
             rows = [
                 [
-                    InlineKeyboardButton(
+                    Choice(
                         live.users[uid].name,  # a button shows plain text
-                        callback_data=callbacks.encode("k", live.row.table_id, code=str(uid)),
+                        callbacks.encode("k", live.row.table_id, code=str(uid)),
                     )
                 ]
                 for uid in live.row.seats
@@ -94,7 +94,7 @@ class TableCommands(Common):
                 and uid not in live.row.leaving
                 and not computer.is_computer(uid)  # it never holds a table up
             ]
-            await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
+            await self._reply(message, t(lang, "seat.kick_pick"), rows)
             return
         if target is None:
             raise Refusal("seat.kick_usage")

@@ -49,14 +49,14 @@ def person(user: User) -> Person:
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
-    """A button press as the bot receives it, whatever carried it: who pressed, the chat and
-    message it was pressed on (None: not known, e.g. a message too old for Telegram to name),
-    the button's callback data, and the buttons that message showed when pressed. A press from
-    another front end (a Mini App page) names the chat of its table and no message (0): the
-    presses that edit the message pressed on (settings, /pings, /language, a new season) are
-    the chat's messages' own."""
+    """A button press as the bot receives it, whatever carried it: who pressed (the host's
+    `Person`, as each front end makes it), the chat and message it was pressed on (None: not
+    known, e.g. a message too old for Telegram to name), the button's callback data, and the
+    buttons that message showed when pressed. A press from another front end (a Mini App page)
+    names the chat of its table and no message (0): the presses that edit the message pressed
+    on (settings, /pings, /language, a new season) are the chat's messages' own."""
 
-    user: User
+    user: Person
     chat_id: int | None
     data: str | None
     message_id: int = 0

@@ -127,7 +127,7 @@ class MoneyPages(Common):
     async def season_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """z: a new season confirmed; `press.table_id` holds the seasons closed when asked."""
         closed = press.table_id
-        if not await self._is_admin(bot, chat_id, pressed.user.id):
+        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             archived = await self.service.new_season(chat_id, closed)

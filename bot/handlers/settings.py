@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
-from telegram import Bot, Message, Update, User
+from telegram import Bot, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
@@ -15,7 +15,7 @@ from .. import callbacks
 from ..api import markup
 from ..callbacks import Press
 from ..chat import settings_menu
-from ..service import GameService, Refusal
+from ..service import GameService, Person, Refusal
 from ..view.message import Choice
 from .common import Common, Context, Pressed, log, person
 
@@ -67,21 +67,23 @@ class Settings(Common):
             await self._reply(message, t(lang, key), _language_buttons(kind, lang))
             return
         try:
-            text = await self._choose_language(context.bot, message.chat.id, user, args[0], private)
+            text = await self._choose_language(
+                context.bot, message.chat.id, person(user), args[0], private
+            )
         except Refusal as refusal:
             await self._refused(message, lang, refusal)
             return
         await self._reply(message, text)
 
     async def _choose_language(
-        self, bot: Bot, chat_id: int, user: User, lang: str, private: bool
+        self, bot: Bot, chat_id: int, user: Person, lang: str, private: bool
     ) -> str:
         """Set the user's language (private) or the chat's (admins only); the confirmation."""
         if private:
-            await self.storage.set_user(user.id, lang=lang)
-            await self.service.touch(person(user))
+            await self.storage.set_user(user.user_id, lang=lang)
+            await self.service.touch(user)
             return t(lang, "language.set")
-        if not await self._is_admin(bot, chat_id, user.id):
+        if not await self._is_admin(bot, chat_id, user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             await self.storage.set_chat(chat_id, lang=lang)
@@ -104,20 +106,20 @@ class Settings(Common):
             return
         on = stored.pings if not args else args[0] == "on"
         if on != stored.pings:
-            await self._set_pings(user, on)
+            await self._set_pings(person(user), on)
         text, rows = _pings_menu(lang, on)
         await self._reply(message, text, rows)
 
-    async def _set_pings(self, user: User, on: bool) -> None:
-        await self.storage.set_user(user.id, pings=int(on))
-        await self.service.touch(person(user))  # the tables he sits at see it at once
+    async def _set_pings(self, user: Person, on: bool) -> None:
+        await self.storage.set_user(user.user_id, pings=int(on))
+        await self.service.touch(user)  # the tables he sits at see it at once
 
     # ---- buttons (bot/handlers/presses.py routes them here) -------------------------------------
 
     async def settings_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """c: a button of the settings menu: a value changed, or another page."""
         code = press.code
-        if not await self._is_admin(bot, chat_id, pressed.user.id):
+        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
@@ -151,7 +153,7 @@ class Settings(Common):
         rows: list[list[Choice]] = []
         if kind == "p" and value in ("0", "1"):
             await self._set_pings(user, value == "1")
-            text, rows = _pings_menu(await self.service.user_lang(user.id), value == "1")
+            text, rows = _pings_menu(await self.service.user_lang(user.user_id), value == "1")
         elif kind in ("l", "g") and value in LANGUAGES:
             text = await self._choose_language(bot, chat_id, user, value, kind == "l")
         else:

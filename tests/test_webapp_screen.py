@@ -41,7 +41,9 @@ CARD_KEYS = {"rank", "suit", "symbol", "code", "label"}
 
 
 def _digest(view: dict[str, Any]) -> str:
-    return hashlib.blake2b(_json(view).encode(), digest_size=8).hexdigest()
+    """A view's fingerprint, whatever order its keys come in (the page reads them by name)."""
+    text = json.dumps(view, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _keys(deal: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from locales import has, t
 
 from .. import computer
-from ..web import kit
+from ..format import signed
 
 if TYPE_CHECKING:
     import random
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..storage import ChatRow, DealRow, Storage, TableRow
     from ..table.live import Live
     from ..view.message import Rendered
+    from ..view.screen import Screen, SheetScreen
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,12 +173,12 @@ class TableGame(Protocol):
     def public_view(self, live: Live) -> Any:
         """The deal in play as the group sees it (the engine's table view), None when none is."""
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The table as the Mini App draws it for `seat` (None: the public table), built only
-        from `seat_view` for that seat or `public_view`; None when nothing is dealt.
-        `balances`: the chat's chips by user."""
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> Screen | SheetScreen | None:
+        """The table as `seat` sees it (None: the public table), for any front end to draw
+        (bot/view/screen.py), built only from `seat_view` for that seat or `public_view`; None
+        when nothing is dealt. `balances`: the chat's chips by user."""
 
     async def web_sheet(self, live: Live, lang: str) -> bytes | None:
         """The picture of the table's score sheet for the Mini App (a PNG), None if it keeps
@@ -311,9 +312,16 @@ class GameUI:
         raise NotImplementedError
 
 
-def web_seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
-    """What every game's page shows of a dealt-in seat: its name, whether a computer plays it,
-    whether its player is away, his chips in the chat (`kit.seat`)."""
+def who(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
+    """The first fields of every game's `Seat` (bot/view/screen.py) for a dealt-in seat: its
+    name, whether a computer plays it, whether its player is away (timed out twice running),
+    his chips in the chat if he has a record."""
     uid = live.deal_seats[seat]
-    away = uid in live.row.away
-    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)
+    chips = signed(balances[uid]) if uid in balances else None
+    return {
+        "seat": seat,
+        "name": name,
+        "computer": computer.is_computer(uid),
+        "away": uid in live.row.away,
+        "chips": chips,
+    }

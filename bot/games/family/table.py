@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engine.actions import Action, Do
 from engine.ai import seat_knowledge
@@ -28,8 +27,9 @@ from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
+from ...view.screen import PotScreen
 from ..base import Host, Moved
-from . import codes, render, web
+from . import codes, render, screen
 from .ui import FamilyUI
 
 
@@ -182,16 +182,14 @@ class DealTables:
         played = deal(live)
         return None if played is None else table_view(played)
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The deal in the Mini App (bot/games/family/web.py)."""
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> PotScreen | None:
+        """The deal as `seat` sees it (bot/games/family/screen.py)."""
         played = deal(live)
         if played is None:
             return None
-        return web.view(
-            self, self.ui, played, live, seat, lang, chat, balances, self.host.bot_username
-        )
+        return screen.screen(self, self.ui, played, live, seat, lang, balances)
 
     async def web_sheet(self, live: Live, lang: str) -> bytes | None:
         """A family table keeps no score sheet."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
@@ -29,8 +29,9 @@ from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
+from ...view.screen import ContractScreen, SheetScreen
 from ..base import Moved
-from . import codes, render, web
+from . import codes, render, screen
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
@@ -201,11 +202,11 @@ class PulyaTables:
         deal = pulya(live).deal
         return None if deal is None else table_view(deal)
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The pulya in the Mini App (bot/games/preferans/web.py), its sheet too."""
-        return web.view(self, self.ui, pulya(live), live, seat, lang, chat, balances)
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> ContractScreen | SheetScreen:
+        """The pulya as `seat` sees it, its sheet too (bot/games/preferans/screen.py)."""
+        return screen.screen(self, self.ui, pulya(live), live, seat, lang, balances)
 
     async def web_sheet(self, live: Live, lang: str) -> bytes | None:
         """The pulya sheet as the group's photo draws it (off the event loop)."""

@@ -294,7 +294,7 @@ class WebServer:
         opened = await self._opened(request)
         live = self.service.find(opened.table_id)
         lang = pick_language(opened.user.language_code)
-        png = None if live is None else await self.service.game(live).web_sheet(live, lang)
+        png = None if live is None else await self.service.game(live).sheet_picture(live, lang)
         if png is None:
             raise _refused(web.HTTPNotFound, "gone", lang)
         return web.Response(body=png, content_type="image/png")

@@ -208,7 +208,7 @@ class PulyaTables:
         """The pulya as `seat` sees it, its sheet too (bot/games/preferans/screen.py)."""
         return screen.screen(self, self.ui, pulya(live), live, seat, lang, balances)
 
-    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
         """The pulya sheet as the group's photo draws it (off the event loop)."""
         if not isinstance(live.play, PulyaTable):
             return None
@@ -326,9 +326,8 @@ class PulyaTables:
         content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
-        content = self.host.with_opener(content, live, chat, shown=not closed, deal=True)
         slot = f"table:{live.row.table_id}:{deal_no}"
-        self.presenter.show(slot, chat.chat_id, content)
+        self.host.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller
         ping, live.mover = (mover if mover != live.mover else None), mover
         for seat, uid in enumerate(live.deal_seats):

@@ -51,9 +51,14 @@ class Face:
 
 
 def face(card: Card, lang: str) -> Face:
+    return Face(*_named(card, lang))
+
+
+def _named(card: Card, lang: str) -> tuple[str, str, str, str, str]:
+    """A `Face`'s fields, which the faces of a hand and of a trick begin with."""
     label = card_label(card, lang)
     symbol = card.suit.symbol
-    return Face(label[: -len(symbol)], card.suit.value, symbol, str(card), label)
+    return label[: -len(symbol)], card.suit.value, symbol, str(card), label
 
 
 def faces(cards: Iterable[Card], lang: str) -> tuple[Face, ...]:
@@ -107,11 +112,7 @@ def taken(plays: Sequence[Play], taker: int | None, lang: str) -> Taken | None:
 
 
 def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
-    return tuple(Played(*_fields(face(p.card, lang)), seat=p.seat) for p in plays)
-
-
-def _fields(f: Face) -> tuple[str, str, str, str, str]:
-    return f.rank, f.suit, f.symbol, f.code, f.label
+    return tuple(Played(*_named(p.card, lang), seat=p.seat) for p in plays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,5 +271,5 @@ def hand(
     for c in sorted_hand(held):
         choice = on_cards.get(c)
         press = choice.press if choice is not None else None
-        shown.append(Held(*_fields(face(c, lang)), press=press, marked=c in marked))
+        shown.append(Held(*_named(c, lang), press=press, marked=c in marked))
     return tuple(shown)

@@ -1,8 +1,8 @@
 """What a page is sent is the seat's screen as one generic encoder writes it, and stays what the
 page reads: a seeded deal of every game of the registry, played through the bot, gives each seat
-and a watcher the same JSON at every step as recorded (tests/records/webapp_screens.json, a
-digest per view; `WEBAPP_RECORD=1` records it anew when the page's data is meant to change), and
-every key the page reads is in it."""
+and a watcher the same JSON at every step as recorded (tests/golden/webapp_screens.json, a
+digest per view; `GOLDEN_RECORD=1` records it anew, as the chat's transcripts, when the page's
+data is meant to change), and every key the page reads is in it."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from tests.bot_harness import (
 from tests.fakebot import FakeTelegram
 from tests.webapp_helpers import web_user, webapp_overrides
 
-RECORD = Path(__file__).parent / "records" / "webapp_screens.json"
+RECORD = Path(__file__).parent / "golden" / "webapp_screens.json"
 PLAYERS = {"preferans": 3}
 PRESSES = 60
 # the keys bot/web/static/app.js reads of a deal's view, of a seat, of a card
@@ -83,7 +83,7 @@ async def test_each_seats_page_data_is_as_recorded(
             await user.press(message, data=rng.choice(moves_now(message)))
             await bot.idle()
     recorded = json.loads(RECORD.read_text()) if RECORD.exists() else {}
-    if os.environ.get("WEBAPP_RECORD"):
+    if os.environ.get("GOLDEN_RECORD"):
         recorded[game] = seen
         RECORD.write_text(json.dumps(recorded, indent=0, sort_keys=True) + "\n")
     assert recorded.get(game) == seen

@@ -314,16 +314,12 @@ class GameUI:
         raise NotImplementedError
 
 
-def who(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
-    """The first fields of every game's `Seat` (bot/view/screen.py) for a dealt-in seat: its
-    name, whether a computer plays it, whether its player is away (timed out twice running),
-    his chips in the chat if he has a record."""
+def who(
+    live: Live, seat: int, name: str, balances: Mapping[int, int]
+) -> tuple[int, str, bool, bool, str | None]:
+    """The first fields of every game's `Seat` (bot/view/screen.py) for a dealt-in seat, in
+    order: the seat, its name, whether a computer plays it, whether its player is away (timed
+    out twice running), his chips in the chat if he has a record."""
     uid = live.deal_seats[seat]
     chips = signed(balances[uid]) if uid in balances else None
-    return {
-        "seat": seat,
-        "name": name,
-        "computer": computer.is_computer(uid),
-        "away": uid in live.row.away,
-        "chips": chips,
-    }
+    return seat, name, computer.is_computer(uid), uid in live.row.away, chips

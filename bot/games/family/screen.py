@@ -60,7 +60,7 @@ def screen(
         mover=public.to_act,
         seats=tuple(
             s.Seat(
-                **who(table, info.seat, info.name, balances),
+                *who(table, info.seat, info.name, balances),
                 cards=info.cards,
                 tricks=info.tricks if playing and info.role in render.PLAYING_ROLES else None,
                 word=_word(lang, ui, public, info.seat),

@@ -80,7 +80,7 @@ def screen(
         mover=mover,
         seats=tuple(
             s.OpenSeat(
-                **who(table, info.seat, info.name, balances),
+                *who(table, info.seat, info.name, balances),
                 cards=info.cards,
                 tricks=info.tricks if playing and info.role != "out" else None,
                 word=_word(lang, ui, info.role and render.role_word(public, info.role), info.said),

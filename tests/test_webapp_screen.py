@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from bot import games
+from bot.view.screen import Held, Played, Taken, Word
+from bot.web.encode import encode
 from bot.web.pages import _json
 from tests.bot_harness import (
     GROUP_ID,
@@ -87,3 +89,15 @@ async def test_each_seats_page_data_is_as_recorded(
         recorded[game] = seen
         RECORD.write_text(json.dumps(recorded, indent=0, sort_keys=True) + "\n")
     assert recorded.get(game) == seen
+
+
+def test_the_encoder_writes_each_field_by_name_and_leaves_out_a_card_with_no_press() -> None:
+    queen = ("Д", "S", "♠", "QS", "Д♠")
+    face = {"rank": "Д", "suit": "S", "symbol": "♠", "code": "QS", "label": "Д♠"}
+    assert encode(Held(*queen)) == {**face, "marked": False}  # not to play now: no press
+    assert encode(Held(*queen, press="a:1:1:0:QS", marked=True)) == {
+        **face, "press": "a:1:1:0:QS", "marked": True,
+    }  # fmt: skip
+    trick = Taken(2, (Played(*queen, seat=2),), taker=None)
+    assert encode(trick) == {"leader": 2, "plays": [{**face, "seat": 2}], "taker": None}
+    assert encode([Word("Pass", "a:1:1:0:P")]) == [{"label": "Pass", "press": "a:1:1:0:P"}]

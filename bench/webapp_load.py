@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -42,7 +41,7 @@ from tests.bot_harness import (  # noqa: E402
 )
 from tests.fakebot import FakeTelegram  # noqa: E402
 from tests.fakebot.models import FakeChat, FakeUser, StoredMessage  # noqa: E402
-from tests.webapp_helpers import init_data, webapp_overrides  # noqa: E402
+from tests.webapp_helpers import init_data, open_socket, webapp_overrides  # noqa: E402
 
 STARTAPP = re.compile(r"startapp=(\d+)")
 
@@ -71,9 +70,10 @@ async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
                 sockets = []
                 if pages:
                     for user in users:
-                        init = quote(init_data(tg.token, user, str(table.table_id)))
-                        ws = await http.ws_connect(f"{web.settings.webapp_url}/api/ws?init={init}")
-                        await ws.receive()
+                        base = web.settings.webapp_url
+                        ws = await open_socket(http, base, tg, user, table.table_id)
+                        first = await ws.receive()
+                        assert first.type == aiohttp.WSMsgType.TEXT, first
                         sockets.append(ws)
                     reader = asyncio.gather(*(_drain(ws) for ws in sockets))
                 rng = random.Random(seed)
@@ -131,13 +131,13 @@ async def idle_pages(n: int) -> tuple[float, float]:
                 table_id = await _open_table(tg, group, users)
                 await asyncio.sleep(1)
                 before = rss_mb(bot.pid)
-                base = f"{web['webapp_url']}/api/ws?init="
+                address = f"{web['webapp_url']}/api/ws"
                 connector = aiohttp.TCPConnector(limit=0)
                 async with aiohttp.ClientSession(connector=connector) as http:
                     sockets = []
                     for watcher in watchers:
-                        init = quote(init_data(tg.token, watcher, str(table_id)))
-                        sockets.append(ws := await http.ws_connect(base + init))
+                        sockets.append(ws := await http.ws_connect(address))
+                        await ws.send_json({"init": init_data(tg.token, watcher, str(table_id))})
                         message = await ws.receive()
                         assert message.type == aiohttp.WSMsgType.TEXT, message
                     await asyncio.sleep(1)
@@ -183,6 +183,7 @@ async def main() -> None:
     bare, n0, _ = await moves(args.deals, False, args.seed)
     paged, n1, pushed = await moves(args.deals, True, args.seed)
     assert n0 == n1, (n0, n1)  # the same deals
+    assert pushed > 0, "no page was pushed a view"
     print(f"moves: {n0} (Frap, 4 players, {args.deals} deals)")
     print(f"CPU per move, no page open:        {bare / n0 * 1000:.2f} ms")
     print(f"CPU per move, every seat's page:   {paged / n1 * 1000:.2f} ms ({paged / bare:.2f}×)")

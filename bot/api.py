@@ -1,17 +1,21 @@
 """The bot's Telegram client: python-telegram-bot's ExtBot plus the two calls the presenter makes
-for every move, without turning Telegram's answer into objects nobody reads."""
+for every move, without turning Telegram's answer into objects nobody reads; and a message's
+neutral buttons (bot/view/message.py) as Telegram's inline keyboard (`markup`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections import Counter, deque
+from collections.abc import Sequence
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, InputMediaPhoto
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ExtBot
+
+from .view.message import Button, Choice
 
 log = logging.getLogger(__name__)
 
@@ -171,12 +175,12 @@ class FrapBot(ExtBot[Any]):
         await self._post("editMessageText", params)
 
     async def post_photo(
-        self, chat_id: int, photo: bytes, caption: str, markup: InlineKeyboardMarkup | None
+        self, chat_id: int, photo: bytes, caption: str, rows: Sequence[Sequence[Button]] = ()
     ) -> int:
         """sendPhoto of a PNG with an HTML caption; returns the new message's id (a photo is
         sent once a deal at most, so the parsed answer costs nothing that matters)."""
         message = await self.send_photo(
-            chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
+            chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup(rows)
         )
         return message.message_id
 
@@ -186,14 +190,30 @@ class FrapBot(ExtBot[Any]):
         message_id: int,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None,
+        rows: Sequence[Sequence[Button]] = (),
     ) -> None:
         """editMessageMedia: the photo and its HTML caption replaced in place (no notification,
         no new message: the pulya sheet after each deal)."""
         media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
         await self.edit_message_media(
-            media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+            media, chat_id=chat_id, message_id=message_id, reply_markup=markup(rows)
         )
+
+
+def markup(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
+    """A message's rows of buttons as Telegram's inline keyboard (None for none): a choice sends
+    its press as callback data, a link opens its address (a `web_app` button for the Mini App)."""
+    if not rows:
+        return None
+    return InlineKeyboardMarkup([[_button(button) for button in row] for row in rows])
+
+
+def _button(button: Button) -> InlineKeyboardButton:
+    if isinstance(button, Choice):
+        return InlineKeyboardButton(button.label, callback_data=button.press)
+    if button.app:
+        return InlineKeyboardButton(button.label, web_app=WebAppInfo(button.url))
+    return InlineKeyboardButton(button.label, url=button.url)
 
 
 def _params(chat_id: int, text: str, keyboard: str) -> dict[str, Any]:

@@ -184,7 +184,7 @@ class Presenter:
             try:
                 if content.photo is not None:
                     return await self.bot.post_photo(
-                        chat_id, content.photo, content.text, content.markup
+                        chat_id, content.photo, content.text, content.rows
                     )
                 return await self.bot.post_text(
                     chat_id, content.text, content.keyboard, reply_to=reply_to
@@ -313,10 +313,8 @@ class Presenter:
     async def _send_photo(self, slot: _Slot, content: Rendered, photo: bytes) -> int:
         """The slot's photo message posted, or its media and caption edited: its id."""
         if slot.message_id is None:
-            return await self.bot.post_photo(slot.chat_id, photo, content.text, content.markup)
-        await self.bot.edit_photo(
-            slot.chat_id, slot.message_id, photo, content.text, content.markup
-        )
+            return await self.bot.post_photo(slot.chat_id, photo, content.text, content.rows)
+        await self.bot.edit_photo(slot.chat_id, slot.message_id, photo, content.text, content.rows)
         return slot.message_id
 
     def _save_soon(self) -> None:

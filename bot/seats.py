@@ -54,19 +54,23 @@ class Seats:
     ) -> None:
         raise NotImplementedError
 
-    def with_opener(
-        self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool, deal: bool = False
-    ) -> Rendered:
-        """A table's group message (its lobby, a deal's table, a result) with the Mini App's
-        button while the table is `shown` open, so the page can be opened at any moment of the
-        evening; as it is without the Mini App. At a practice table (a private chat) the button
-        opens the page directly, and a `deal`'s table message has none: its player's control
-        message, just below, has it."""
-        if self.opener is None or not shown:
-            return content
-        if not seating.practice(chat.chat_id):
-            return self.opener.table(content, live.row.table_id, chat.lang)
-        return content if deal else self.opener.hand(content, live.row.table_id, chat.lang)
+    def show_table(
+        self, live: Live, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        deal: bool = False,
+    ) -> None:  # fmt: skip
+        """Show one of the table's messages in its chat (its lobby, a deal's table message when
+        `deal`, a result) in slot `slot`. While it is the table's `current` message, the host
+        adds the Mini App's button (when the Mini App is served), so the page can be opened at
+        any moment of the evening: at a practice table (a private chat) a button that opens the
+        page in place, and none on a deal's table message, since its player's control message,
+        just below, has it. The game is asked nothing about its front ends."""
+        if self.opener is not None and current:
+            table_id = live.row.table_id
+            if not seating.practice(chat.chat_id):
+                content = self.opener.table(content, table_id, chat.lang)
+            elif not deal:
+                content = self.opener.hand(content, table_id, chat.lang)
+        self.presenter.show(slot, chat.chat_id, content)
 
     def find(self, table_id: int) -> Live | None:
         """An open table by id."""
@@ -322,8 +326,7 @@ class Seats:
             computers=computer.plays(live.row.game),
             private=seating.practice(chat.chat_id),
         )
-        content = self.with_opener(content, live, chat, shown=closed is None)
-        self.presenter.show(f"lobby:{live.row.table_id}", chat.chat_id, content)
+        self.show_table(live, chat, f"lobby:{live.row.table_id}", content, current=closed is None)
         self.changed(live)  # the lobby's pages follow it
 
     def _hand_slot(self, live: Live, user_id: int) -> str:

@@ -68,8 +68,7 @@ def _playout(game: str, seed: int) -> Iterator[TrickDeal]:
 
 def _buttons(content: Rendered) -> Iterator[str]:
     yield content.text
-    if content.markup:
-        yield from (b.text for row in content.markup.inline_keyboard for b in row)
+    yield from (b.label for row in content.rows for b in row)
 
 
 def _texts(game: str, lang: str, seed: int) -> Iterator[str]:
@@ -136,8 +135,7 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
                 lang, games.ui(game), seat_view(deal, seat), names, 1, 1, 0, "Group"
             )
             yield content.text
-            if content.markup:
-                yield from (b.text for row in content.markup.inline_keyboard for b in row)
+            yield from (b.label for row in content.rows for b in row)
     assert deal is not None
     record = deal.to_record()
     yield family_render.result_message(
@@ -374,7 +372,7 @@ def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
     content = family_render.hand_message(
         "ru", games.ui("khrap"), seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G"
     )
-    buttons = [b.text for row in content.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+    buttons = [b.label for row in content.rows for b in row]
     assert "Храп втёмную" in buttons and "храп втёмную" in content.text
     assert "фрап" not in content.text.lower() + " ".join(buttons).lower()
 
@@ -439,10 +437,10 @@ def test_settings_pages_are_per_game_with_distinct_labels() -> None:
     chat = _chat("frap", "en")
     for game in games.ORDER:
         page = settings_menu.menu(chat, game)
-        labels = [b.text for row in page.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+        labels = [b.label for row in page.rows for b in row]
         assert len(labels) == len(set(labels)) == len(games.ui(game).options) + 1
     main = settings_menu.menu(chat)
-    labels = [b.text for row in main.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+    labels = [b.label for row in main.rows for b in row]
     assert len(labels) == len(set(labels))
     changes, page = settings_menu.apply_press(chat, "o:khrap:pen")
     assert page == "khrap" and changes["rules"]["khrap"] == {"penalties": "flat"}

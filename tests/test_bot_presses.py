@@ -1,15 +1,15 @@
 """Every button goes through one function, Handlers.handle_press: a press is who
-pressed, the chat and message, and the button's data, whatever carried it; a Telegram press and
-the same press handed to it directly are answered alike."""
+pressed (the host's own `Person`, no front end's user), the chat and message, and the button's
+data, whatever carried it; a Telegram press and the same press handed to it directly are
+answered alike."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from telegram import User
-
 from bot.callbacks import Kind
 from bot.handlers import Answer, Handlers, Pressed
+from bot.service import Person
 from tests.bot_harness import GROUP_ID, bot_messages, make_players, push_callback, running_bot
 from tests.fakebot import FakeTelegram
 
@@ -25,7 +25,7 @@ async def test_a_press_handed_over_directly_is_handled_and_answered_as_a_telegra
         await users[0].send(group, "/newgame")
         await bot.idle()
         lobby = bot_messages(tg, group)[0]
-        bob = User(users[1].id, users[1].first_name, is_bot=False, language_code="ru")
+        bob = Person(users[1].id, users[1].first_name, language_code="ru")
         pressed = Pressed(bob, GROUP_ID, "j:1", lobby.message_id)
         assert await handlers.handle_press(bot.app.bot, pressed) == Answer()
         await bot.idle()

@@ -5,6 +5,7 @@ get deleted under the bot: nothing is lost, every message ends up showing the la
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ def _stale_slots(bot: RunningBot) -> list[str]:
         message = next(
             (m for m in bot.tg.messages(slot.chat_id) if m.message_id == slot.message_id), None
         )
-        keyboard = wanted.markup.to_dict()["inline_keyboard"] if wanted.markup else None
+        keyboard = json.loads(wanted.keyboard)["inline_keyboard"] if wanted.keyboard else None
         if (
             message is None
             or message.html != wanted.text

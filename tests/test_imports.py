@@ -149,3 +149,23 @@ def test_no_bot_module_imports_from_a_layer_above_its_own() -> None:
         if layer(target) < layer(module)
     )
     assert upward == []
+
+
+# Games describe, front ends draw (pucxobot's test): what a game, the chat's pages and the
+# message model say is neutral; only a front end (the Telegram client and handlers, the Mini
+# App's server) knows its own types.
+NEUTRAL = ("bot.games", "bot.chat", "bot.view")
+
+
+def test_no_game_chat_page_or_view_module_imports_telegram() -> None:
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        module = _module(path)
+        if not module.startswith(NEUTRAL):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            found += [f"{module}: {n}" for n in names if n.split(".")[0] == "telegram"]
+    assert found == []

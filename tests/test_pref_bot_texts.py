@@ -18,7 +18,7 @@ from bot import callbacks
 from bot.format import card_label, signed
 from bot.format import name as shown_name
 from bot.games import preferans as pref
-from bot.view.message import Rendered
+from bot.view.message import Choice, Rendered
 from engine.cards import Card
 from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.match import Match, Step
@@ -62,9 +62,7 @@ def _valid(content: Rendered) -> str:
 
 
 def _codes(content: Rendered) -> list[str]:
-    if content.markup is None:
-        return []
-    return [str(button.callback_data) for row in content.markup.inline_keyboard for button in row]
+    return [button.press for row in content.rows for button in row if isinstance(button, Choice)]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -207,9 +205,8 @@ def test_p7_light_play_gives_the_whister_the_passers_buttons() -> None:
 def test_bidding_offers_the_ladder_with_suit_symbols_and_the_words() -> None:
     deal = next(d for _, d in _states(1, 3))
     view = seat_view(deal, deal.turn or 0)
-    markup = pref.hand_message("ru", view, 1, 1, 1, "C").markup
-    assert markup is not None
-    rows = [[b.text for b in row] for row in markup.inline_keyboard]
+    shown = pref.hand_message("ru", view, 1, 1, 1, "C").rows
+    rows = [[b.label for b in row] for row in shown]
     assert rows[0] == ["6♠", "6♣", "6♦", "6♥", "6БК"]  # P2's ladder, a level per row
     assert sorted(b for row in rows for b in row) == sorted(
         pref.UI.button_label("ru", a) for a in view.legal

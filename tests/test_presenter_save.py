@@ -8,11 +8,13 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
 from bot import presenter as presenter_module
-from bot.api import FrapBot
+from bot.api import FrapBot, markup
 from bot.presenter import Presenter
 from bot.storage import Storage, StorageUnavailable
-from bot.view.message import Rendered
+from bot.view.message import Choice, Link, Rendered
 from tests.fakebot import FakeTelegram
 
 GROUP = -100778
@@ -88,3 +90,31 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
     slots = await storage.message_slots()
     await storage.close()
     assert slots["ping:1"][1] == tg.messages(group, include_deleted=True)[-1].message_id
+
+
+def test_a_messages_buttons_keep_the_digest_python_telegram_bot_gave_them() -> None:
+    """Neutral buttons are written as python-telegram-bot wrote its inline keyboard (a digest
+    stored before matches the same message now: a restart edits nothing), and the Telegram
+    client turns them into the same keyboard."""
+    rows = [
+        [Choice("Вист ✖️ <b>", "a:1:2:3:W"), Link("Open", "https://t.me/bot?start=hand")],
+        [Link("🃏 Стол", "https://example.org/app?table=7", app=True)],
+    ]
+    keyboard = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("Вист ✖️ <b>", callback_data="a:1:2:3:W"),
+                InlineKeyboardButton("Open", url="https://t.me/bot?start=hand"),
+            ],
+            [
+                InlineKeyboardButton(
+                    "🃏 Стол", web_app=WebAppInfo("https://example.org/app?table=7")
+                )
+            ],
+        ]
+    )
+    content = Rendered("<b>table</b>", rows)
+    assert content.keyboard == keyboard.to_json()
+    assert markup(content.rows) == keyboard
+    assert Rendered("plain").keyboard == "" and markup(()) is None
+    assert content.digest == "e63e332b7a45dc23"  # as the telegram keyboard made it before

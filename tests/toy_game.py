@@ -19,7 +19,7 @@ from bot.format import card_label, cards_text, name
 from bot.games.base import GameUI, Host, Moved
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import Live, Refusal
-from bot.view.message import Rendered
+from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
 
 GAME = "toy_tricks"
@@ -342,39 +342,31 @@ class ToyTables:
     def _show_hand(
         self, live: Live, chat: ChatRow, seat: int, *, ping: bool = False, anew: bool = False
     ) -> None:
-        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
         deal = toy_deal(live)
         lang = locales.pick_language(live.users[live.deal_seats[seat]].lang)
         text = self.ui.text(lang, "hand", cards=cards_text(deal.hands[seat], lang) or "—")
         moving = deal.to_act == seat
-        markup = None
+        rows = []
         if moving:
             buttons = [
-                InlineKeyboardButton(
+                Choice(
                     card_label(card, lang),
-                    callback_data=callbacks.encode(
+                    callbacks.encode(
                         "a", live.row.table_id, live.row.deal_no, live.step, str(card)
                     ),
                 )
                 for card in deal.hands[seat]
             ]
-            markup = InlineKeyboardMarkup([buttons])
+            rows.append(buttons)
         else:
             text += "\n" + self.ui.text(lang, "wait")
-        content = Rendered(text, markup)
+        content = Rendered(text, rows)
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
-        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
         deal = toy_deal(live)
         what = _outcome(chat.lang, deal.to_record())
         text = self.ui.text(chat.lang, "result", deal_no=live.row.deal_no, winner=what)
-        markup = None
-        if offer_next:
-            data = callbacks.encode("n", live.row.table_id, live.row.deal_no)
-            button = InlineKeyboardButton(locales.t(chat.lang, "btn.next_deal"), callback_data=data)
-            markup = InlineKeyboardMarkup([[button]])
+        rows = [[next_deal_choice(chat.lang, live.row.table_id, live.row.deal_no)]]
         slot = f"result:{live.row.table_id}:{live.row.deal_no}"
-        self.host.presenter.show(slot, chat.chat_id, Rendered(text, markup))
+        self.host.presenter.show(slot, chat.chat_id, Rendered(text, rows if offer_next else ()))

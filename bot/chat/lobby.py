@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from locales import t
 
 from .. import callbacks, computer, games
 from ..format import name
-from ..view.message import Choice, Rendered, deep_link, keyboard
+from ..view.message import Button, Choice, Link, Rendered, deep_link
 from ..view.message import fit as _fit
 
 
@@ -55,12 +53,13 @@ def lobby(
     if computers:
         lines.append(t(lang, "lobby.computer_hint"))
 
-    markup = keyboard(lobby_choices(lang, table_id, game, computers=computers, private=private))
+    rows: list[Sequence[Button]] = [
+        *lobby_choices(lang, table_id, game, computers=computers, private=private)
+    ]
     if not private:
         link = deep_link(bot_username, f"j{table_id}")
-        open_bot = InlineKeyboardButton(t(lang, "btn.open_bot"), url=link)
-        markup = InlineKeyboardMarkup([*markup.inline_keyboard, [open_bot]])
-    return Rendered(_fit("\n".join(lines)), markup)
+        rows.append([Link(t(lang, "btn.open_bot"), link)])
+    return Rendered(_fit("\n".join(lines)), rows)
 
 
 def lobby_choices(

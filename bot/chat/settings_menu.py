@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from locales import LANGUAGES, t
 
 from .. import callbacks, games
 from ..storage import ChatRow
-from ..view.message import Rendered
+from ..view.message import Choice, Rendered
 
 ANTES = (0, 1, 2, 5, 10, 20, 50, 100)
 TIMERS = (0, 30, 60, 90, 180, 300)
@@ -34,11 +32,11 @@ def _bankroll(lang: str, value: int) -> str:
     return t(lang, "bankroll.off") if value == 0 else str(value)
 
 
-def _button(label: str, code: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(label, callback_data=callbacks.encode("c", code=code))
+def _button(label: str, code: str) -> Choice:
+    return Choice(label, callbacks.encode("c", code=code))
 
 
-def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def _rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
@@ -61,29 +59,29 @@ def menu(chat: ChatRow, page: str = MAIN) -> Rendered:
             for o in ui.options
         ]
         text = t(lang, "set.game_title", game=ui.title(lang)) + "\n\n" + rules_summary(chat, page)
-        return Rendered(text, InlineKeyboardMarkup([*rows, back]))
+        return Rendered(text, [*rows, back])
     if page == "ante":
         marked = [_mark(str(a), a == chat.ante) for a in ANTES]
         picks = [_button(label, f"ante={a}") for label, a in zip(marked, ANTES, strict=True)]
-        return Rendered(t(lang, "set.pick_ante"), InlineKeyboardMarkup([*_rows(picks, 4), back]))
+        return Rendered(t(lang, "set.pick_ante"), [*_rows(picks, 4), back])
     if page == "timer":
         picks = [
             _button(_mark(_timer(lang, s), s == chat.turn_timeout), f"timer={s}") for s in TIMERS
         ]
-        return Rendered(t(lang, "set.pick_timer"), InlineKeyboardMarkup([*_rows(picks, 3), back]))
+        return Rendered(t(lang, "set.pick_timer"), [*_rows(picks, 3), back])
     if page == "bankroll":
         picks = [
             _button(_mark(_bankroll(lang, b), b == bankroll(chat)), f"bankroll={b}")
             for b in BANKROLLS
         ]
         text = t(lang, "bankroll.pick")
-        return Rendered(text, InlineKeyboardMarkup([*_rows(picks, 3), back]))
+        return Rendered(text, [*_rows(picks, 3), back])
     if page == "game":
         picks = [
             _button(_mark(ui.title(lang), ui.game == chat.game), f"game={ui.game}")
             for ui in games.REGISTRY.values()
         ]
-        return Rendered(t(lang, "set.pick_game"), InlineKeyboardMarkup([*_rows(picks, 1), back]))
+        return Rendered(t(lang, "set.pick_game"), [*_rows(picks, 1), back])
     return _main(chat)
 
 
@@ -116,7 +114,7 @@ def _main(chat: ChatRow) -> Rendered:
         t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)),
         t(lang, "bankroll.rule", value=_bankroll(lang, bankroll(chat))),
     ]
-    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))
+    return Rendered("\n".join(lines), rows)
 
 
 def origin(code: str) -> str:

@@ -45,4 +45,4 @@ def with_lines(content: Rendered, top: list[str], bottom: list[str]) -> Rendered
     if not top and not bottom:
         return content
     text = "\n".join([*top, content.text, *bottom])
-    return Rendered(text, content.markup)
+    return Rendered(text, content.rows)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from locales import has, t
 
 from .. import computer
-from ..web import kit
+from ..format import signed
 
 if TYPE_CHECKING:
     import random
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..storage import ChatRow, DealRow, Storage, TableRow
     from ..table.live import Live
     from ..view.message import Rendered
+    from ..view.screen import Screen, SheetScreen
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +74,13 @@ class Host(Protocol):
         """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
         just passed to him; `anew`: posted again at the bottom of his chat)."""
 
-    def with_opener(
-        self, content: Rendered, live: Live, chat: ChatRow, *, shown: bool, deal: bool = False
-    ) -> Rendered:
-        """A group message of the table (`deal`: a deal's table message) with the button that
-        opens the Mini App while the table is `shown` open; as it is when the Mini App is not
-        served."""
+    def show_table(
+        self, live: Live, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        deal: bool = False,
+    ) -> None:  # fmt: skip
+        """Show one of the table's messages in its chat (a deal's table message when `deal`, a
+        result) in the presenter's slot `slot`; `current`: the table's message while it is open,
+        to which the host adds the ways in that its front ends offer (the Mini App's button)."""
 
 
 class TableGame(Protocol):
@@ -92,8 +94,9 @@ class TableGame(Protocol):
     of a table passes: the Mini App observes it there).
 
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
-    may see it and as the group sees it (the messages are drawn from them; another front end may
-    draw its own)."""
+    may see it and as the group sees it; the chat's messages are drawn from them, and `screen`
+    gives the same as typed values any other front end draws (bot/view/screen.py). No method
+    names a front end: the host adds each front end's own buttons (`Host.show_table`)."""
 
     keeps_players: bool  # the players seated at the start play to the end (a pulya, P14)
     sheet: bool  # its tables keep a score sheet that /pulya shows again (P14)
@@ -172,16 +175,16 @@ class TableGame(Protocol):
     def public_view(self, live: Live) -> Any:
         """The deal in play as the group sees it (the engine's table view), None when none is."""
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The table as the Mini App draws it for `seat` (None: the public table), built only
-        from `seat_view` for that seat or `public_view`; None when nothing is dealt.
-        `balances`: the chat's chips by user."""
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> Screen | SheetScreen | None:
+        """The table as `seat` sees it (None: the public table), for any front end to draw
+        (bot/view/screen.py), built only from `seat_view` for that seat or `public_view`; None
+        when nothing is dealt. `balances`: the chat's chips by user."""
 
-    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
-        """The picture of the table's score sheet for the Mini App (a PNG), None if it keeps
-        none."""
+    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
+        """The picture of the table's score sheet as the chat's photo draws it (a PNG), for a
+        front end that shows it apart; None if its tables keep none."""
 
 
 class GameUI:
@@ -311,9 +314,12 @@ class GameUI:
         raise NotImplementedError
 
 
-def web_seat(live: Live, seat: int, name: str, balances: Mapping[int, int]) -> dict[str, Any]:
-    """What every game's page shows of a dealt-in seat: its name, whether a computer plays it,
-    whether its player is away, his chips in the chat (`kit.seat`)."""
+def who(
+    live: Live, seat: int, name: str, balances: Mapping[int, int]
+) -> tuple[int, str, bool, bool, str | None]:
+    """The first fields of every game's `Seat` (bot/view/screen.py) for a dealt-in seat, in
+    order: the seat, its name, whether a computer plays it, whether its player is away (timed
+    out twice running), his chips in the chat if he has a record."""
     uid = live.deal_seats[seat]
-    away = uid in live.row.away
-    return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)
+    chips = signed(balances[uid]) if uid in balances else None
+    return seat, name, computer.is_computer(uid), uid in live.row.away, chips

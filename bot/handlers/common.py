@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 from typing import Any
@@ -14,7 +14,6 @@ from telegram import (
     Bot,
     CallbackQuery,
     Chat,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     Update,
@@ -27,9 +26,10 @@ from telegram.ext import ContextTypes
 from locales import t
 
 from .. import games
+from ..api import markup
 from ..service import GameService, Person, Refusal
 from ..storage import StorageUnavailable
-from ..view.message import Rendered
+from ..view.message import Button, Link, Rendered
 
 log = logging.getLogger("bot.handlers")
 Context = ContextTypes.DEFAULT_TYPE
@@ -49,14 +49,14 @@ def person(user: User) -> Person:
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
-    """A button press as the bot receives it, whatever carried it: who pressed, the chat and
-    message it was pressed on (None: not known, e.g. a message too old for Telegram to name),
-    the button's callback data, and the buttons that message showed when pressed. A press from
-    another front end (a Mini App page) names the chat of its table and no message (0): the
-    presses that edit the message pressed on (settings, /pings, /language, a new season) are
-    the chat's messages' own."""
+    """A button press as the bot receives it, whatever carried it: who pressed (the host's
+    `Person`, as each front end makes it), the chat and message it was pressed on (None: not
+    known, e.g. a message too old for Telegram to name), the button's callback data, and the
+    buttons that message showed when pressed. A press from another front end (a Mini App page)
+    names the chat of its table and no message (0): the presses that edit the message pressed
+    on (settings, /pings, /language, a new season) are the chat's messages' own."""
 
-    user: User
+    user: Person
     chat_id: int | None
     data: str | None
     message_id: int = 0
@@ -81,13 +81,13 @@ class Common:
         return (await self.storage.chat(chat.id, chat.title)).lang
 
     async def _reply(
-        self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+        self, message: Message, text: str, rows: Sequence[Sequence[Button]] = ()
     ) -> None:
         """Answer a message (quoting it in groups); Telegram's errors are waited out."""
         private = message.chat.type == ChatType.PRIVATE
         await self.service.presenter.post(
             message.chat_id,
-            Rendered(text, markup),
+            Rendered(text, rows),
             reply_to=None if private else message.message_id,
         )
 
@@ -109,12 +109,8 @@ class Common:
             self.service.presenter.migrated(chat_id, exc.new_chat_id)
 
     async def _refused(self, message: Message, lang: str, refusal: Refusal) -> None:
-        markup = None
-        if refusal.url:
-            markup = InlineKeyboardMarkup(
-                [[InlineKeyboardButton(t(lang, "btn.open_bot"), url=refusal.url)]]
-            )
-        await self._reply(message, t(lang, refusal.key, **refusal.values), markup)
+        rows = [[Link(t(lang, "btn.open_bot"), refusal.url)]] if refusal.url else []
+        await self._reply(message, t(lang, refusal.key, **refusal.values), rows)
 
     def group_command(
         self, run: Callable[[Update, Context, Message, str], Awaitable[None]]
@@ -149,16 +145,16 @@ class Common:
         bot: Bot,
         pressed: Pressed,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        rows: Sequence[Sequence[Button]] = (),
     ) -> None:
-        """The message pressed on now shows `text` (and `markup`'s buttons); raises
+        """The message pressed on now shows `text` (and the buttons of `rows`); raises
         TelegramError as Telegram refused."""
         await bot.edit_message_text(
             text,
             chat_id=pressed.chat_id,
             message_id=pressed.message_id,
             parse_mode=ParseMode.HTML,
-            reply_markup=markup,
+            reply_markup=markup(rows),
         )
 
 

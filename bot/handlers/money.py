@@ -7,8 +7,6 @@ import io
 
 from telegram import (
     Bot,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     Message,
     ReplyParameters,
     Update,
@@ -20,6 +18,7 @@ from locales import t
 from .. import callbacks, pages
 from ..callbacks import Press
 from ..service import Refusal
+from ..view.message import Choice
 from .common import Common, Context, Pressed, is_id, log
 
 
@@ -122,15 +121,13 @@ class MoneyPages(Common):
         closed = await self.storage.seasons(
             self.storage.moves.get(message.chat_id, message.chat_id)
         )
-        button = InlineKeyboardButton(
-            t(lang, "season.btn_confirm"), callback_data=callbacks.encode("z", closed)
-        )
-        await self._reply(message, t(lang, "season.confirm"), InlineKeyboardMarkup([[button]]))
+        button = Choice(t(lang, "season.btn_confirm"), callbacks.encode("z", closed))
+        await self._reply(message, t(lang, "season.confirm"), [[button]])
 
     async def season_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """z: a new season confirmed; `press.table_id` holds the seasons closed when asked."""
         closed = press.table_id
-        if not await self._is_admin(bot, chat_id, pressed.user.id):
+        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             archived = await self.service.new_season(chat_id, closed)

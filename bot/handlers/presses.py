@@ -15,7 +15,7 @@ from .. import callbacks
 from ..callbacks import Kind, Press
 from ..service import Refusal
 from ..storage import StorageUnavailable
-from .common import Common, Context, Pressed, answer, log
+from .common import Common, Context, Pressed, answer, log, person
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,19 +51,19 @@ class Presses(Common):
         text. `bot` is the bot whose message was pressed (the admin check, the edit of that
         message)."""
         user = pressed.user
-        lang = await self.service.user_lang(user.id, user.language_code)
+        lang = await self.service.user_lang(user.user_id, user.language_code)
         try:
             press = callbacks.decode(pressed.data)
             await self._route(bot, pressed, press)
         except callbacks.BadCallback:
-            log.debug("bad callback data from %s: %r", user.id, pressed.data)
+            log.debug("bad callback data from %s: %r", user.user_id, pressed.data)
             return Answer(t(lang, "err.stale"))  # as any button out of its place
         except Refusal as refusal:
             text = t(lang, refusal.key, **refusal.values)
             alert = refusal.url is None and refusal.key not in QUIET
             return Answer(text, alert=alert, url=refusal.url)
         except StorageUnavailable as exc:  # the step was not applied; say so
-            log.warning("press of %s not saved: %s", user.id, exc)
+            log.warning("press of %s not saved: %s", user.user_id, exc)
             return Answer(t(lang, "err.not_saved"), alert=True)
         return Answer()
 
@@ -71,7 +71,7 @@ class Presses(Common):
         kind = Kind(press.kind)
         anywhere = self.anywhere.get(kind)
         if anywhere is not None:
-            await anywhere(pressed.user.id, press)
+            await anywhere(pressed.user.user_id, press)
             return
         if pressed.chat_id is None:
             raise Refusal("err.stale")
@@ -84,7 +84,7 @@ class Presses(Common):
             return
         message = query.message
         pressed = Pressed(
-            query.from_user,
+            person(query.from_user),
             message.chat.id if message else None,
             query.data,
             message.message_id if message else 0,

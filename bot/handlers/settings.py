@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram import Bot, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
 from locales import LANGUAGES, pick_language, t
 
 from .. import callbacks
+from ..api import markup
 from ..callbacks import Press
 from ..chat import settings_menu
-from ..service import GameService, Refusal
+from ..service import GameService, Person, Refusal
+from ..view.message import Choice
 from .common import Common, Context, Pressed, log, person
 
 MENU_PAGES_KEPT = 1000
@@ -45,7 +47,7 @@ class Settings(Common):
             return
         chat = await self.storage.chat(message.chat_id)
         content = settings_menu.menu(chat)
-        await self._reply(message, content.text, content.markup)
+        await self._reply(message, content.text, content.rows)
 
     async def language(self, update: Update, context: Context) -> None:
         """/language: buttons, one per language (in private: of your messages; in a group: of
@@ -65,21 +67,23 @@ class Settings(Common):
             await self._reply(message, t(lang, key), _language_buttons(kind, lang))
             return
         try:
-            text = await self._choose_language(context.bot, message.chat.id, user, args[0], private)
+            text = await self._choose_language(
+                context.bot, message.chat.id, person(user), args[0], private
+            )
         except Refusal as refusal:
             await self._refused(message, lang, refusal)
             return
         await self._reply(message, text)
 
     async def _choose_language(
-        self, bot: Bot, chat_id: int, user: User, lang: str, private: bool
+        self, bot: Bot, chat_id: int, user: Person, lang: str, private: bool
     ) -> str:
         """Set the user's language (private) or the chat's (admins only); the confirmation."""
         if private:
-            await self.storage.set_user(user.id, lang=lang)
-            await self.service.touch(person(user))
+            await self.storage.set_user(user.user_id, lang=lang)
+            await self.service.touch(user)
             return t(lang, "language.set")
-        if not await self._is_admin(bot, chat_id, user.id):
+        if not await self._is_admin(bot, chat_id, user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             await self.storage.set_chat(chat_id, lang=lang)
@@ -102,20 +106,20 @@ class Settings(Common):
             return
         on = stored.pings if not args else args[0] == "on"
         if on != stored.pings:
-            await self._set_pings(user, on)
-        text, markup = _pings_menu(lang, on)
-        await self._reply(message, text, markup)
+            await self._set_pings(person(user), on)
+        text, rows = _pings_menu(lang, on)
+        await self._reply(message, text, rows)
 
-    async def _set_pings(self, user: User, on: bool) -> None:
-        await self.storage.set_user(user.id, pings=int(on))
-        await self.service.touch(person(user))  # the tables he sits at see it at once
+    async def _set_pings(self, user: Person, on: bool) -> None:
+        await self.storage.set_user(user.user_id, pings=int(on))
+        await self.service.touch(user)  # the tables he sits at see it at once
 
     # ---- buttons (bot/handlers/presses.py routes them here) -------------------------------------
 
     async def settings_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """c: a button of the settings menu: a value changed, or another page."""
         code = press.code
-        if not await self._is_admin(bot, chat_id, pressed.user.id):
+        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
@@ -126,7 +130,7 @@ class Settings(Common):
                 raise Refusal("err.stale") from exc
             where = (chat_id, pressed.message_id)
             left = self._menu_pages.get(where, settings_menu.origin(code))
-            if pressed.markup != shown.markup or left != settings_menu.origin(code):
+            if pressed.markup != markup(shown.rows) or left != settings_menu.origin(code):
                 # pressed on a menu that no longer shows the settings (a double press, another
                 # admin): applying it would step a setting twice
                 raise Refusal("err.stale")
@@ -135,7 +139,7 @@ class Settings(Common):
                 chat = await self.storage.chat(chat_id)
             content = settings_menu.menu(chat, page)  # a press changes a value or the page:
             try:  # never "not modified"; edited under the lock, so never overtaken
-                await self._edit_pressed(bot, pressed, content.text, content.markup)
+                await self._edit_pressed(bot, pressed, content.text, content.rows)
                 if len(self._menu_pages) > MENU_PAGES_KEPT:
                     self._menu_pages.clear()  # only a guard against double presses: forgettable
                 self._menu_pages[where] = page
@@ -146,36 +150,36 @@ class Settings(Common):
     async def choice_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """u: a button of /pings or /language: apply the choice, then show it on the message."""
         user, kind, value = pressed.user, press.code[:1], press.code[1:]
-        markup: InlineKeyboardMarkup | None = None
+        rows: list[list[Choice]] = []
         if kind == "p" and value in ("0", "1"):
             await self._set_pings(user, value == "1")
-            text, markup = _pings_menu(await self.service.user_lang(user.id), value == "1")
+            text, rows = _pings_menu(await self.service.user_lang(user.user_id), value == "1")
         elif kind in ("l", "g") and value in LANGUAGES:
             text = await self._choose_language(bot, chat_id, user, value, kind == "l")
         else:
             raise Refusal("err.stale")
         try:
-            await self._edit_pressed(bot, pressed, text, markup)
+            await self._edit_pressed(bot, pressed, text, rows)
         except BadRequest as exc:  # pressed twice: the message already says so
             log.debug("choice message in %s not updated: %s", chat_id, exc)
         except TelegramError as exc:
             log.warning("choice message in %s not updated: %s", chat_id, exc)
 
 
-def _language_buttons(kind: str, current: str) -> InlineKeyboardMarkup:
+def _language_buttons(kind: str, current: str) -> list[list[Choice]]:
     """One button per language with a catalog, each named in its own language."""
     buttons = [
-        InlineKeyboardButton(
+        Choice(
             ("✓ " if code == current else "") + t(code, "lang.name"),
-            callback_data=callbacks.encode("u", code=f"{kind}{code}"),
+            callbacks.encode("u", code=f"{kind}{code}"),
         )
         for code in LANGUAGES
     ]
-    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
+    return [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
 
 
-def _pings_menu(lang: str, on: bool) -> tuple[str, InlineKeyboardMarkup]:
+def _pings_menu(lang: str, on: bool) -> tuple[str, list[list[Choice]]]:
     """What /pings shows: the state, and the button that switches it."""
     label, code = ("ping.btn_off", "p0") if on else ("ping.btn_on", "p1")
-    button = InlineKeyboardButton(t(lang, label), callback_data=callbacks.encode("u", code=code))
-    return t(lang, "ping.on" if on else "ping.off"), InlineKeyboardMarkup([[button]])
+    button = Choice(t(lang, label), callbacks.encode("u", code=code))
+    return t(lang, "ping.on" if on else "ping.off"), [[button]]

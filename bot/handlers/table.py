@@ -3,7 +3,7 @@ admin standing a player up, start, stop, the next deal, a move."""
 
 from __future__ import annotations
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, Message, Update
 from telegram.constants import ChatType
 
 from locales import t
@@ -12,7 +12,7 @@ from .. import callbacks, computer, games
 from ..callbacks import Press
 from ..format import name as shown_name
 from ..service import Refusal
-from ..view.message import deep_link
+from ..view.message import Choice, deep_link
 from .common import Common, Context, Pressed, person
 
 
@@ -84,9 +84,9 @@ class TableCommands(Common):
         if target is None and not context.args:  # a button per seated player
             rows = [
                 [
-                    InlineKeyboardButton(
+                    Choice(
                         live.users[uid].name,  # a button shows plain text
-                        callback_data=callbacks.encode("k", live.row.table_id, code=str(uid)),
+                        callbacks.encode("k", live.row.table_id, code=str(uid)),
                     )
                 ]
                 for uid in live.row.seats
@@ -94,7 +94,7 @@ class TableCommands(Common):
                 and uid not in live.row.leaving
                 and not computer.is_computer(uid)  # it never holds a table up
             ]
-            await self._reply(message, t(lang, "seat.kick_pick"), InlineKeyboardMarkup(rows))
+            await self._reply(message, t(lang, "seat.kick_pick"), rows)
             return
         if target is None:
             raise Refusal("seat.kick_usage")
@@ -137,19 +137,19 @@ class TableCommands(Common):
 
     async def next_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """n: the next deal."""
-        await self.service.next_deal(chat_id, pressed.user.id, press)
+        await self.service.next_deal(chat_id, pressed.user.user_id, press)
 
     async def computer_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """m: the lobby seats a computer player or stands one up."""
         user = pressed.user
         level = None if press.code == "-" else computer.ORDER[int(press.code)]
-        admin = await self._is_admin(bot, chat_id, user.id)
+        admin = await self._is_admin(bot, chat_id, user.user_id)
         async with self.service.lock(chat_id):
-            await self.service.seat_computer(chat_id, person(user), admin, press.table_id, level)
+            await self.service.seat_computer(chat_id, user, admin, press.table_id, level)
 
     async def kick_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """k: an admin stands player `code` up."""
-        if not await self._is_admin(bot, chat_id, pressed.user.id):
+        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             live = self.service.find(press.table_id)
@@ -161,21 +161,21 @@ class TableCommands(Common):
     async def join_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """j: a seat at the lobby's table."""
         async with self.service.lock(chat_id):
-            await self.service.join(chat_id, person(pressed.user), press.table_id)
+            await self.service.join(chat_id, pressed.user, press.table_id)
 
     async def leave_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """l: stand up from the lobby's table."""
         async with self.service.lock(chat_id):
-            await self.service.leave(chat_id, person(pressed.user), press.table_id)
+            await self.service.leave(chat_id, pressed.user, press.table_id)
 
     async def start_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """s: deal the first hand."""
         async with self.service.lock(chat_id):
-            admin = await self._is_admin(bot, chat_id, pressed.user.id)
-            await self.service.start(chat_id, person(pressed.user), admin, press.table_id)
+            admin = await self._is_admin(bot, chat_id, pressed.user.user_id)
+            await self.service.start(chat_id, pressed.user, admin, press.table_id)
 
     async def game_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """g: the lobby switches to the next game."""
         async with self.service.lock(chat_id):
-            admin = await self._is_admin(bot, chat_id, pressed.user.id)
-            await self.service.switch_game(chat_id, person(pressed.user), admin, press.table_id)
+            admin = await self._is_admin(bot, chat_id, pressed.user.user_id)
+            await self.service.switch_game(chat_id, pressed.user, admin, press.table_id)

@@ -1,12 +1,14 @@
-"""What a message shows: its HTML text, inline keyboard and photo (the presenter's unit)."""
+"""What a message shows, whatever front end shows it: its text (HTML), rows of buttons and a
+photo. A button is a `Choice` (a label and the press it sends back) or a `Link` (a label and an
+address it opens); no front end's types are in it: the Telegram client turns the rows into an
+inline keyboard (bot/api.py), a page draws choices as its own buttons."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import Card
 from locales import t
@@ -14,43 +16,6 @@ from locales import t
 from .. import callbacks
 
 MAX_TEXT = 4096
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    """A message's content: HTML text and an optional inline keyboard; with `photo` (a PNG),
-    a photo message whose caption is the text (edited as media: the Preferans pulya sheet).
-
-    `keyboard` (the markup as Bot API JSON) and `digest` (a short fingerprint, to avoid sending
-    an identical edit) are computed once, when the content is made."""
-
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-    photo: bytes | None = field(default=None, repr=False)
-    keyboard: str = field(init=False, repr=False, compare=False)
-    digest: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        keyboard = self.markup.to_json() if self.markup else ""
-        hasher = hashlib.sha1(f"{self.text}\x00{keyboard}".encode())
-        if self.photo is not None:
-            hasher.update(b"\x00" + self.photo)
-        digest = hasher.hexdigest()[:16]
-        object.__setattr__(self, "keyboard", keyboard)
-        object.__setattr__(self, "digest", digest)
-
-
-def deep_link(bot_username: str, payload: str) -> str:
-    """A t.me link that opens the private chat with the bot and sends /start payload."""
-    return f"https://t.me/{bot_username}?start={payload}"
-
-
-def fit(text: str) -> str:
-    """A message's text cut to Telegram's 4096 characters (a last guard: never reached by our
-    own layouts)."""
-    if len(text) <= MAX_TEXT:
-        return text
-    return text[: MAX_TEXT - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +30,83 @@ class Choice:
     marked: bool = False
 
 
-def keyboard(rows: Sequence[Sequence[Choice]]) -> InlineKeyboardMarkup:
-    """Choices as a chat message's inline keyboard, row by row."""
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(c.label, callback_data=c.press) for c in row] for row in rows]
-    )
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A button that opens an address: a web page or a chat (`app` False), or the Mini App in
+    place, over the chat it is pressed in (`app` True)."""
+
+    label: str
+    url: str
+    app: bool = False
+
+
+Button = Choice | Link
+Rows = tuple[tuple[Button, ...], ...]
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Rendered:
+    """A message's content: HTML text and rows of buttons; with `photo` (a PNG), a photo message
+    whose caption is the text (edited as media: the Preferans pulya sheet).
+
+    `keyboard` (the rows as JSON) and `digest` (a short fingerprint, to avoid sending an identical
+    edit) are computed once, when the content is made. The JSON has the shape of the Bot API's
+    inline keyboard, keys sorted, so that the digests stored before the buttons were neutral still
+    match what a message shows (a restart edits nothing it need not)."""
+
+    text: str
+    rows: Rows
+    photo: bytes | None = field(repr=False)
+    keyboard: str = field(repr=False, compare=False)
+    digest: str = field(repr=False, compare=False)
+
+    def __init__(
+        self, text: str, rows: Sequence[Sequence[Button]] = (), photo: bytes | None = None
+    ) -> None:
+        shown = tuple(tuple(row) for row in rows)
+        keyboard = _keyboard(shown)
+        hasher = hashlib.sha1(f"{text}\x00{keyboard}".encode())
+        if photo is not None:
+            hasher.update(b"\x00" + photo)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "rows", shown)
+        object.__setattr__(self, "photo", photo)
+        object.__setattr__(self, "keyboard", keyboard)
+        object.__setattr__(self, "digest", hasher.hexdigest()[:16])
+
+    def below(self, *rows: Sequence[Button]) -> Rendered:
+        """The same message with more rows of buttons below its own."""
+        return Rendered(self.text, (*self.rows, *rows), self.photo)
+
+
+def _keyboard(rows: Rows) -> str:
+    """The rows as JSON ("" for none): the Bot API's inline keyboard as python-telegram-bot
+    writes it (keys sorted, ASCII), so that a digest keeps its value."""
+    if not rows:
+        return ""
+    keyboard = [[_button(button) for button in row] for row in rows]
+    return json.dumps({"inline_keyboard": keyboard}, sort_keys=True)
+
+
+def _button(button: Button) -> dict[str, object]:
+    if isinstance(button, Choice):
+        return {"text": button.label, "callback_data": button.press}
+    if button.app:
+        return {"text": button.label, "web_app": {"url": button.url}}
+    return {"text": button.label, "url": button.url}
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    """A t.me link that opens the private chat with the bot and sends /start payload."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def fit(text: str) -> str:
+    """A message's text cut to Telegram's 4096 characters (a last guard: never reached by our
+    own layouts)."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[: MAX_TEXT - 1] + "…"
 
 
 def next_deal_choice(lang: str, table_id: int, deal_no: int) -> Choice:

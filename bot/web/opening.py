@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from locales import t
 
-from ..view.message import Rendered
+from ..view.message import Link, Rendered
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,15 +27,9 @@ class Opener:
 
     def table(self, content: Rendered, table_id: int, lang: str) -> Rendered:
         """The group's table message with a "🃏 Table" URL button below its own."""
-        button = InlineKeyboardButton(t(lang, "btn.web_table"), url=self.link(table_id))
-        return _below(content, button)
+        return content.below([Link(t(lang, "btn.web_table"), self.link(table_id))])
 
     def hand(self, content: Rendered, table_id: int, lang: str) -> Rendered:
         """A player's control message (a private chat) with a `web_app` button below its own."""
-        app = WebAppInfo(f"{self.webapp_url}?table={table_id}")
-        return _below(content, InlineKeyboardButton(t(lang, "btn.web_table"), web_app=app))
-
-
-def _below(content: Rendered, button: InlineKeyboardButton) -> Rendered:
-    rows = [list(row) for row in content.markup.inline_keyboard] if content.markup else []
-    return Rendered(content.text, InlineKeyboardMarkup([*rows, [button]]), content.photo)
+        url = f"{self.webapp_url}?table={table_id}"
+        return content.below([Link(t(lang, "btn.web_table"), url, app=True)])

@@ -1,7 +1,8 @@
-"""The open Mini App pages and what each is shown: a seat's whole view, or the public
-table for a group member who is not dealt in, rebuilt and pushed over the page's WebSocket after
-each change of its table (GameService tells `changed` once a change is made, under the chat's
-lock: a press from a chat button or a page, a time-out, a computer's move, a stop)."""
+"""The open Mini App pages and what each is shown: a seat's screen (`TableGame.screen`, as
+JSON by `encode`), or the public table for a group member who is not dealt in, rebuilt and
+pushed over the page's WebSocket after each change of its table (GameService tells `changed`
+once a change is made, under the chat's lock: a press from a chat button or a page, a time-out,
+a computer's move, a stop)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from ..service import GameService
 from ..table import seating
 from ..table.live import Live
 from ..view.message import Choice, next_deal_choice
-from . import kit
+from ..view.screen import Word
+from .encode import encode
 from .initdata import WebUser
 
 log = logging.getLogger(__name__)
@@ -167,7 +169,7 @@ class Pages:
         seat = live.deal_seats.index(user.user_id) if seated else None
         deal = None
         if live.play is not None:
-            deal = game.web_view(live, seat, lang, chat, balances)
+            deal = encode(game.screen(live, seat, lang, balances))
         left = None
         if live.to_act is not None and live.row.deadline is not None:
             left = max(0, round(live.row.deadline - self.clock()))
@@ -208,7 +210,7 @@ class Pages:
 
 
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
-    return [[kit.choice_json(c) for c in row] for row in rows]
+    return [[encode(Word(c.label, c.press)) for c in row] for row in rows]
 
 
 _WORDS = (

@@ -23,7 +23,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from aiohttp import WSCloseCode, WSMsgType, web
-from telegram import Update, User
+from telegram import Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application
@@ -36,7 +36,7 @@ from ..config import Settings
 from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..health import Heartbeat, healthz
-from ..service import GameService
+from ..service import GameService, Person
 from . import protocol
 from .initdata import BadInitData, StaleInitData, WebUser, claimed_language, secret_key, verify
 from .pages import Page, Pages, words
@@ -280,7 +280,7 @@ class WebServer:
         live = self.service.find(opened.table_id)
         if live is None:
             raise _refused(web.HTTPConflict, "closed", lang)
-        who = User(user.user_id, user.name, False, language_code=user.language_code)
+        who = Person(user.user_id, user.name, language_code=user.language_code)
         answer = await self.handlers.handle_press(
             self.app.bot, Pressed(who, live.row.chat_id, data)
         )
@@ -294,7 +294,7 @@ class WebServer:
         opened = await self._opened(request)
         live = self.service.find(opened.table_id)
         lang = pick_language(opened.user.language_code)
-        png = None if live is None else await self.service.game(live).web_sheet(live, lang)
+        png = None if live is None else await self.service.game(live).sheet_picture(live, lang)
         if png is None:
             raise _refused(web.HTTPNotFound, "gone", lang)
         return web.Response(body=png, content_type="image/png")

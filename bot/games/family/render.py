@@ -8,8 +8,6 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from engine.actions import Action, Do
 from engine.cards import Card, suit_order
 from engine.deal import TrickDeal
@@ -22,7 +20,7 @@ from locales import t
 
 from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
-from ...view.message import Choice, Rendered, deep_link, keyboard, next_deal_choice
+from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
 from . import account, codes
 from .words import FamilyWords
@@ -128,12 +126,10 @@ def table_message(
     if note:
         lines.append(note)
     lines.append(t(lang, "table.stopped_short") if closed else _prompt(lang, ui, table, names))
-    markup = None
+    rows = []
     if not table.finished and not closed and not private:
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t(lang, "btn.my_cards"), url=deep_link(bot_username, "hand"))]]
-        )
-    return Rendered(_fit("\n".join(lines)), markup)
+        rows.append([Link(t(lang, "btn.my_cards"), deep_link(bot_username, "hand"))])
+    return Rendered(_fit("\n".join(lines)), rows)
 
 
 def _action_label(lang: str, ui: FamilyWords, action: Action, table: TableView) -> str:
@@ -200,7 +196,7 @@ def hand_message(
     elif not table.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
     rows = hand_choices(lang, ui, view, table_id, deal_no, step, selection)
-    return Rendered(_fit("\n".join(lines)), keyboard(rows) if rows else None)
+    return Rendered(_fit("\n".join(lines)), rows)
 
 
 def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:
@@ -334,10 +330,8 @@ def result_message(
     lines.append("")
     carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
     lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
-    markup = None
-    if offer_next:
-        markup = keyboard([[next_deal_choice(lang, table_id, deal_no)]])
-    return Rendered(_fit("\n".join(lines)), markup)
+    rows = [[next_deal_choice(lang, table_id, deal_no)]] if offer_next else []
+    return Rendered(_fit("\n".join(lines)), rows)
 
 
 def told_story(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engine.actions import Action, Do
 from engine.ai import seat_knowledge
@@ -28,8 +27,9 @@ from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
+from ...view.screen import PotScreen
 from ..base import Host, Moved
-from . import codes, render, web
+from . import codes, render, screen
 from .ui import FamilyUI
 
 
@@ -182,18 +182,16 @@ class DealTables:
         played = deal(live)
         return None if played is None else table_view(played)
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The deal in the Mini App (bot/games/family/web.py)."""
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> PotScreen | None:
+        """The deal as `seat` sees it (bot/games/family/screen.py)."""
         played = deal(live)
         if played is None:
             return None
-        return web.view(
-            self, self.ui, played, live, seat, lang, chat, balances, self.host.bot_username
-        )
+        return screen.screen(self, self.ui, played, live, seat, lang, balances)
 
-    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
         """A family table keeps no score sheet."""
         return None
 
@@ -325,7 +323,8 @@ class DealTables:
         result = await self._result(live, chat, offer_next=False)
         previous = live.row.deal_no
         await self._new_deal(live, self._next_dealer(live, _deal(live)))
-        self.presenter.show(result_slot, chat.chat_id, result)  # its button goes once stored
+        # its button goes once the new deal is stored
+        self.host.show_table(live, chat, result_slot, result, current=True)
         self._retire_deal(live, previous)
         return Moved.IN_PLAY
 
@@ -398,8 +397,7 @@ class DealTables:
             private=seating.practice(chat.chat_id),
         )
         shown = not closing and not played.finished  # (a finished deal's result has it)
-        content = self.host.with_opener(content, live, chat, shown=shown, deal=True)
-        self.presenter.show(self._table_slot(live), chat.chat_id, content)
+        self.host.show_table(live, chat, self._table_slot(live), content, current=shown, deal=True)
         for seat in range(played.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
 
@@ -467,10 +465,8 @@ class DealTables:
         moving = not closing and not played.finished and played.to_act == seat
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    async def _result(
-        self, live: Live, chat: ChatRow, *, offer_next: bool, closing: bool = False
-    ) -> Rendered:
-        """A deal's result in the group, with the page's button while the table stays open."""
+    async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> Rendered:
+        """A deal's result in the group."""
         played = _deal(live)
         balances = {
             uid: bal
@@ -490,13 +486,12 @@ class DealTables:
             offer_next=offer_next,
             record=played.to_record(),
         )
-        return self.host.with_opener(content, live, chat, shown=not closing)
+        return content
 
     async def _post_result(
         self, live: Live, chat: ChatRow, *, offer_next: bool, closing: bool = False
     ) -> None:
-        self.presenter.show(
-            f"result:{live.row.table_id}:{live.row.deal_no}",
-            chat.chat_id,
-            await self._result(live, chat, offer_next=offer_next, closing=closing),
-        )
+        """A deal's result in the group, the table's current message while it stays open."""
+        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        result = await self._result(live, chat, offer_next=offer_next)
+        self.host.show_table(live, chat, slot, result, current=not closing)

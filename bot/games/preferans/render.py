@@ -20,7 +20,7 @@ from engine.tricks import Play
 from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
 from ...format import name as shown_name
-from ...view.message import Choice, Rendered, keyboard
+from ...view.message import Choice, Rendered
 from .codes import _toggled, action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards
@@ -195,7 +195,7 @@ def hand_message(
         key = "hand.stopped" if end.stopped else "hand.closed"
         values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
         lines += ["", ui.text(lang, key, **values)]
-    return Rendered("\n".join(lines), keyboard(rows) if rows else None)
+    return Rendered("\n".join(lines), rows)
 
 
 def question(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
@@ -29,8 +29,9 @@ from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
 from ...view.message import Rendered
+from ...view.screen import ContractScreen, SheetScreen
 from ..base import Moved
-from . import codes, render, web
+from . import codes, render, screen
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
@@ -201,13 +202,13 @@ class PulyaTables:
         deal = pulya(live).deal
         return None if deal is None else table_view(deal)
 
-    def web_view(
-        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
-    ) -> dict[str, Any] | None:
-        """The pulya in the Mini App (bot/games/preferans/web.py), its sheet too."""
-        return web.view(self, self.ui, pulya(live), live, seat, lang, chat, balances)
+    def screen(
+        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> ContractScreen | SheetScreen:
+        """The pulya as `seat` sees it, its sheet too (bot/games/preferans/screen.py)."""
+        return screen.screen(self, self.ui, pulya(live), live, seat, lang, balances)
 
-    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
         """The pulya sheet as the group's photo draws it (off the event loop)."""
         if not isinstance(live.play, PulyaTable):
             return None
@@ -325,9 +326,8 @@ class PulyaTables:
         content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
-        content = self.host.with_opener(content, live, chat, shown=not closed, deal=True)
         slot = f"table:{live.row.table_id}:{deal_no}"
-        self.presenter.show(slot, chat.chat_id, content)
+        self.host.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller
         ping, live.mover = (mover if mover != live.mover else None), mover
         for seat, uid in enumerate(live.deal_seats):

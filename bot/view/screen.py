@@ -1,0 +1,275 @@
+"""What one seat, or the public, sees of a table's deal: typed values, no front end's in them
+(boardgame.io's playerView, OpenSpiel's observer). Each kind of table builds its screen
+(`TableGame.screen`) only from the engine's view for that seat or the group's view, the one
+place that hides cards; a front end draws it (the Mini App's page is sent it as JSON by
+`bot/web/encode.py`, field by field). Words are the reader's (from locales/, as plain text:
+`plain`), cards are cards as he names them, numbers numbers.
+
+The screen holds: the seats in table order (name, computer, away, chips, cards held, tricks,
+word, dealer, sitting out, figures), whose move it is, the trick as plays by seat with its
+leader, the last trick and its taker, the game's facts (a kind's own screen adds them), the
+player's hand with his choices laid on its cards, his other choices as words, his question, the
+last result with its reasons, and a pulya's sheet."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+from engine.tricks import Play
+
+from ..format import card_label, sorted_hand
+from .message import Choice
+
+_TAG = re.compile(r"<[^>]+>")
+# a field a front end leaves out when it holds None (a card with no press is not to play now)
+OMIT_NONE = {"omit_none": True}
+
+
+def plain(text: str | None) -> str | None:
+    """One line of the game's words (a catalog entry, filled in) as plain text: the chat's bold
+    marks dropped and its escapes undone (a front end shows it as text, never as HTML)."""
+    if text is None:
+        return None
+    return html.unescape(_TAG.sub("", text))
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A card as its reader names it: its rank as players of his language write it ('Д' for the
+    queen in Russian), its suit ('S', 'H', 'D', 'C'), its symbol, its code ('QS') and its label
+    as the chat writes it."""
+
+    rank: str
+    suit: str
+    symbol: str
+    code: str
+    label: str
+
+
+def face(card: Card, lang: str) -> Face:
+    return Face(*_named(card, lang))
+
+
+def _named(card: Card, lang: str) -> tuple[str, str, str, str, str]:
+    """A `Face`'s fields, which the faces of a hand and of a trick begin with."""
+    label = card_label(card, lang)
+    symbol = card.suit.symbol
+    return label[: -len(symbol)], card.suit.value, symbol, str(card), label
+
+
+def faces(cards: Iterable[Card], lang: str) -> tuple[Face, ...]:
+    """Cards in the order given."""
+    return tuple(face(c, lang) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Held(Face):
+    """A card of a hand the viewer may play from: the press of the choice that plays or marks it
+    (None: not to play now), and whether it is marked for the discard."""
+
+    press: str | None = field(default=None, metadata=OMIT_NONE)
+    marked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Face):
+    """A card of a trick and the seat that laid it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led it and each card with the seat that laid it."""
+
+    leader: int
+    plays: tuple[Played, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Taken(Trick):
+    """The last complete trick and who took it."""
+
+    taker: int | None = None
+
+
+def trick(plays: Sequence[Play], lang: str) -> Trick | None:
+    """The trick on the table; None when it is empty."""
+    if not plays:
+        return None
+    return Trick(plays[0].seat, _played(plays, lang))
+
+
+def taken(plays: Sequence[Play], taker: int | None, lang: str) -> Taken | None:
+    """The last complete trick; None before the first is taken."""
+    if not plays:
+        return None
+    return Taken(plays[0].seat, _played(plays, lang), taker)
+
+
+def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
+    return tuple(Played(*_named(p.card, lang), seat=p.seat) for p in plays)
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A choice that is not a card ('Pass', 'Exchange 2'): its label and the press it sends."""
+
+    label: str
+    press: str
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One of a seat's figures on a score sheet ('pulya', 'gora', 'whists') and its value."""
+
+    key: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A dealt-in seat as every game shows it: its name, whether a computer plays it, whether
+    its player is away (timed out twice running), his chips in the chat if he has a record; the
+    cards it holds, its tricks while they count, its latest word, whether it deals, whether it
+    sits this deal out, its figures."""
+
+    seat: int
+    name: str
+    computer: bool
+    away: bool
+    chips: str | None
+    cards: int
+    tricks: int | None
+    word: str | None
+    dealer: bool
+    out: bool
+    figures: tuple[Figure, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeat:
+    """A seat's line of a result: its change (None where the deal moves no chips) with its
+    reasons, and the chips it has now."""
+
+    seat: int
+    name: str
+    delta: str | None
+    reasons: tuple[str | None, ...]
+    total: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the last deal went, each seat's line, and a foot (what the pot carries)."""
+
+    head: str | None
+    seats: tuple[ResultSeat, ...]
+    foot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A deal as one seat (or the public) sees it: what every kind's screen holds. `mover`: the
+    seat whose move it is (who chooses, when he plays another's cards); `hand`: the viewer's
+    cards with his choices laid on them; `choices`: his other choices; `question`: what he is
+    asked."""
+
+    phase: str
+    mover: int | None
+    seats: tuple[Seat, ...]
+    trump: str | None
+    trick: Trick | None
+    last_trick: Taken | None
+    hand: tuple[Held, ...] | None
+    choices: tuple[Word, ...]
+    question: str | None
+    result: Result | None
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PotScreen(Screen):
+    """A deal played for a pot (the Frap family): the card turned up for trump, the pot and the
+    stock, the stakes in words, and how many cards the viewer holds unseen (F7: a dark bid)."""
+
+    turnup: Face | None
+    pot: int
+    stock: int
+    stakes: str | None
+    hidden: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSeat(Seat):
+    """A seat whose hand may lie open on the table (P7, P9), and whether the mover plays its
+    cards."""
+
+    open_hand: tuple[Held, ...] | None
+    plays_from: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A pulya's sheet: the deals played, each seat's pulya and gora, its whists on each other
+    seat, and the pulya that ends the match."""
+
+    deals: int
+    pulya: tuple[int, ...]
+    gora: tuple[int, ...]
+    whists: tuple[tuple[int, ...], ...]
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class SheetScreen:
+    """A match kept on a sheet with no deal in play: the sheet and the last deal's result."""
+
+    sheet: Sheet
+    result: Result | None
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ContractScreen(Screen):
+    """A deal of contracts kept on a sheet (Preferans): the sheet, the contract and its
+    declarer, the talon where the table saw it (P5), whether it is raspasy, and the viewer's own
+    discard."""
+
+    sheet: Sheet
+    contract: str | None
+    declarer: int | None
+    talon: tuple[Face, ...] | None
+    raspasy: bool
+    discards: tuple[Face, ...]
+
+
+def split(rows: Sequence[Sequence[Choice]]) -> tuple[dict[Card, Choice], tuple[Word, ...]]:
+    """The player's choices: those that play or mark a card (by the card, drawn on it) and the
+    words."""
+    on_cards: dict[Card, Choice] = {}
+    words: list[Word] = []
+    for row in rows:
+        for choice in row:
+            if choice.card is not None:
+                on_cards[choice.card] = choice
+            else:
+                words.append(Word(choice.label, choice.press))
+    return on_cards, tuple(words)
+
+
+def hand(
+    held: Sequence[Card], on_cards: Mapping[Card, Choice], lang: str, marked: Sequence[Card] = ()
+) -> tuple[Held, ...]:
+    """Cards sorted by suit, each with the press of the choice that plays or marks it and
+    whether it is marked for the discard."""
+    shown = []
+    for c in sorted_hand(held):
+        choice = on_cards.get(c)
+        press = choice.press if choice is not None else None
+        shown.append(Held(*_named(c, lang), press=press, marked=c in marked))
+    return tuple(shown)

@@ -235,7 +235,12 @@ class Computers:
         with a broker, to its workers, whose value must be back within `timeout` seconds (the
         deadline if 0). Unavailable when no worker gives it."""
         if self._remote is not None:
-            return await self._remote.call(function, *args, timeout=timeout or self.deadline)
+            from .remote import Failed  # imported with the remote path, never without it
+
+            try:
+                return await self._remote.call(function, *args, timeout=timeout or self.deadline)
+            except Failed as exc:
+                raise Unavailable(str(exc)) from exc
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._executor(), function, *args)

@@ -33,7 +33,6 @@ from taskiq.message import BrokerMessage
 from taskiq_redis import ListQueueBroker
 
 from . import metrics
-from .computer import Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,12 @@ TASK = "frap.call"
 CONNECT_TIMEOUT = 1.0  # seconds: a broker that is down is known at once, not at the deadline
 
 
-class Late(Unavailable):
+class Failed(Exception):
+    """No value from the workers: the broker or a worker failed (`bot.computer` takes it as
+    its own `Unavailable`)."""
+
+
+class Late(Failed):
     """No result by the deadline."""
 
 
@@ -173,7 +177,7 @@ class Remote:
         self._started = False
 
     async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
-        """`function(*args)` run by a worker; Unavailable unless its value is back in `timeout`
+        """`function(*args)` run by a worker; Failed unless its value is back in `timeout`
         seconds (it is then never used: a late value expires unread)."""
         assert self._task is not None
         loop = asyncio.get_running_loop()
@@ -190,13 +194,13 @@ class Remote:
             result = None
         except (TaskiqError, RedisError, OSError) as exc:
             metrics.REMOTE_TASKS.labels("failed").inc()
-            raise Unavailable(f"the broker: {exc.__cause__ or exc}") from exc
+            raise Failed(f"the broker: {exc.__cause__ or exc}") from exc
         if result is None:
             metrics.REMOTE_TASKS.labels("late").inc()
             raise Late(f"no result in {timeout:g} s")
         if result.is_err:
             metrics.REMOTE_TASKS.labels("failed").inc()
-            raise Unavailable(f"the worker: {result.error!r}")
+            raise Failed(f"the worker: {result.error!r}")
         if result.return_value is None:  # a worker whose clock is ahead skipped it
             metrics.REMOTE_TASKS.labels("late").inc()
             raise Late("skipped by a worker as past its deadline")

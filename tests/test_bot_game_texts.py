@@ -14,8 +14,8 @@ from typing import cast
 import pytest
 
 from bot import games, pages
+from bot.chat import evening, lobby, settings_menu
 from bot.chat import lines as render
-from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
@@ -158,6 +158,8 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     assert account_text is not None
     yield account_text
     yield _stats_text(lang, game, [row], holding=True)
+    results = {uid: deal.delta[seat] for seat, uid in enumerate(row.seats)}
+    yield evening.session_summary(lang, games.ui(game), 1, results, dict(enumerate(NAMES, 1)))
 
 
 class _Stored:
@@ -321,6 +323,31 @@ def _cut_in_explained(plain: str, lang: str) -> bool | None:
     return all(word in plain for word in ways[lang])
 
 
+_SHARE = {
+    "ru": re.compile(r": ([+−]\d+) \((?:из них (\d+)|всё) — в (?:банке|кладе)\)$", re.M),
+    "en": re.compile(r": ([+−]\d+) \((?:(\d+) of it|all of it) in the (?:pot|treasure)\)$", re.M),
+}
+_EVENING_POT = {
+    "ru": r"^(?:Банк|Клад) за вечер: \+(\d+)$",
+    "en": r"^The (?:pot|treasure) over the evening: \+(\d+)$",
+}
+
+
+def _pot_share_said(plain: str, lang: str) -> bool | None:
+    """F13: the evening's chips that stayed in the pot are told per player beside his result,
+    and add up to the pot's gain (else "Bob −70 … Bob → Carol: 20" leaves 50 unexplained)."""
+    if lang not in _SHARE:
+        return None
+    pot = re.search(_EVENING_POT[lang], plain, re.M)
+    if pot is None:
+        return None
+    shares = [
+        int(part) if part else -int(result.replace("−", "-"))
+        for result, part in _SHARE[lang].findall(plain)
+    ]
+    return sum(shares) == int(pot.group(1))
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
@@ -333,6 +360,7 @@ _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "stopped": (_stop_said_once, ("preferans",), _BOTH),
     "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
     "cut_in": (_cut_in_explained, ("frap",), _BOTH),
+    "pot_share": (_pot_share_said, ("frap", "napoleon"), _BOTH),
 }
 
 

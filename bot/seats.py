@@ -32,6 +32,7 @@ class Seats:
     bot_username: str
     opener: Opener | None  # the Mini App's buttons, when it is served
     _live: dict[int, Live]  # by table id
+    _wanted: dict[int, list[int]]  # by user id: the tables he could not sit at yet
 
     # (the host's own, which the lobby calls)
     async def touch(self, person: Person, *, started: bool = False) -> UserRow:
@@ -98,6 +99,7 @@ class Seats:
         if user.started:
             await self._seat(live, user)  # saves the row
         else:
+            self._want_seat(user.user_id, row.table_id)
             await self.storage.save_table(live.row)
         if seating.practice(chat_id) and computer.plays(live.row.game):  # ready to start
             ui = games.ui(live.row.game)
@@ -126,6 +128,7 @@ class Seats:
         if len(live.row.seats) >= most:
             raise Refusal("err.table_full", n=most)
         if not user.started or user.blocked:
+            self._want_seat(user.user_id, live.row.table_id)
             raise Refusal(
                 "err.start_bot_first",
                 url=deep_link(self.bot_username, f"j{live.row.table_id}"),
@@ -135,6 +138,20 @@ class Seats:
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
         return live
+
+    def _want_seat(self, user_id: int, table_id: int) -> None:
+        """Remember that the user asked for a seat the bot could not give him yet: it cannot
+        write to him until he opens its private chat."""
+        wanted = self._wanted.setdefault(user_id, [])
+        if table_id not in wanted:
+            wanted.append(table_id)
+
+    def wanted_seats(self, user_id: int) -> list[Live]:
+        """The open tables the user asked for a seat at before he opened the bot's private
+        chat (forgotten once asked): his /start there seats him, as the refusal's link would
+        have, though he opened the chat some other way."""
+        wanted = self._wanted.pop(user_id, [])
+        return [self._live[table_id] for table_id in wanted if table_id in self._live]
 
     async def seat_computer(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None

@@ -67,6 +67,7 @@ class GameService(Seats):
         self.away_delay = away_delay
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, Live] = {}  # by table id
+        self._wanted: dict[int, list[int]] = {}  # by user id: see Seats.wanted_seats
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)

@@ -348,6 +348,17 @@ def _pot_share_said(plain: str, lang: str) -> bool | None:
     return sum(shares) == int(pot.group(1))
 
 
+_LOOSE_SEPARATOR = re.compile(r"(?:^|\s)(?<!\u00a0)· ", re.M)
+
+
+def _separator_bound(plain: str, lang: str) -> bool | None:
+    """A separator is bound to the part before it (a no-break space), so a wrapped line never
+    starts with it ("· Pot: 40" alone on a phone's line), and no line begins with one."""
+    if "· " not in plain:
+        return None
+    return not _LOOSE_SEPARATOR.search(plain)
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
@@ -361,6 +372,7 @@ _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
     "cut_in": (_cut_in_explained, ("frap",), _BOTH),
     "pot_share": (_pot_share_said, ("frap", "napoleon"), _BOTH),
+    "separator": (_separator_bound, tuple(games.ORDER), _BOTH),
 }
 
 

@@ -22,7 +22,7 @@ from engine.events import (
 )
 from engine.record import start, story
 from engine.views import TableView, table_view
-from locales import t
+from locales import SEPARATOR, t
 
 from ...format import card_label, name, signed
 from .words import FamilyWords
@@ -116,7 +116,7 @@ def reason_lines(
     lines = []
     for seat, seat_items in enumerate(items):
         delta = signed(table.delta[seat])
-        why = " · ".join(reason_text(lang, ui, table, seat, item) for item in seat_items)
+        why = SEPARATOR.join(reason_text(lang, ui, table, seat, item) for item in seat_items)
         lines.append(f"<b>{name(names[seat])}</b> {delta}" + (f": {why}" if why else ""))
     return lines
 

@@ -18,7 +18,7 @@ from engine.events import Event
 from engine.record import story
 from engine.tricks import Play
 from engine.views import SeatView, TableView
-from locales import t
+from locales import SEPARATOR, t
 
 from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
@@ -41,7 +41,7 @@ PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
 
 
 def _trick_line(lang: str, ui: FamilyWords, plays: Sequence[Play], names: Sequence[str]) -> str:
-    return " · ".join(
+    return SEPARATOR.join(
         f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
     )
 
@@ -62,7 +62,9 @@ def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[
 def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: bool) -> list[str]:
     title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
-    lines.append(f"{_trump_and_pot(lang, ui, table)} · {t(lang, 'table.stock', n=table.stock)}")
+    lines.append(
+        _trump_and_pot(lang, ui, table) + SEPARATOR + t(lang, "table.stock", n=table.stock)
+    )
     if table.phase == "bidding" and table.max_rounds > 1:
         lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
     stakes = ui.stakes(lang, table)
@@ -82,7 +84,7 @@ def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
     else:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
     pot = ui.text(lang, "table.pot", pot=table.pot)  # N1: the treasure
-    return f"{trump} · {pot}"
+    return trump + SEPARATOR + pot
 
 
 def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:

@@ -25,7 +25,7 @@ from bot.storage import ChatRow, DealRow, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
-from engine.events import Exchanged
+from engine.events import ChipsMoved, Exchanged, Reason
 from engine.preferans import record as deal_record
 from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
@@ -33,7 +33,7 @@ from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view
 from engine.record import story
 from engine.views import seat_view, table_view
-from locales import LANGUAGES
+from locales import LANGUAGES, SEPARATOR
 from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
 from tests.pref_deal_helpers import random_move
@@ -140,18 +140,7 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
                 yield from (b.text for row in content.markup.inline_keyboard for b in row)
     assert deal is not None
     record = deal.to_record()
-    yield family_render.result_message(
-        lang,
-        games.ui(game),
-        table_view(deal),
-        names,
-        1,
-        {},
-        1,
-        pot_has_penalty=False,
-        offer_next=True,
-        record=record,
-    ).text
+    yield _deal_texts_result(game, lang, deal)
     row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
     yield render.history_line(lang, row, 1, "01.12 20:00")
     account_text = render.deal_account(lang, row)
@@ -160,6 +149,23 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     yield _stats_text(lang, game, [row], holding=True)
     results = {uid: deal.delta[seat] for seat, uid in enumerate(row.seats)}
     yield evening.session_summary(lang, games.ui(game), 1, results, dict(enumerate(NAMES, 1)))
+
+
+def _deal_texts_result(game: str, lang: str, deal: TrickDeal) -> str:
+    """The group's message at the end of a finished deal."""
+    ui, record = games.ui(game), deal.to_record()
+    return family_render.result_message(
+        lang,
+        ui,
+        table_view(deal),
+        NAMES,
+        1,
+        {},
+        1,
+        pot_has_penalty=False,
+        offer_next=True,
+        record=record,
+    ).text
 
 
 class _Stored:
@@ -505,7 +511,9 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
     khrap = _deal("khrap", 3, 3)
     line = games.ui("khrap").stakes("en", table_view(khrap))
     assert (
-        line is not None and f"takes {khrap.pot} " in line and f"a trick {khrap.pot // 5}" in line
+        line is not None
+        and f"takes {khrap.pot}{SEPARATOR}" in line
+        and f"a trick {khrap.pot // 5}" in line
     )
     assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None
 
@@ -530,3 +538,33 @@ def test_F10_the_history_counts_a_cutters_drop_and_draw_apart(lang: str, said: s
     names = ["Alice", "Bob", "Carol", "Dave"]
     frap = cast(FamilyWords, games.ui("frap"))
     assert account._event_line(lang, frap, Exchanged(2, 4, 5), names) == said
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_f13_the_odd_chips_of_a_split_pot_are_told(lang: str) -> None:
+    """F13: a trick is a quarter of P0 (a fifth in Khrap, K5) and the remainder stays in the
+    pot; the result says how much, once trick money was paid and something is left over."""
+    said = {"ru": "остаток {n} остаётся в банке", "en": "{n} left over stays in the pot"}[lang]
+    seen = set()
+    for game in ("frap", "khrap", "student_khrap"):
+        for seed in range(40):
+            *_, deal = _playout(game, seed)
+            _, steps = story(deal.to_record())
+            trick_money = [
+                e
+                for _, events in steps
+                for e in events
+                if isinstance(e, ChipsMoved) and e.reason is Reason.TRICKS and e.amount
+            ]
+            text = _deal_texts_result(game, lang, deal)
+            if not trick_money:
+                assert "left over" not in text and "остаток" not in text, text
+                continue
+            value = trick_money[0].amount // deal.tricks_won[trick_money[0].seat]
+            odd = deal.p0 - value * sum(deal.tricks_won)
+            seen.add(odd > 0)
+            if odd:
+                assert said.format(n=odd) in parse_html(text).text, text
+            else:
+                assert said.split("{n}")[1] not in text, text
+    assert seen == {True, False}  # both kinds of pot were split

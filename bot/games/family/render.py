@@ -316,12 +316,14 @@ def result_message(
         lines.append(head)
     told = told_story(record)
     items = None
+    odd = 0
     if told is not None:
         deal, steps = told
         log = account.trick_log(lang, ui, steps, names)
         if log:
             lines += ["", t(lang, "result.tricks"), *log]
         items = account.reasons(steps, len(table.seats), deal.p0)
+        odd = account.odd_chips(steps, table, deal.p0)
     lines.append("")
     for info in table.seats:
         seat = info.seat
@@ -336,6 +338,8 @@ def result_message(
     lines.append("")
     carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
     lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
+    if odd:
+        lines.append(ui.text(lang, "result.odd_chips", n=odd))
     markup = None
     if offer_next:
         markup = keyboard([[next_deal_choice(lang, table_id, deal_no)]])

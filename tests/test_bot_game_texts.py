@@ -568,3 +568,19 @@ def test_f13_the_odd_chips_of_a_split_pot_are_told(lang: str) -> None:
             else:
                 assert said.split("{n}")[1] not in text, text
     assert seen == {True, False}  # both kinds of pot were split
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_p14_a_closed_pulya_is_said_closed_once(lang: str) -> None:
+    """At a pulya's normal end the group reads its settlement, then the table's closing note
+    right after: «Пуля закрыта» once, not at the head of both."""
+    said = {"ru": "Пуля закрыта", "en": "The pulya is closed"}[lang]
+    rng = random.Random(3)
+    match = Match.start(NAMES[:3], PrefRules(target=10), 2, rng)
+    while match.deal is not None:
+        step = match.apply(random_move(rng, match.deal), rng)
+        match = step.match
+    settled = pref.result_message(lang, step.line, match).text
+    assert said in settled
+    closing = pref.UI.text(lang, "table.match_over")
+    assert parse_html(settled + "\n\n" + closing).text.count(said) == 1

@@ -13,7 +13,7 @@ from typing import cast
 
 import pytest
 
-from bot import games, pages
+from bot import answers, games
 from bot.chat import evening, lobby, settings_menu
 from bot.chat import lines as render
 from bot.games import preferans as pref
@@ -197,7 +197,9 @@ def _stats_text(lang: str, game: str, rows: list[DealRow], *, holding: bool) -> 
     deals the first seat's (a tie goes to the earliest)."""
     storage = cast(Storage, _Stored(game, rows, holding))
     asker = rows[0].seats[-1]
-    return asyncio.run(pages.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None))
+    return asyncio.run(
+        answers.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None)
+    )
 
 
 def _foreign(game: str) -> set[str]:

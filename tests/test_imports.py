@@ -93,8 +93,8 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     # Telegram updates in, the host's answers out; the Mini App's server, whose
     # presses go through the handlers' one path
     ("bot.handlers", "bot.web.server"),
-    # the information pages a command answers with (/balance … /export); the Mini App's pages
-    ("bot.pages", "bot.web.pages"),
+    # the answers to the information commands (/balance … /export); the Mini App's viewers
+    ("bot.answers", "bot.web.pages"),
     ("bot.service",),  # the table host
     ("bot.seats",),  # its lobby and seats
     ("bot.chat",),  # the chat's pages, which read the registry

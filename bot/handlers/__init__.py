@@ -3,9 +3,9 @@
 One facade, `Handlers`, over a module per concern: `common` (replies, the admin check, the
 group-command wrapper, answering a press), `private` (/start, /help), `table` (the table's
 commands and buttons), `money` (/pot, /balance, /top, /stats, /history, /export, /newseason:
-the pages are built by bot/pages.py), `settings` (/settings, /rules, /language, /pings and their
-buttons), `members` (membership and supergroup moves) and `presses` (every button through one
-function, `Handlers.handle_press`, which a Mini App's presses take too).
+the answers are built by bot/answers.py), `settings` (/settings, /rules, /language, /pings and
+their buttons), `members` (membership and supergroup moves) and `presses` (every button through
+one function, `Handlers.handle_press`, which a Mini App's presses take too).
 """
 
 from __future__ import annotations

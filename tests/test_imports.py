@@ -94,7 +94,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     # presses go through the handlers' one path
     ("bot.handlers", "bot.web.server"),
     # the answers to the information commands (/balance … /export); the Mini App's viewers
-    ("bot.answers", "bot.web.pages"),
+    ("bot.answers", "bot.web.viewers"),
     ("bot.service",),  # the table host
     ("bot.seats",),  # its lobby and seats
     ("bot.chat",),  # the chat's pages, which read the registry

@@ -16,7 +16,7 @@ from ..callbacks import Kind
 from ..service import GameService
 from .common import Pressed, person
 from .members import Members
-from .money import MoneyPages
+from .money import MoneyCommands
 from .presses import Answer, Presses
 from .private import PrivateChat
 from .settings import Settings
@@ -25,7 +25,7 @@ from .table import TableCommands
 __all__ = ["Answer", "Handlers", "Pressed", "person"]
 
 
-class Handlers(Presses, PrivateChat, TableCommands, MoneyPages, Settings, Members):
+class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Settings, Members):
     """Every command and button of the bot, bound to one game service."""
 
     def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:

@@ -23,7 +23,7 @@ from ..service import Refusal
 from .common import Common, Context, Pressed, is_id, log
 
 
-class MoneyPages(Common):
+class MoneyCommands(Common):
     """The chat's money and information commands."""
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:

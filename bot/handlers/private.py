@@ -9,7 +9,7 @@ from locales import pick_language, t
 
 from .. import callbacks
 from ..format import name
-from ..service import Live, Refusal
+from ..service import OpenTable, Refusal
 from .common import Common, Context, help_text, person
 
 
@@ -45,7 +45,7 @@ class PrivateChat(Common):
             return
         await self._reply(message, t(lang, "start.welcome") + "\n\n" + help_text(lang))
 
-    async def _sit_down(self, message: Message, lang: str, user: User, live: Live) -> None:
+    async def _sit_down(self, message: Message, lang: str, user: User, live: OpenTable) -> None:
         """Seat the user at the table he asked for from a group, and say where (or why not)."""
         try:
             async with self.service.lock(live.row.chat_id):

@@ -22,7 +22,7 @@ from .. import computer, games
 from ..chat import lobby
 from ..service import GameService
 from ..table import seating
-from ..table.live import Live
+from ..table.live import OpenTable
 from ..view.message import Choice, next_deal_choice
 from . import kit
 from .initdata import WebUser
@@ -71,7 +71,7 @@ class Viewers:
             if not pages:
                 del self._open[page.table_id]
 
-    def changed(self, live: Live) -> None:
+    def changed(self, live: OpenTable) -> None:
         """A table changed (`GameService.changed`, under the chat's lock): a push to its open
         pages once the lock is let go (many changes in a row make one push)."""
         table_id = live.row.table_id
@@ -134,7 +134,7 @@ class Viewers:
         except ConnectionError:
             self.remove(page)
 
-    async def _balances(self, live: Live | None) -> dict[int, int]:
+    async def _balances(self, live: OpenTable | None) -> dict[int, int]:
         if live is None:
             return {}
         rows = await self.service.storage.balances(live.row.chat_id)
@@ -144,7 +144,7 @@ class Viewers:
         self,
         user: WebUser,
         table_id: int,
-        live: Live | None = None,
+        live: OpenTable | None = None,
         balances: dict[int, int] | None = None,
     ) -> Json:
         """What `user`'s page shows of the table: his seat's view if he is dealt in, else the
@@ -188,7 +188,7 @@ class Viewers:
             "choices": _rows(self._choices(live, chat.chat_id, lang)),
         }
 
-    def _choices(self, live: Live, chat_id: int, lang: str) -> list[list[Choice]]:
+    def _choices(self, live: OpenTable, chat_id: int, lang: str) -> list[list[Choice]]:
         """The group's buttons of the table, as its message in the chat shows them: the lobby's
         while it gathers players, the next deal's after a result."""
         table_id = live.row.table_id

@@ -13,7 +13,7 @@ from locales import pick_language, t
 from . import computer, games
 from .chat import lobby
 from .format import name as shown_name
-from .games.base import TableGame
+from .games.base import GameKind
 from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
 from .table import seating
@@ -41,7 +41,7 @@ class Seats:
     def idle_deadline(self) -> float | None:
         raise NotImplementedError
 
-    def game(self, live: OpenTable) -> TableGame:
+    def game(self, live: OpenTable) -> GameKind:
         raise NotImplementedError
 
     def _arm_timer(self, live: OpenTable) -> None:

@@ -1,7 +1,7 @@
 """The table host: every chat's table, one action at a time per chat (its lock), through one
 path whatever the kind of game: the lobby and the seats, the start, a press, a toggle, a
 time-out, a computer player's move, a stop and a restart. The game played at a table is its
-kind's `TableGame` (`bot/games/base.py`), which stores each step and its chips in one
+kind's `GameKind` (`bot/games/base.py`), which stores each step and its chips in one
 transaction and tells the presenter what its messages show; the host acts on where the step
 left the table (`Moved`) and announces it (`changed`).
 """
@@ -23,7 +23,7 @@ from locales import pick_language, t
 from . import callbacks, computer, games
 from .chat import evening, settings_menu, turns
 from .format import name as shown_name
-from .games.base import Moved, TableGame
+from .games.base import GameKind, Moved
 from .names import distinct
 from .presenter import Presenter
 from .seats import Seats
@@ -79,7 +79,7 @@ class GameService(Seats):
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
         # each game's tables, played by its kind (the registry's); and who is told of a change
-        self._games: dict[str, TableGame] = {game: games.tables(game, self) for game in games.ORDER}
+        self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[OpenTable], None]] = []
         self.opener: Opener | None = None  # the Mini App's buttons, when it is served
 
@@ -106,7 +106,7 @@ class GameService(Seats):
                     yield
                     return
 
-    def game(self, live: OpenTable) -> TableGame:
+    def game(self, live: OpenTable) -> GameKind:
         """The kind of table `live` is played at (its game's, from the registry)."""
         game = self._games.get(live.row.game)
         if game is None:  # a game registered after the host was made (a test's)
@@ -342,7 +342,7 @@ class GameService(Seats):
     def changed(self, live: OpenTable) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
         toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
-        Mini App redraws from `TableGame.seat_view`/`public_view`)."""
+        Mini App redraws from `GameKind.seat_view`/`public_view`)."""
         for observer in self.observers:
             observer(live)
 

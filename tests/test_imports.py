@@ -98,7 +98,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.service",),  # the table host
     ("bot.seats",),  # its lobby and seats
     ("bot.chat",),  # the chat's pages, which read the registry
-    ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
+    ("bot.games",),  # the registry, GameUI, GameKind and Host, each kind's package
     # an open table's model and seating, the computer players, the messages kept up to date
     ("bot.table", "bot.computer", "bot.presenter"),
     (  # leaves: value types, storage, the Bot API client

@@ -1,5 +1,7 @@
 """The one small interface through which the shared bot code shows a game (STYLE.md, "One place
-per game"): its words, buttons, questions, stakes, result reasons, settings and /rules."""
+per game"): its words, buttons, questions, stakes, result reasons, settings and /rules
+(`GameUI`); and how a kind of game plays its tables for the host (`GameKind`: deal after deal,
+or a Preferans pulya), with what the host offers it (`Host`)."""
 
 from __future__ import annotations
 
@@ -83,7 +85,7 @@ class Host(Protocol):
         served."""
 
 
-class TableGame(Protocol):
+class GameKind(Protocol):
     """How one kind of game plays its tables (OpenSpiel's State at the scale of a table: a
     family table deal after deal and a Preferans pulya are both "matches"). The host
     (`bot.service.GameService`) keeps the lobby, the seats, the locks, the timers, away players,
@@ -324,3 +326,6 @@ def web_seat(live: OpenTable, seat: int, name: str, balances: Mapping[int, int])
     uid = live.deal_seats[seat]
     away = uid in live.row.away
     return kit.seat(seat, name, uid, balances, computer=computer.is_computer(uid), away=away)
+
+
+TableGame = GameKind  # old name: until the rename's sed has run over bot/games/*/web.py, kit.py

@@ -1,7 +1,7 @@
 """The Frap family's tables (F1-F15, K, SK, N): deal after deal at one table, each step and its
 chips written in one transaction, then every message of the table updated. The host
 (`bot.service.GameService`) keeps the lobby, the seats, the timers and away players, and hands
-this kind (a `TableGame` of `base.py`) the moments of the table."""
+this kind (a `GameKind` of `base.py`) the moments of the table."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ transaction, the chips moved once, when the pulya closes (P14, P16 × the whist 
 one photo edited after each deal, a restart resuming pulya and deal.
 
 The shared GameService keeps a Preferans table's lobby, seats, timers, away players and evening;
-once the lobby starts, it hands this kind of table (`PulyaTables`, the `TableGame` of `base.py`)
+once the lobby starts, it hands this kind of table (`PulyaTables`, the `GameKind` of `base.py`)
 the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def pulya(live: OpenTable) -> Match:
 
 
 class PulyaTables:
-    """Every Preferans table of the bot, played for its host (a `TableGame` of `base.py`); each
+    """Every Preferans table of the bot, played for its host (a `GameKind` of `base.py`); each
     call under the chat's lock."""
 
     keeps_players = True  # P14: a pulya's players play it to its end

@@ -97,7 +97,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.answers", "bot.web.viewers"),
     ("bot.service",),  # the table host
     ("bot.seats",),  # its lobby and seats
-    ("bot.chat",),  # the chat's pages, which read the registry
+    ("bot.chat",),  # the chat's messages and menus, which read the registry
     ("bot.games",),  # the registry, GameUI, GameKind and Host, each kind's package
     # an open table's model and seating, the computer players, the messages kept up to date
     ("bot.table", "bot.computer", "bot.presenter"),

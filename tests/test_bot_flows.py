@@ -84,6 +84,32 @@ async def test_a_plain_start_after_a_refused_seat_seats_him_where_he_asked(
     assert tg.errors == []
 
 
+async def test_a_plain_start_says_why_the_seat_he_asked_for_is_not_his(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """P14: he asked for a seat in a Preferans lobby before opening the bot's chat, and the
+    pulya began without him: his /start says which table and why he is not at it."""
+    group, (alice, bob, carol, dave) = make_players(tg, 4)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        for user in (alice, carol, dave):
+            await user.start()
+        await alice.send(group, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[-1]
+        for user in (carol, dave, bob):  # Bob's press is refused: the bot cannot write to him
+            await user.press(lobby, data=_data(lobby, "j:"))
+            await bot.idle()
+        lobby = bot_messages(tg, group)[-1]
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        await bob.start()
+        await bot.idle()
+        told = bot_messages(tg, bob)[-1].text
+        assert "Вы просили место за столом в «Friends», но сейчас сесть туда нельзя:" in told
+        assert "Bob" not in bot_messages(tg, group)[0].text
+    assert tg.errors == []
+
+
 async def test_a_creator_who_never_opened_the_bot_is_named_in_his_lobby_and_joins_by_link(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:

@@ -53,7 +53,7 @@ class PrivateChat(Common):
         except Refusal as refusal:
             chat = await self.storage.chat(live.row.chat_id)
             said = t(lang, "start.not_joined", title=name(chat.title))
-            await self._reply(message, said + " " + t(lang, refusal.key, **refusal.values))
+            await self._reply(message, said + "\n" + t(lang, refusal.key, **refusal.values))
             return
         chat = await self.storage.chat(live.row.chat_id)
         await self._reply(message, t(lang, "start.joined", title=name(chat.title)))

@@ -77,7 +77,7 @@ async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
                         sockets.append(ws)
                     reader = asyncio.gather(*(_drain(ws) for ws in sockets))
                 rng = random.Random(seed)
-                pushed0, count, cpu = web.pages.pushed, 0, 0.0
+                pushed0, count, cpu = web.viewers.pushed, 0, 0.0
                 for _ in range(deals):
                     while True:
                         movers = [(u, m) for u in users if moves_now(m := control_message(tg, u))]
@@ -95,7 +95,7 @@ async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
                     data = next(d for _, d in result.buttons if d and d.startswith("n:"))
                     await users[0].press(result, data=data)
                     await bot.idle()
-                pushed = web.pages.pushed - pushed0
+                pushed = web.viewers.pushed - pushed0
                 for ws in sockets:
                     await ws.close()
                 if pages:

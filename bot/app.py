@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import random
@@ -33,9 +34,9 @@ from . import metrics
 from .api import FrapBot
 from .config import Settings
 from .handlers import Handlers
-from .health import Heartbeat, MetricsServer
+from .health import Heartbeat, healthz
 from .http import AiohttpRequest
-from .metrics import Telegram
+from .metrics import MetricsServer, Telegram
 from .presenter import Presenter
 from .ratelimit import SendLimiter
 from .service import GameService
@@ -187,7 +188,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         )
         heartbeat.start()
         if settings.metrics_port is not None:
-            server = MetricsServer(heartbeat, settings.metrics_listen, settings.metrics_port)
+            health = functools.partial(healthz, heartbeat)
+            server = MetricsServer(health, settings.metrics_listen, settings.metrics_port)
             await server.start()
             app.bot_data["metrics_server"] = server
         tables = app.bot_data["open_tables"] = service.open_games

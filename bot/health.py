@@ -22,9 +22,8 @@ from pathlib import Path
 from aiohttp import web
 
 from .config import DatabaseSettings
-from .metrics import Telegram, exposition
+from .metrics import Telegram
 from .storage import Storage, StorageUnavailable
-from .web import protocol
 
 log = logging.getLogger(__name__)
 
@@ -96,37 +95,6 @@ def healthz(heartbeat: Heartbeat) -> web.Response:
     if found:
         return web.Response(status=503, text="\n".join(found) + "\n")
     return web.Response(status=200, text="ok\n")
-
-
-class MetricsServer:
-    """`/metrics` and `/healthz` on METRICS_PORT (aiohttp, already the bot's HTTP client)."""
-
-    def __init__(self, heartbeat: Heartbeat, listen: str, port: int) -> None:
-        self.heartbeat = heartbeat
-        self.listen, self.port = listen, port
-        self._runner: web.AppRunner | None = None
-
-    async def start(self) -> None:
-        app = web.Application()
-        app.router.add_get("/metrics", self._metrics)
-        app.router.add_get("/healthz", self._healthz)
-        self._runner = protocol.runner(app)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, self.listen, self.port).start()
-        log.info("metrics and health at http://%s:%d/metrics, /healthz", self.listen, self.port)
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    async def _metrics(self, _: web.Request) -> web.Response:
-        body, content_type = exposition()
-        response = web.Response(body=body)
-        response.headers["Content-Type"] = content_type
-        return response
-
-    async def _healthz(self, _: web.Request) -> web.Response:
-        return healthz(self.heartbeat)
 
 
 def command(path: str, settings: DatabaseSettings) -> int:

@@ -13,9 +13,12 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
+from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
+
+from .web import protocol
 
 log = logging.getLogger(__name__)
 
@@ -155,3 +158,35 @@ def observe_update(seconds: float) -> None:
     """One update handled in `seconds`."""
     UPDATES.inc()
     UPDATE_SECONDS.observe(seconds)
+
+
+class MetricsServer:
+    """`/metrics` on METRICS_PORT (aiohttp, already the bot's HTTP client), with `/healthz`
+    beside it answered by `health` (bot.health.healthz on the bot's heartbeat)."""
+
+    def __init__(self, health: Callable[[], web.Response], listen: str, port: int) -> None:
+        self.health = health
+        self.listen, self.port = listen, port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/metrics", self._metrics)
+        app.router.add_get("/healthz", self._healthz)
+        self._runner = protocol.runner(app)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.listen, self.port).start()
+        log.info("metrics and health at http://%s:%d/metrics, /healthz", self.listen, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _metrics(self, _: web.Request) -> web.Response:
+        body, content_type = exposition()
+        response = web.Response(body=body)
+        response.headers["Content-Type"] = content_type
+        return response
+
+    async def _healthz(self, _: web.Request) -> web.Response:
+        return self.health()

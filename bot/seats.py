@@ -13,11 +13,11 @@ from locales import pick_language, t
 from . import computer, games
 from .chat import lobby
 from .format import name as shown_name
-from .games.base import TableGame
+from .games.base import GameKind
 from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
 from .table import seating
-from .table.live import Live, Person, Refusal
+from .table.live import OpenTable, Person, Refusal
 from .view.message import Rendered, deep_link
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ class Seats:
     presenter: Presenter
     bot_username: str
     opener: Opener | None  # the Mini App's buttons, when it is served
-    _live: dict[int, Live]  # by table id
+    _live: dict[int, OpenTable]  # by table id
+    _wanted: dict[int, list[int]]  # by user id: the tables he could not sit at yet
 
     # (the host's own, which the lobby calls)
     async def touch(self, person: Person, *, started: bool = False) -> UserRow:
@@ -40,17 +41,17 @@ class Seats:
     def idle_deadline(self) -> float | None:
         raise NotImplementedError
 
-    def game(self, live: Live) -> TableGame:
+    def game(self, live: OpenTable) -> GameKind:
         raise NotImplementedError
 
-    def _arm_timer(self, live: Live) -> None:
+    def _arm_timer(self, live: OpenTable) -> None:
         raise NotImplementedError
 
-    def changed(self, live: Live) -> None:
+    def changed(self, live: OpenTable) -> None:
         raise NotImplementedError
 
     async def _close(
-        self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
+        self, live: OpenTable, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         raise NotImplementedError
 
@@ -72,18 +73,18 @@ class Seats:
                 content = self.opener.hand(content, table_id, chat.lang)
         self.presenter.show(slot, chat.chat_id, content)
 
-    def find(self, table_id: int) -> Live | None:
+    def find(self, table_id: int) -> OpenTable | None:
         """An open table by id."""
         return self._live.get(table_id)
 
-    def table_in(self, chat_id: int) -> Live | None:
+    def table_in(self, chat_id: int) -> OpenTable | None:
         """The chat's open table, if any."""
         chat_id = self.storage.moves.get(chat_id, chat_id)
         return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
 
     async def new_table(
         self, chat_id: int, title: str, person: Person, game: str | None = None
-    ) -> Live:
+    ) -> OpenTable:
         """Open a lobby in the chat; the creator sits down if they have started the bot."""
         user = await self.touch(person)
         chat = await self.storage.chat(chat_id, title)
@@ -96,12 +97,13 @@ class Seats:
         if not chat.lang_chosen or (seating.practice(chat_id) and chat.lang != lang):
             await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
-        live = Live(row, {user.user_id: user})  # the lobby names its creator, seated or not
+        live = OpenTable(row, {user.user_id: user})  # the lobby names its creator, seated or not
         self._live[row.table_id] = live
         live.row = replace(row, deadline=self.idle_deadline())  # lobbies expire
         if user.started:
             await self._seat(live, user)  # saves the row
         else:
+            self._want_seat(user.user_id, row.table_id)
             await self.storage.save_table(live.row)
         if seating.practice(chat_id) and computer.plays(live.row.game):  # ready to start
             ui = games.ui(live.row.game)
@@ -111,7 +113,7 @@ class Seats:
         self._arm_timer(live)
         return live
 
-    async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
+    async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Sit down at the chat's table (in the lobby or between deals)."""
         user = await self.touch(person)
         live = self._table(chat_id, table_id)
@@ -130,6 +132,7 @@ class Seats:
         if len(live.row.seats) >= most:
             raise Refusal("err.table_full", n=most)
         if not user.started or user.blocked:
+            self._want_seat(user.user_id, live.row.table_id)
             raise Refusal(
                 "err.start_bot_first",
                 url=deep_link(self.bot_username, f"j{live.row.table_id}"),
@@ -140,9 +143,23 @@ class Seats:
             self._show_lobby(live, chat)
         return live
 
+    def _want_seat(self, user_id: int, table_id: int) -> None:
+        """Remember that the user asked for a seat the bot could not give him yet: it cannot
+        write to him until he opens its private chat."""
+        wanted = self._wanted.setdefault(user_id, [])
+        if table_id not in wanted:
+            wanted.append(table_id)
+
+    def wanted_seats(self, user_id: int) -> list[OpenTable]:
+        """The open tables the user asked for a seat at before he opened the bot's private
+        chat (forgotten once asked): his /start there seats him, as the refusal's link would
+        have, though he opened the chat some other way."""
+        wanted = self._wanted.pop(user_id, [])
+        return [self._live[table_id] for table_id in wanted if table_id in self._live]
+
     async def seat_computer(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
-    ) -> Live:
+    ) -> OpenTable:
         """The lobby's buttons: the table's creator (or an admin) seats a computer player of
         `level`, or (None) stands the last one seated up."""
         live = self._table(chat_id, table_id)
@@ -167,17 +184,17 @@ class Seats:
         self._show_lobby(live, chat)
         return live
 
-    async def _seat_computer(self, live: Live, chat: ChatRow, level: str) -> None:
+    async def _seat_computer(self, live: OpenTable, chat: ChatRow, level: str) -> None:
         uid = computer.next_seat(level, live.row.seats)
         name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
         await self._seat(live, await self.storage.touch_user(uid, name, None, None))
 
-    async def _seat(self, live: Live, user: UserRow) -> None:
+    async def _seat(self, live: OpenTable, user: UserRow) -> None:
         live.users[user.user_id] = user
         live.row = replace(live.row, seats=(*live.row.seats, user.user_id))
         await self.storage.save_table(live.row)
 
-    async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> Live:
+    async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Stand up: in the lobby, or between deals (a deal in play must be finished or stopped)."""
         live = self._table(chat_id, table_id)
         uid = person.user_id
@@ -194,13 +211,13 @@ class Seats:
             self._show_lobby(live, chat)
         return live
 
-    def _unseat(self, live: Live, uid: int) -> None:
+    def _unseat(self, live: OpenTable, uid: int) -> None:
         """Take a player off the seats (the dealer's place moves with them); his control
         message is let go."""
         seating.unseat(live, uid)
         self.presenter.retire(self._hand_slot(live, uid))
 
-    async def _too_few(self, live: Live, chat: ChatRow) -> bool:
+    async def _too_few(self, live: OpenTable, chat: ChatRow) -> bool:
         """A table in play that has fewer seats than its game takes, or only computer players
         left, closes (True if it did)."""
         if live.row.status != "playing":
@@ -243,7 +260,7 @@ class Seats:
             self._show_lobby(live, chat)
         return True
 
-    def _last_word(self, live: Live, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
+    def _last_word(self, live: OpenTable, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
         """A leaving player's control message says why it stops, then is never edited again
         (`deliver_hand` skips the players leaving)."""
         user = live.users.get(user_id)
@@ -256,7 +273,7 @@ class Seats:
             self.presenter.show(slot, user_id, Rendered(text))
         self.presenter.retire(slot)
 
-    async def _stand_up_leavers(self, live: Live, chat: ChatRow) -> bool:
+    async def _stand_up_leavers(self, live: OpenTable, chat: ChatRow) -> bool:
         """At a deal's end: players leaving stand up now (True if the table closed for it)."""
         if not live.row.leaving:
             return False
@@ -297,10 +314,10 @@ class Seats:
         await self.storage.save_table(live.row)
         self._show_lobby(live, await self.storage.chat(chat_id))
 
-    def _open_table(self, chat_id: int) -> Live | None:
+    def _open_table(self, chat_id: int) -> OpenTable | None:
         return next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
 
-    def _table(self, chat_id: int, table_id: int | None) -> Live:
+    def _table(self, chat_id: int, table_id: int | None) -> OpenTable:
         chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
         live = self._live.get(table_id) if table_id is not None else None
         if live is None and table_id is None:
@@ -309,7 +326,7 @@ class Seats:
             raise Refusal("err.no_table" if table_id is None else "err.stale")
         return live
 
-    def _show_lobby(self, live: Live, chat: ChatRow, closed: str | None = None) -> None:
+    def _show_lobby(self, live: OpenTable, chat: ChatRow, closed: str | None = None) -> None:
         names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
         creator = live.users.get(live.row.creator_id)
         content = lobby.lobby(
@@ -329,7 +346,7 @@ class Seats:
         self.show_table(live, chat, f"lobby:{live.row.table_id}", content, current=closed is None)
         self.changed(live)  # the lobby's pages follow it
 
-    def _hand_slot(self, live: Live, user_id: int) -> str:
+    def _hand_slot(self, live: OpenTable, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (new
         messages count against Telegram's 30 a second, edits do not)."""
         return f"hand:{live.row.table_id}:{user_id}"

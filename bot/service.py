@@ -1,7 +1,7 @@
 """The table host: every chat's table, one action at a time per chat (its lock), through one
 path whatever the kind of game: the lobby and the seats, the start, a press, a toggle, a
 time-out, a computer player's move, a stop and a restart. The game played at a table is its
-kind's `TableGame` (`bot/games/base.py`), which stores each step and its chips in one
+kind's `GameKind` (`bot/games/base.py`), which stores each step and its chips in one
 transaction and tells the presenter what its messages show; the host acts on where the step
 left the table (`Moved`) and announces it (`changed`).
 """
@@ -23,13 +23,13 @@ from locales import pick_language, t
 from . import callbacks, computer, games
 from .chat import evening, settings_menu, turns
 from .format import name as shown_name
-from .games.base import Moved, TableGame
+from .games.base import GameKind, Moved
 from .names import distinct
 from .presenter import Presenter
 from .seats import Seats
 from .storage import RETRY_AFTER, ChatRow, Storage, StorageUnavailable, UserRow
 from .table import seating
-from .table.live import Live, Person, Refusal
+from .table.live import OpenTable, Person, Refusal
 from .table.seating import AWAY_AFTER
 from .view.message import Rendered, deep_link
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .web.opening import Opener
 
 # re-exported: the handlers name a press's person and a refusal through the service
-__all__ = ["AWAY_AFTER", "GameService", "Live", "Person", "Refusal"]
+__all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,8 @@ class GameService(Seats):
         self.lobby_timeout = lobby_timeout
         self.away_delay = away_delay
         self._locks: dict[int, asyncio.Lock] = {}
-        self._live: dict[int, Live] = {}  # by table id
+        self._live: dict[int, OpenTable] = {}  # by table id
+        self._wanted: dict[int, list[int]] = {}  # by user id: see Seats.wanted_seats
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
@@ -85,8 +86,8 @@ class GameService(Seats):
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
         # each game's tables, played by its kind (the registry's); and who is told of a change
-        self._games: dict[str, TableGame] = {game: games.tables(game, self) for game in games.ORDER}
-        self.observers: list[Callable[[Live], None]] = []
+        self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
+        self.observers: list[Callable[[OpenTable], None]] = []
         self.opener: Opener | None = None  # the Mini App's buttons, when it is served
 
     def busy(self) -> bool:
@@ -112,7 +113,7 @@ class GameService(Seats):
                     yield
                     return
 
-    def game(self, live: Live) -> TableGame:
+    def game(self, live: OpenTable) -> GameKind:
         """The kind of table `live` is played at (its game's, from the registry)."""
         game = self._games.get(live.row.game)
         if game is None:  # a game registered after the host was made (a test's)
@@ -126,7 +127,7 @@ class GameService(Seats):
         await self.presenter.load()
         rows = await self.storage.open_tables()
         for row in rows:
-            live = Live(row, await self.storage.users((*row.seats, row.creator_id)))
+            live = OpenTable(row, await self.storage.users((*row.seats, row.creator_id)))
             if row.status == "playing":
                 try:
                     await self.game(live).resume(live)
@@ -206,7 +207,7 @@ class GameService(Seats):
         await self._close(live, chat, "table.stopped")
 
     async def _close(
-        self, live: Live, chat: ChatRow, reason: str, *, announce: bool = True
+        self, live: OpenTable, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
         self._cancel_timer(live.row.table_id)
         self.computers.cancel(live.row.table_id)
@@ -254,7 +255,9 @@ class GameService(Seats):
             return None
         return self.game(live).standing(live, lang)
 
-    async def dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    async def dealt_in(
+        self, live: OpenTable, chat: ChatRow
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those it leaves out for want of chips:
         with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks)."""
         seats = tuple(uid for uid in live.row.seats if not seating.sits_out(live, uid))
@@ -268,7 +271,7 @@ class GameService(Seats):
         short = tuple(uid for uid in seats if start + held.get(uid, 0) < need)
         return tuple(uid for uid in seats if uid not in short), short
 
-    async def _check_dealt_in(self, live: Live, chat: ChatRow) -> None:
+    async def _check_dealt_in(self, live: OpenTable, chat: ChatRow) -> None:
         """Refuse a deal that too few of the seated players could be dealt into (a match keeps
         its players to its end: every seated one)."""
         keeps = self.game(live).keeps_players
@@ -299,7 +302,7 @@ class GameService(Seats):
             self.changed(live)
 
     @asynccontextmanager
-    async def _pressed(self, user_id: int, press: callbacks.Press) -> AsyncIterator[Live]:
+    async def _pressed(self, user_id: int, press: callbacks.Press) -> AsyncIterator[OpenTable]:
         """Under the table's lock: the live table a press is at (Refusal for a closed one), the
         presser back from away."""
         live = self._live.get(press.table_id)
@@ -325,7 +328,9 @@ class GameService(Seats):
             await self._check_dealt_in(live, chat)
             await self._after(live, chat, await game.next_deal(live, chat))
 
-    async def _after(self, live: Live, chat: ChatRow, moved: Moved, *, armed: bool = False) -> None:
+    async def _after(
+        self, live: OpenTable, chat: ChatRow, moved: Moved, *, armed: bool = False
+    ) -> None:
         """Where a step left the table, acted on: the next move's timer, a deal's end (the
         leavers stand up, then the result offers the next deal), a match's end; then every
         observer is told (`changed`)."""
@@ -341,10 +346,10 @@ class GameService(Seats):
             self._arm_timer(live)
         self.changed(live)
 
-    def changed(self, live: Live) -> None:
+    def changed(self, live: OpenTable) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
         toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
-        Mini App redraws from `TableGame.seat_view`/`public_view`)."""
+        Mini App redraws from `GameKind.seat_view`/`public_view`)."""
         for observer in self.observers:
             observer(live)
 
@@ -361,7 +366,7 @@ class GameService(Seats):
             chat = await self.storage.chat(live.row.chat_id)
             await self._after(live, chat, await game.move(live, action, auto=False))
 
-    async def _returns(self, live: Live, user_id: int) -> None:
+    async def _returns(self, live: OpenTable, user_id: int) -> None:
         """An away player pressed one of his buttons (even an outdated one): he is back, and
         from now on his moves wait for him again."""
         if user_id in live.row.away and user_id in live.row.seats:  # dealt in or sitting out
@@ -379,7 +384,7 @@ class GameService(Seats):
         """When a lobby nobody starts, or a table nobody deals on after a result, closes."""
         return self.clock() + self.lobby_timeout if self.lobby_timeout > 0 else None
 
-    def _arm_timer(self, live: Live) -> None:
+    def _arm_timer(self, live: OpenTable) -> None:
         """One timer per table: the lobby's expiry, the current move, or the expiry
         of a table waiting for its next deal."""
         table_id = live.row.table_id
@@ -472,7 +477,7 @@ class GameService(Seats):
                 await self._tell_timed_out(live, user_id, action)
             await self._after(live, chat, moved)
 
-    async def _tell_timed_out(self, live: Live, user_id: int, action: Any) -> None:
+    async def _tell_timed_out(self, live: OpenTable, user_id: int, action: Any) -> None:
         """A private line (a new message: it notifies) to a player whose time ran out: what
         the bot played for him, and whether it goes on playing for him."""
         user = live.users[user_id]
@@ -488,7 +493,7 @@ class GameService(Seats):
     # ---- what the messages show -----------------------------------------------------------------
 
     def deliver_hand(
-        self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
+        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,
     ) -> None:  # fmt: skip
         """Send a player's control message of any game: with what the bot last played for him
@@ -523,7 +528,7 @@ class GameService(Seats):
             if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
         )
 
-    async def _refresh(self, live: Live) -> None:
+    async def _refresh(self, live: OpenTable) -> None:
         """Every message of the table as it stands (after a restart, a group's move), its timer
         armed; a deal whose end the bot died before showing is ended now."""
         chat = await self.storage.chat(live.row.chat_id)

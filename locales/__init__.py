@@ -18,6 +18,10 @@ SOURCE = "en"  # the language of the template's msgids; it needs no catalog
 DEFAULT = "ru"  # a new chat's language, and where a catalog's missing messages come from
 # Without a catalog of their own, these readers get Russian rather than English.
 _READ_RUSSIAN = ("uk", "be", "kk")
+# What sets parts of a line apart ("Trumps: ♠ · Pot: 40"), bound to the part before it by a
+# no-break space: a line a phone wraps breaks after the dot, never starts with it. The
+# catalogs write a plain " · " (translators need not type the no-break space): `t` binds it.
+SEPARATOR = "\u00a0· "
 
 
 class Locales:
@@ -50,6 +54,7 @@ class Locales:
             text = translations.pgettext(key, single)
         else:
             text = translations.npgettext(key, single, plural, int(values["n"]))
+        text = text.replace(" · ", SEPARATOR)
         return text.format(**values) if values else text
 
     def has(self, key: str) -> bool:

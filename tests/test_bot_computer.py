@@ -14,7 +14,7 @@ from bot import computer
 from bot.games.family.table import deal as deal_of
 from bot.games.preferans import action_code as pref_code
 from bot.games.preferans.table import pulya
-from bot.service import Live
+from bot.service import OpenTable
 from bot.storage import DealRow
 from engine.actions import Do
 from engine.ai import pref_knowledge, rules_player, seat_knowledge
@@ -80,7 +80,9 @@ def _lobby_id(lobby: StoredMessage) -> str:
     return _data(lobby, "s:").split(":")[1]
 
 
-async def _play_deal(bot: RunningBot, live: Live, users: list[FakeUser], rng: random.Random) -> int:
+async def _play_deal(
+    bot: RunningBot, live: OpenTable, users: list[FakeUser], rng: random.Random
+) -> int:
     """People press random legal buttons, computer players move by themselves, until the deal
     ends (an F8 redeal goes on); how many moves the computer players made in the deal that
     finished (read off its actions: a computer often moves while the harness waits for quiet)."""
@@ -295,7 +297,7 @@ def test_computer_ids_are_negative_per_level_and_named_with_the_mark() -> None:
 # ---- Preferans (a pulya: a match of many deals played by its own service) ----------------------
 
 
-def _pulya_table(bot: RunningBot, chat_id: int) -> Live:
+def _pulya_table(bot: RunningBot, chat_id: int) -> OpenTable:
     live = bot.service.table_in(chat_id)
     assert live is not None and live.play is not None
     return live

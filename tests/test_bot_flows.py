@@ -8,6 +8,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.format import signed
 from bot.games.family.table import deal as deal_of
 from tests.bot_harness import (
@@ -52,6 +54,59 @@ async def test_join_needs_the_private_chat_and_a_deep_link_completes_it(
         await bot.idle()
         assert "Bob" in bot_messages(tg, group)[0].text
         assert "Friends" in bot_messages(tg, bob)[-1].text
+    assert tg.errors == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_a_plain_start_after_a_refused_seat_seats_him_where_he_asked(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    """He pressed "Take a seat" before opening the bot's chat (told so in a toast that
+    vanishes), then opened the chat some other way and sent a bare /start: he is seated where
+    he asked and told where; a second /start seats nobody again."""
+    group, (alice, bob, carol) = make_players(tg, 3, lang)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        await alice.start()
+        await alice.send(group, "/newgame")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[0]
+        await bob.press(lobby, data=_data(lobby, "j:"))
+        await bot.idle()
+        assert "Bob" not in bot_messages(tg, group)[0].text
+        await bob.start()
+        await carol.start()  # asked for nothing: welcomed only
+        await bot.idle()
+        assert "Bob" in bot_messages(tg, group)[0].text
+        said = {"ru": "Вы сели за стол в «Friends»", "en": "You took a seat in “Friends”"}[lang]
+        assert said in bot_messages(tg, bob)[-1].text
+        assert all("Friends" not in m.text for m in bot_messages(tg, carol))
+        assert "Carol" not in bot_messages(tg, group)[0].text
+    assert tg.errors == []
+
+
+async def test_a_plain_start_says_why_the_seat_he_asked_for_is_not_his(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """P14: he asked for a seat in a Preferans lobby before opening the bot's chat, and the
+    pulya began without him: his /start says which table and why he is not at it."""
+    group, (alice, bob, carol, dave) = make_players(tg, 4)
+    async with running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        for user in (alice, carol, dave):
+            await user.start()
+        await alice.send(group, "/newgame preferans")
+        await bot.idle()
+        lobby = bot_messages(tg, group)[-1]
+        for user in (carol, dave, bob):  # Bob's press is refused: the bot cannot write to him
+            await user.press(lobby, data=_data(lobby, "j:"))
+            await bot.idle()
+        lobby = bot_messages(tg, group)[-1]
+        await alice.press(lobby, data=_data(lobby, "s:"))
+        await bot.idle()
+        await bob.start()
+        await bot.idle()
+        told = bot_messages(tg, bob)[-1].text
+        assert "Вы просили место за столом в «Friends», но сейчас сесть туда нельзя:" in told
+        assert "Bob" not in bot_messages(tg, group)[0].text
     assert tg.errors == []
 
 

@@ -13,9 +13,9 @@ from typing import cast
 
 import pytest
 
-from bot import games, pages
+from bot import answers, games
+from bot.chat import evening, lobby, settings_menu
 from bot.chat import lines as render
-from bot.chat import lobby, settings_menu
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
@@ -25,7 +25,7 @@ from bot.storage import ChatRow, DealRow, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
-from engine.events import Exchanged
+from engine.events import ChipsMoved, Exchanged, Reason
 from engine.preferans import record as deal_record
 from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
@@ -33,7 +33,7 @@ from engine.preferans.views import seat_view as pref_seat_view
 from engine.preferans.views import table_view as pref_table_view
 from engine.record import story
 from engine.views import seat_view, table_view
-from locales import LANGUAGES
+from locales import LANGUAGES, SEPARATOR
 from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
 from tests.pref_deal_helpers import random_move
@@ -138,11 +138,25 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
             yield from (b.label for row in content.rows for b in row)
     assert deal is not None
     record = deal.to_record()
-    yield family_render.result_message(
+    yield _deal_texts_result(game, lang, deal)
+    row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
+    yield render.history_line(lang, row, 1, "01.12 20:00")
+    account_text = render.deal_account(lang, row)
+    assert account_text is not None
+    yield account_text
+    yield _stats_text(lang, game, [row], holding=True)
+    results = {uid: deal.delta[seat] for seat, uid in enumerate(row.seats)}
+    yield evening.session_summary(lang, games.ui(game), 1, results, dict(enumerate(NAMES, 1)))
+
+
+def _deal_texts_result(game: str, lang: str, deal: TrickDeal) -> str:
+    """The group's message at the end of a finished deal."""
+    ui, record = games.ui(game), deal.to_record()
+    return family_render.result_message(
         lang,
-        games.ui(game),
+        ui,
         table_view(deal),
-        names,
+        NAMES,
         1,
         {},
         1,
@@ -150,12 +164,6 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
         offer_next=True,
         record=record,
     ).text
-    row = DealRow(1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
-    yield render.history_line(lang, row, 1, "01.12 20:00")
-    account_text = render.deal_account(lang, row)
-    assert account_text is not None
-    yield account_text
-    yield _stats_text(lang, game, [row], holding=True)
 
 
 class _Stored:
@@ -187,7 +195,9 @@ def _stats_text(lang: str, game: str, rows: list[DealRow], *, holding: bool) -> 
     deals the first seat's (a tie goes to the earliest)."""
     storage = cast(Storage, _Stored(game, rows, holding))
     asker = rows[0].seats[-1]
-    return asyncio.run(pages.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None))
+    return asyncio.run(
+        answers.player_stats(storage, 1, lang, (asker, NAMES[asker - 1]), None, None)
+    )
 
 
 def _foreign(game: str) -> set[str]:
@@ -319,6 +329,42 @@ def _cut_in_explained(plain: str, lang: str) -> bool | None:
     return all(word in plain for word in ways[lang])
 
 
+_SHARE = {
+    "ru": re.compile(r": ([+−]\d+) \((?:из них (\d+)|всё) — в (?:банке|кладе)\)$", re.M),
+    "en": re.compile(r": ([+−]\d+) \((?:(\d+) of it|all of it) in the (?:pot|treasure)\)$", re.M),
+}
+_EVENING_POT = {
+    "ru": r"^(?:Банк|Клад) за вечер: \+(\d+)$",
+    "en": r"^The (?:pot|treasure) over the evening: \+(\d+)$",
+}
+
+
+def _pot_share_said(plain: str, lang: str) -> bool | None:
+    """F13: the evening's chips that stayed in the pot are told per player beside his result,
+    and add up to the pot's gain (else "Bob −70 … Bob → Carol: 20" leaves 50 unexplained)."""
+    if lang not in _SHARE:
+        return None
+    pot = re.search(_EVENING_POT[lang], plain, re.M)
+    if pot is None:
+        return None
+    shares = [
+        int(part) if part else -int(result.replace("−", "-"))
+        for result, part in _SHARE[lang].findall(plain)
+    ]
+    return sum(shares) == int(pot.group(1))
+
+
+_LOOSE_SEPARATOR = re.compile(r"(?:^|\s)(?<!\u00a0)· ", re.M)
+
+
+def _separator_bound(plain: str, lang: str) -> bool | None:
+    """A separator is bound to the part before it (a no-break space), so a wrapped line never
+    starts with it ("· Pot: 40" alone on a phone's line), and no line begins with one."""
+    if "· " not in plain:
+        return None
+    return not _LOOSE_SEPARATOR.search(plain)
+
+
 _Check = Callable[[str, str], bool | None]
 _BOTH = ("ru", "en")
 _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
@@ -331,6 +377,8 @@ _TRIPPED: dict[str, tuple[_Check, tuple[str, ...], tuple[str, ...]]] = {
     "stopped": (_stop_said_once, ("preferans",), _BOTH),
     "top_up": (_top_up_as_shown, ("preferans",), _BOTH),
     "cut_in": (_cut_in_explained, ("frap",), _BOTH),
+    "pot_share": (_pot_share_said, ("frap", "napoleon"), _BOTH),
+    "separator": (_separator_bound, tuple(games.ORDER), _BOTH),
 }
 
 
@@ -463,7 +511,9 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
     khrap = _deal("khrap", 3, 3)
     line = games.ui("khrap").stakes("en", table_view(khrap))
     assert (
-        line is not None and f"takes {khrap.pot} " in line and f"a trick {khrap.pot // 5}" in line
+        line is not None
+        and f"takes {khrap.pot}{SEPARATOR}" in line
+        and f"a trick {khrap.pot // 5}" in line
     )
     assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None
 
@@ -488,3 +538,49 @@ def test_F10_the_history_counts_a_cutters_drop_and_draw_apart(lang: str, said: s
     names = ["Alice", "Bob", "Carol", "Dave"]
     frap = cast(FamilyWords, games.ui("frap"))
     assert account._event_line(lang, frap, Exchanged(2, 4, 5), names) == said
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_f13_the_odd_chips_of_a_split_pot_are_told(lang: str) -> None:
+    """F13: a trick is a quarter of P0 (a fifth in Khrap, K5) and the remainder stays in the
+    pot; the result says how much, once trick money was paid and something is left over."""
+    said = {"ru": "остаток {n} остаётся в банке", "en": "{n} left over stays in the pot"}[lang]
+    seen = set()
+    for game in ("frap", "khrap", "student_khrap"):
+        for seed in range(40):
+            *_, deal = _playout(game, seed)
+            _, steps = story(deal.to_record())
+            trick_money = [
+                e
+                for _, events in steps
+                for e in events
+                if isinstance(e, ChipsMoved) and e.reason is Reason.TRICKS and e.amount
+            ]
+            text = _deal_texts_result(game, lang, deal)
+            if not trick_money:
+                assert "left over" not in text and "остаток" not in text, text
+                continue
+            value = trick_money[0].amount // deal.tricks_won[trick_money[0].seat]
+            odd = deal.p0 - value * sum(deal.tricks_won)
+            seen.add(odd > 0)
+            if odd:
+                assert said.format(n=odd) in parse_html(text).text, text
+            else:
+                assert said.split("{n}")[1] not in text, text
+    assert seen == {True, False}  # both kinds of pot were split
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_p14_a_closed_pulya_is_said_closed_once(lang: str) -> None:
+    """At a pulya's normal end the group reads its settlement, then the table's closing note
+    right after: «Пуля закрыта» once, not at the head of both."""
+    said = {"ru": "Пуля закрыта", "en": "The pulya is closed"}[lang]
+    rng = random.Random(3)
+    match = Match.start(NAMES[:3], PrefRules(target=10), 2, rng)
+    while match.deal is not None:
+        step = match.apply(random_move(rng, match.deal), rng)
+        match = step.match
+    settled = pref.result_message(lang, step.line, match).text
+    assert said in settled
+    closing = pref.UI.text(lang, "table.match_over")
+    assert parse_html(settled + "\n\n" + closing).text.count(said) == 1

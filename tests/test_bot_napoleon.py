@@ -21,6 +21,7 @@ from engine.cards import Card, make_deck
 from engine.napoleon import NapoleonDeal
 from engine.record import replay
 from engine.views import table_view
+from locales import SEPARATOR
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -229,7 +230,9 @@ async def test_four_players_the_dealer_says_here_twice_and_makes_three(
         assert page.message_id == settings.message_id
         assert "Ставка за взятку u: 5" in [text for text, _ in page.buttons]
         await open_lobby(bot, users, "/newgame napoleon")
-        assert "Взнос в клад c: 10 · ставка за взятку u: 5" in group_text(tg, "собираем стол")
+        assert f"Взнос в клад c: 10{SEPARATOR}ставка за взятку u: 5" in group_text(
+            tg, "собираем стол"
+        )
         await press(bot, alice, "1 взятка")
         await press(bot, bob, "2 взятки")
         await press(bot, carol, "Пас")

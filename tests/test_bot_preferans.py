@@ -29,6 +29,7 @@ from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.outcome import level
 from engine.preferans.record import story
 from engine.preferans.views import table_view
+from locales import SEPARATOR
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -216,7 +217,7 @@ async def test_p14_p16_a_whole_pulya_to_10_is_played_through_the_group_to_its_se
         assert len(group) <= 3 * match.sheet.deals  # at most 3 new messages a deal
         settle = pref.settlement_lines("en", match.names, match.balances(), 2, stopped=False)
         assert all(line in texts for line in settle[1:])
-        assert "The pulya is closed." in texts and "The evening's result" in texts
+        assert texts.count("The pulya is closed.") == 1 and "The evening's result" in texts
         for seat, user in enumerate(users):  # each message ends with the settlement
             mine = _control(tg, user).text
             whists, chips = signed(match.balances()[seat]), signed(match.chips()[seat])
@@ -273,7 +274,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
             names = deal.players
             lines = told.text.split("\n")
             assert lines[:3] == [
-                f"📜 Preferans · deal #{number}",
+                f"📜 Preferans{SEPARATOR}deal #{number}",
                 lines[1],
                 f"Dealer: {names[deal.dealer]}",
             ] and lines[1].startswith("🗓 Played ")
@@ -284,7 +285,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
             ]
             words = (PrefDo.BID, PrefDo.PASS, PrefDo.MISERE, PrefDo.HERE)  # P4's, in order
             bidding = next(i for i, a in enumerate(deal.actions) if a.do not in words)
-            assert lines[3] == "Auction: " + " · ".join(said[:bidding])
+            assert lines[3] == "Auction: " + SEPARATOR.join(said[:bidding])
             tricks = [
                 f"{e.number}. {' '.join(c.label for c in e.cards)} → {names[e.seat]}"
                 for e in events
@@ -294,7 +295,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
             assert len(tricks) == (0 if plan == "half_whist" else 10)
             if tricks:
                 took = (f"{names[s]} — {n} trick{'s' * (n != 1)}" for s, n in enumerate(deal.won))
-                assert lines[lines.index(tricks[-1]) + 1] == " · ".join(took)
+                assert lines[lines.index(tricks[-1]) + 1] == SEPARATOR.join(took)
             untold = [x for x in lines if x not in tricks]  # what is said besides the cards played
             bids = {pref.UI.bid_label("en", a.bid) for a in deal.actions if a.bid}
             if deal.raspasy:  # P10: three passes, the talon's two cards turned for all
@@ -323,7 +324,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
                     lines[7]
                     == f"{declarer} names the contract: {pref.UI.bid_label('en', deal.contract)}"
                 )
-                assert lines[8] == "Whisting: " + " · ".join(said[bidding:])
+                assert lines[8] == "Whisting: " + SEPARATOR.join(said[bidding:])
                 untold.remove(lines[5])
             # P5: the discard is never named
             assert not _named(deal.discards, untold, bids)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import games
+from locales import SEPARATOR
 from tests.bot_harness import (
     GROUP_ID,
     bot_messages,
@@ -29,7 +30,7 @@ def _reasons_sum(line: str) -> int:
     """The sum of the amounts a result line gives as reasons ('анте −10 · 2 взятки × 7 = +14')."""
     reasons = re.sub(r" \([^()]*\)$", "", line.split(": ", 1)[1]) if ": " in line else ""
     total = 0
-    for part in reasons.split(" · ") if reasons else []:
+    for part in reasons.split(SEPARATOR) if reasons else []:
         match = _AMOUNT.search(part.strip())
         assert match, part
         total += int(match.group().replace("−", "-"))

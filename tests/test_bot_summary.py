@@ -63,8 +63,8 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
                 left[payer] = left.get(payer, 0) + _number(amount)
                 left[payee] = left.get(payee, 0) - _number(amount)
                 transfers += 1
-            elif head in names:
-                shown[head] = _number(amount)
+            elif head in names:  # "−50 (из них 40 — в банке)": the result, then its part in the pot
+                shown[head] = _number(amount.split(" (")[0])
         # each player's line is his chips over the table's deals, as the ledger has them
         assert shown == {n: results.get(uid, 0) for n, uid in names.items()}, text
         # the pot is a party for what the players' results do not add up to

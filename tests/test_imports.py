@@ -93,12 +93,12 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     # Telegram updates in, the host's answers out; the Mini App's server, whose
     # presses go through the handlers' one path
     ("bot.handlers", "bot.web.server"),
-    # the information pages a command answers with (/balance … /export); the Mini App's pages
-    ("bot.pages", "bot.web.pages"),
+    # the answers to the information commands (/balance … /export); the Mini App's viewers
+    ("bot.answers", "bot.web.viewers"),
     ("bot.service",),  # the table host
     ("bot.seats",),  # its lobby and seats
-    ("bot.chat",),  # the chat's pages, which read the registry
-    ("bot.games",),  # the registry, GameUI, TableGame and Host, each kind's package
+    ("bot.chat",),  # the chat's messages and menus, which read the registry
+    ("bot.games",),  # the registry, GameUI, GameKind and Host, each kind's package
     # an open table's model and seating, the computer players, the messages kept up to date
     ("bot.table", "bot.computer", "bot.presenter"),
     (  # leaves: value types, storage, the Bot API client

@@ -21,7 +21,7 @@ from engine.preferans.deal import Phase, PrefDeal
 from engine.preferans.match import Match
 from engine.preferans.outcome import PrefRules
 from engine.preferans.views import seat_view, table_view
-from locales import LANGUAGES
+from locales import LANGUAGES, SEPARATOR
 from tests.fakebot import parse_html
 from tests.pref_deal_helpers import HANDS, NAMES, TALON, new, plays, random_move, run
 
@@ -151,9 +151,9 @@ def test_p6_the_defender_sees_the_contract_its_declarer_and_the_other_defenders_
     assert question in _text(lang, deal, 1)
     deal = run(deal, ["1: pass"])
     text = _text(lang, deal, 2)
-    assert question in text and f"bob · {UI.text(lang, 'role.passer')}" in text
+    assert question in text and f"bob{SEPARATOR}{UI.text(lang, 'role.passer')}" in text
     deal = run(deal, ["2: half_whist"])  # P6: the first defender answers the half-whist
-    assert f"cat · {UI.text(lang, 'role.half_whister')}" in _text(lang, deal, 1)
+    assert f"cat{SEPARATOR}{UI.text(lang, 'role.half_whister')}" in _text(lang, deal, 1)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -183,7 +183,7 @@ def test_p8_play_shows_the_contract_trump_the_trick_by_who_laid_it_and_the_last_
     deal = run(deal, ["0: discard 7S 7C", "0: contract 6H", "1: whist", "2: whist"])
     contract = UI.text(lang, "table.contract", name="ann", bid="6♥")
     trump = UI.text(lang, "hand.trump", suit="♥")
-    assert parse_html(f"{contract} · {trump}").text in _text(lang, deal, 0)
+    assert parse_html(f"{contract}{SEPARATOR}{trump}").text in _text(lang, deal, 0)
     deal = plays(deal, ["0:AH"])
     ah, as_, ac = (card_label(Card.parse(code), lang) for code in ("AH", "AS", "AC"))
     assert UI.text(lang, "table.trick", cards=f"ann — {ah}") in _text(lang, deal, 1)

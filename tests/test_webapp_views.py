@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 
 from bot.format import card_label
-from bot.web.pages import Page
+from bot.web.viewers import Viewer
 from engine.cards import Card
 from tests.bot_harness import (
     GROUP_ID,
@@ -61,10 +61,10 @@ class Checker:
         self.frames: dict[int, int] = {}
         self.own_cards = 0
         server = bot.app.bot_data["web"]
-        self.send = server.pages.send
-        server.pages.send = self.checked
+        self.send = server.viewers.send
+        server.viewers.send = self.checked
 
-    async def checked(self, page: Page, view: dict[str, Any], *, first: bool = False) -> None:
+    async def checked(self, page: Viewer, view: dict[str, Any], *, first: bool = False) -> None:
         live = self.bot.service.find(page.table_id)
         deal = (
             None
@@ -92,7 +92,7 @@ class Checker:
 
 async def _same_buttons(bot: RunningBot, users: list[Any], table_id: int) -> None:
     """Each seat's page shows exactly its chat control message's buttons: labels and data."""
-    pages = bot.app.bot_data["web"].pages
+    pages = bot.app.bot_data["web"].viewers
     for user in users:
         message = control_message(bot.tg, user)
         chat = sorted(action_buttons(message)) if message is not None else []

@@ -174,7 +174,7 @@ def _outcome(lang: str, record: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ToyPlay:
-    """The toy table's state (`Live.play`)."""
+    """The toy table's state (`OpenTable.play`)."""
 
     deal: ToyDeal
 
@@ -191,7 +191,7 @@ class ToyPlay:
         return not self.deal.finished
 
 
-def toy_deal(live: Live) -> ToyDeal:
+def toy_deal(live: OpenTable) -> ToyDeal:
     assert isinstance(live.play, ToyPlay)
     return live.play.deal
 
@@ -206,14 +206,14 @@ class ToyTables:
         self.host = host
         self.ui = ui
 
-    def check_start(self, live: Live, chat: ChatRow) -> None:
+    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
         return None
 
-    async def start(self, live: Live, chat: ChatRow) -> Moved:
+    async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         await self._deal(live, chat)
         return Moved.IN_PLAY
 
-    async def _deal(self, live: Live, chat: ChatRow) -> None:
+    async def _deal(self, live: OpenTable, chat: ChatRow) -> None:
         seats, _ = await self.host.dealt_in(live, chat)
         names = [live.users[uid].name for uid in seats]
         deal = ToyDeal.deal(names, self.host.rng)
@@ -222,7 +222,7 @@ class ToyTables:
         live.deal_id = await self.host.storage.start_deal(live.row, deal.to_record(), [])
         self._show(live, chat)
 
-    async def resume(self, live: Live) -> None:
+    async def resume(self, live: OpenTable) -> None:
         row = await self.host.storage.current_deal(live.row.table_id)
         if row is not None:
             live.play, live.deal_id, live.deal_seats = (
@@ -231,14 +231,14 @@ class ToyTables:
                 row.seats,
             )
 
-    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+    async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         self._show(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
 
-    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
+    async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         deal = toy_deal(live)
         if deal.finished or press.deal_no != live.row.deal_no or press.step != live.step:
             raise Refusal("err.stale")
@@ -251,33 +251,33 @@ class ToyTables:
             raise Refusal("err.stale") from exc
         return await self.move(live, (seat, card), auto=False)
 
-    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
+    async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
         raise Refusal("err.stale")
 
-    def between_deals(self, live: Live) -> bool:
+    def between_deals(self, live: OpenTable) -> bool:
         return toy_deal(live).finished
 
-    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
         self._result(live, chat, offer_next=True)
 
-    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         self._result(live, chat, offer_next=False)
         self.host.presenter.retire(f"table:{live.row.table_id}:", f"result:{live.row.table_id}:")
         await self._deal(live, chat)
         return Moved.IN_PLAY
 
-    def position(self, live: Live) -> object | None:
+    def position(self, live: OpenTable) -> object | None:
         return toy_deal(live)
 
-    def knowledge(self, live: Live, seat: int) -> Any:
+    def knowledge(self, live: OpenTable, seat: int) -> Any:
         return toy_deal(live).hands[seat]
 
-    def default(self, live: Live) -> Any:
+    def default(self, live: OpenTable) -> Any:
         deal = toy_deal(live)
         return None if deal.to_act is None else (deal.to_act, deal.hands[deal.to_act][0])
 
     async def move(
-        self, live: Live, action: Any, *, auto: bool, note: tuple[str, str] | None = None
+        self, live: OpenTable, action: Any, *, auto: bool, note: tuple[str, str] | None = None
     ) -> Moved:
         seat, card = action
         try:
@@ -300,7 +300,7 @@ class ToyTables:
         self._show(live, chat)
         return Moved.DEAL_OVER if new.finished else Moved.IN_PLAY
 
-    async def stop(self, live: Live, chat: ChatRow) -> bool:
+    async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
         voided = live.in_deal and live.deal_id is not None
         if voided:
             assert live.deal_id is not None
@@ -309,22 +309,22 @@ class ToyTables:
             await self.host.storage.save_table(live.row)
         return voided
 
-    async def repost(self, live: Live) -> bool:
+    async def repost(self, live: OpenTable) -> bool:
         return False
 
-    def standing(self, live: Live, lang: str) -> str | None:
+    def standing(self, live: OpenTable, lang: str) -> str | None:
         return None
 
     async def repost_closed(self, table: TableRow) -> bool:
         return False
 
-    def seat_view(self, live: Live, seat: int) -> Any:
+    def seat_view(self, live: OpenTable, seat: int) -> Any:
         return toy_deal(live).hands[seat]
 
-    def public_view(self, live: Live) -> Any:
+    def public_view(self, live: OpenTable) -> Any:
         return toy_deal(live).won
 
-    def _show(self, live: Live, chat: ChatRow) -> None:
+    def _show(self, live: OpenTable, chat: ChatRow) -> None:
         deal = toy_deal(live)
         tricks = ", ".join(f"{name(p)} {n}" for p, n in zip(deal.players, deal.won, strict=True))
         lines = [self.ui.text(chat.lang, "table", deal_no=live.row.deal_no, tricks=tricks)]
@@ -340,7 +340,7 @@ class ToyTables:
             self._show_hand(live, chat, seat, ping=seat == ping)
 
     def _show_hand(
-        self, live: Live, chat: ChatRow, seat: int, *, ping: bool = False, anew: bool = False
+        self, live: OpenTable, chat: ChatRow, seat: int, *, ping: bool = False, anew: bool = False
     ) -> None:
         deal = toy_deal(live)
         lang = locales.pick_language(live.users[live.deal_seats[seat]].lang)

@@ -19,16 +19,28 @@ def session_summary(
     its treasure). `results` are chips won (+) or lost (−) by user id; what they do not add
     up to went into the pot (or came out of it), which settles as a party."""
     t = ui.text
-    lines = [t(lang, "summary.title", deals=deals)]
-    players = sorted(results, key=lambda uid: (-results[uid], names.get(uid, "")))
-    lines += [f"{name(names.get(uid, '?'))}: <b>{signed(results[uid])}</b>" for uid in players]
     parties = {uid: v for uid, v in results.items() if v}
     in_pot = -sum(parties.values())
     if in_pot:
         parties[POT] = in_pot
+    settled = settle(parties)
+    # What went into the pot is already there: nobody is told to pay it, and each loser's
+    # line says how much of his loss that is (else −70 beside a transfer of 20 is a riddle).
+    transfers = [transfer for transfer in settled if transfer[1] != POT]
+    into_pot = {payer: amount for payer, payee, amount in settled if payee == POT}
+    lines = [t(lang, "summary.title", deals=deals)]
+    for uid in sorted(results, key=lambda uid: (-results[uid], names.get(uid, ""))):
+        line = f"{name(names.get(uid, '?'))}: <b>{signed(results[uid])}</b>"
+        if uid in into_pot:
+            whole = into_pot[uid] == -results[uid]
+            line += " " + (
+                t(lang, "summary.all_in_pot")
+                if whole
+                else t(lang, "summary.part_in_pot", amount=into_pot[uid])
+            )
+        lines.append(line)
+    if in_pot:
         lines.append(t(lang, "summary.pot", amount=signed(in_pot)))
-    # What went into the pot is already there: nobody is told to pay it.
-    transfers = [transfer for transfer in settle(parties) if transfer[1] != POT]
     if in_pot > 0:
         lines.append(t(lang, "summary.pot_stays"))
     if not transfers:

@@ -12,7 +12,7 @@ from ..format import name, signed
 from ..storage import ChatRow, DealRow
 from ..view.message import Rendered, deep_link
 
-# re-exported: the handlers name players and links through these pages
+# re-exported: the handlers name players and links through these lines
 __all__ = ["Rendered", "deep_link", "name", "signed"]
 
 

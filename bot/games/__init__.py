@@ -7,19 +7,19 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from . import preferans
-from .base import GameUI, Host, Moved, Option, TableGame
+from .base import GameKind, GameUI, Host, Moved, Option
 from .family import frap, khrap, napoleon, student_khrap
 from .family.table import DealTables
 
 U = TypeVar("U", bound=GameUI)
 
 REGISTRY: dict[str, GameUI] = {}  # each game's UI, by the engine's name for it
-KINDS: dict[str, Callable[[Host, Any], TableGame]] = {}  # each game's kind of table
+KINDS: dict[str, Callable[[Host, Any], GameKind]] = {}  # each game's kind of table
 ORDER: tuple[str, ...] = ()  # the order the lobby's game button cycles through them
 
 
-def register(ui: U, kind: Callable[[Host, U], TableGame]) -> None:
-    """Register a game: its UI, and the kind of table it is played at (a `TableGame` made for
+def register(ui: U, kind: Callable[[Host, U], GameKind]) -> None:
+    """Register a game: its UI, and the kind of table it is played at (a `GameKind` made for
     the host and the UI). The lobby's game button cycles through the games in this order."""
     global ORDER
     REGISTRY[ui.game] = ui
@@ -39,10 +39,10 @@ __all__ = [
     "KINDS",
     "ORDER",
     "REGISTRY",
+    "GameKind",
     "GameUI",
     "Moved",
     "Option",
-    "TableGame",
     "next_game",
     "parse",
     "register",
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-def tables(game: str, host: Host) -> TableGame:
+def tables(game: str, host: Host) -> GameKind:
     """The kind of table a registered game is played at, made for the host."""
     return KINDS[game](host, REGISTRY[game])
 

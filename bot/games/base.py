@@ -1,5 +1,7 @@
 """The one small interface through which the shared bot code shows a game (STYLE.md, "One place
-per game"): its words, buttons, questions, stakes, result reasons, settings and /rules."""
+per game"): its words, buttons, questions, stakes, result reasons, settings and /rules
+(`GameUI`); and how a kind of game plays its tables for the host (`GameKind`: deal after deal,
+or a Preferans pulya), with what the host offers it (`Host`)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from ..callbacks import Press
     from ..presenter import Presenter
     from ..storage import ChatRow, DealRow, Storage, TableRow
-    from ..table.live import Live
+    from ..table.live import OpenTable
     from ..view.message import Rendered
     from ..view.screen import Screen, SheetScreen
 
@@ -63,12 +65,14 @@ class Host(Protocol):
     def idle_deadline(self) -> float | None:
         """When a table nobody deals on after a result closes."""
 
-    async def dealt_in(self, live: Live, chat: ChatRow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    async def dealt_in(
+        self, live: OpenTable, chat: ChatRow
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
         the host decides who sits out)."""
 
     def deliver_hand(
-        self, live: Live, seat: int, content: Rendered, *, moving: bool, ping: bool,
+        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,
     ) -> None:  # fmt: skip
         """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
@@ -83,15 +87,15 @@ class Host(Protocol):
         to which the host adds the ways in that its front ends offer (the Mini App's button)."""
 
 
-class TableGame(Protocol):
+class GameKind(Protocol):
     """How one kind of game plays its tables (OpenSpiel's State at the scale of a table: a
     family table deal after deal and a Preferans pulya are both "matches"). The host
     (`bot.service.GameService`) keeps the lobby, the seats, the locks, the timers, away players,
     computer players' scheduling and the evening, and calls nothing else; every call runs under
-    the chat's lock, on a table whose `Live.play` this kind set. A step that returns `Moved` has
-    stored itself (one transaction, chips included) and shown its messages; the host then acts
-    on the value and announces the change (`GameService.changed`, the seam where every change
-    of a table passes: the Mini App observes it there).
+    the chat's lock, on a table whose `OpenTable.play` this kind set. A step that returns `Moved`
+    has stored itself (one transaction, chips included) and shown its messages; the host then
+    acts on the value and announces the change (`GameService.changed`, the seam where every
+    change of a table passes: the Mini App observes it there).
 
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
     may see it and as the group sees it; the chat's messages are drawn from them, and `screen`
@@ -101,67 +105,67 @@ class TableGame(Protocol):
     keeps_players: bool  # the players seated at the start play to the end (a pulya, P14)
     sheet: bool  # its tables keep a score sheet that /pulya shows again (P14)
 
-    def check_start(self, live: Live, chat: ChatRow) -> None:
+    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
         """Refusal if the lobby's players cannot be dealt under the chat's rules (K1's deck)."""
 
-    async def start(self, live: Live, chat: ChatRow) -> Moved:
+    async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The lobby's players begin: the first deal dealt (its dealer drawn, F2, P3), stored,
         shown."""
 
-    async def resume(self, live: Live) -> None:
-        """After a restart: `Live.play` rebuilt from the table's stored deals (ValueError if
+    async def resume(self, live: OpenTable) -> None:
+        """After a restart: `OpenTable.play` rebuilt from the table's stored deals (ValueError if
         they do not make one)."""
 
-    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+    async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """Every message of the table as it stands (after a restart or a chat's move); a deal
         whose end was never shown is ended now."""
 
-    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The user's control message posted again at the bottom of his chat."""
 
-    async def act(self, live: Live, user_id: int, press: Press) -> Moved:
+    async def act(self, live: OpenTable, user_id: int, press: Press) -> Moved:
         """A player's action button (Refusal if stale, not his, or illegal)."""
 
-    async def toggle(self, live: Live, user_id: int, press: Press) -> None:
+    async def toggle(self, live: OpenTable, user_id: int, press: Press) -> None:
         """A card marked or unmarked before a confirming button (nothing applied yet)."""
 
-    def between_deals(self, live: Live) -> bool:
+    def between_deals(self, live: OpenTable) -> bool:
         """Whether the table waits for a player to ask for the next deal."""
 
-    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
         """After `Moved.DEAL_OVER` (the leavers stood up): the result, offering the next deal."""
 
-    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         """A player asked for the next deal (F2: the next dealer deals)."""
 
-    def position(self, live: Live) -> object | None:
+    def position(self, live: OpenTable) -> object | None:
         """The deal in play (a new object after each step: a computer player's move is thought
         for one position), None when none is."""
 
-    def knowledge(self, live: Live, seat: int) -> Any:
+    def knowledge(self, live: OpenTable, seat: int) -> Any:
         """What `seat` may know of the deal in play (the engine's view): all a
         computer player, or the rules level standing in for an away player, is given."""
 
-    def default(self, live: Live) -> Any:
+    def default(self, live: OpenTable) -> Any:
         """The safe default move for the seat due (a late player's), None if none is due."""
 
     async def move(
-        self, live: Live, action: Any, *, auto: bool, note: tuple[str, str] | None = None
+        self, live: OpenTable, action: Any, *, auto: bool, note: tuple[str, str] | None = None
     ) -> Moved:
         """A move the bot makes: a computer player's own, or (`auto`) one made for a person who
         timed out or is away (his control message then says what was played; `note`, the
         table's line about his time-out)."""
 
-    async def stop(self, live: Live, chat: ChatRow) -> bool:
+    async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
         """The table closed (its row's status already "closed"): the deal in play voided with
         every chip of it returned, a match settled as it stands, the row stored, the messages
         shown for the last time; True if a deal in play was voided."""
 
-    async def repost(self, live: Live) -> bool:
+    async def repost(self, live: OpenTable) -> bool:
         """/pulya: the table's score sheet posted again at the bottom of the group (False: its
         tables keep none)."""
 
-    def standing(self, live: Live, lang: str) -> str | None:
+    def standing(self, live: OpenTable, lang: str) -> str | None:
         """Where each player of the match in play stands were it closed now, and that chips move
         only when it closes (/balance, /top); None if nothing is pending."""
 
@@ -169,10 +173,10 @@ class TableGame(Protocol):
         """The final score of a closed table posted at the bottom of its group; False if it has
         none."""
 
-    def seat_view(self, live: Live, seat: int) -> Any:
+    def seat_view(self, live: OpenTable, seat: int) -> Any:
         """The deal in play as `seat` sees it (the engine's seat view), None when none is."""
 
-    def public_view(self, live: Live) -> Any:
+    def public_view(self, live: OpenTable) -> Any:
         """The deal in play as the group sees it (the engine's table view), None when none is."""
 
     def screen(

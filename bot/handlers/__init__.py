@@ -3,9 +3,9 @@
 One facade, `Handlers`, over a module per concern: `common` (replies, the admin check, the
 group-command wrapper, answering a press), `private` (/start, /help), `table` (the table's
 commands and buttons), `money` (/pot, /balance, /top, /stats, /history, /export, /newseason:
-the pages are built by bot/pages.py), `settings` (/settings, /rules, /language, /pings and their
-buttons), `members` (membership and supergroup moves) and `presses` (every button through one
-function, `Handlers.handle_press`, which a Mini App's presses take too).
+the answers are built by bot/answers.py), `settings` (/settings, /rules, /language, /pings and
+their buttons), `members` (membership and supergroup moves) and `presses` (every button through
+one function, `Handlers.handle_press`, which a Mini App's presses take too).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..callbacks import Kind
 from ..service import GameService
 from .common import Pressed, person
 from .members import Members
-from .money import MoneyPages
+from .money import MoneyCommands
 from .presses import Answer, Presses
 from .private import PrivateChat
 from .settings import Settings
@@ -25,7 +25,7 @@ from .table import TableCommands
 __all__ = ["Answer", "Handlers", "Pressed", "person"]
 
 
-class Handlers(Presses, PrivateChat, TableCommands, MoneyPages, Settings, Members):
+class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Settings, Members):
     """Every command and button of the bot, bound to one game service."""
 
     def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:

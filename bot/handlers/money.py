@@ -1,4 +1,4 @@
-"""Money and information: /pot, /balance, /top, /stats, /history, /export (built by bot/pages.py)
+"""Money and information: /pot, /balance, /top, /stats, /history, /export (built by bot/answers.py)
 and /newseason with its confirming button."""
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from telegram.error import TelegramError
 
 from locales import t
 
-from .. import callbacks, pages
+from .. import answers, callbacks
 from ..callbacks import Press
 from ..service import Refusal
 from ..view.message import Choice
 from .common import Common, Context, Pressed, is_id, log
 
 
-class MoneyPages(Common):
+class MoneyCommands(Common):
     """The chat's money and information commands."""
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/pot: each game's pot that holds chips (one pot per game)."""
-        await self._reply(message, await pages.pot(self.storage, message.chat_id, lang))
+        await self._reply(message, await answers.pot(self.storage, message.chat_id, lang))
 
     async def balance(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/balance [name] (or as a reply): players' chips in this chat."""
@@ -35,12 +35,12 @@ class MoneyPages(Common):
         if message.reply_to_message and message.reply_to_message.from_user:
             wanted = message.reply_to_message.from_user.id
         query = " ".join(context.args or []).lstrip("@").lower()
-        text = await pages.balance(self.service, message.chat_id, lang, wanted, query)
+        text = await answers.balance(self.service, message.chat_id, lang, wanted, query)
         await self._reply(message, text)
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/top: the ten richest players of this chat."""
-        await self._reply(message, await pages.top(self.service, message.chat_id, lang))
+        await self._reply(message, await answers.top(self.service, message.chat_id, lang))
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and
@@ -51,7 +51,7 @@ class MoneyPages(Common):
         replied_to = replied.from_user.id if replied and replied.from_user else None
         query = " ".join(context.args).lstrip("@").casefold() if context.args else None
         asker = (user.id, user.full_name)
-        text = await pages.player_stats(
+        text = await answers.player_stats(
             self.storage, message.chat_id, lang, asker, replied_to, query
         )
         await self._reply(message, text)
@@ -61,13 +61,13 @@ class MoneyPages(Common):
         in full, with its hand record as a file (for disputes)."""
         args = context.args or []
         if not args:
-            text = await pages.history(self.storage, message.chat_id, lang, self.time_zone)
+            text = await answers.history(self.storage, message.chat_id, lang, self.time_zone)
             await self._reply(message, text)
             return
         if len(args) > 1 or not is_id(args[0]):
             await self._reply(message, t(lang, "usage.history"))
             return
-        page = await pages.deal(self.storage, message.chat_id, lang, int(args[0]), self.time_zone)
+        page = await answers.deal(self.storage, message.chat_id, lang, int(args[0]), self.time_zone)
         if page is None:
             await self._reply(message, t(lang, "history.no_such"))
             return
@@ -89,7 +89,7 @@ class MoneyPages(Common):
         if not await self._is_admin(context.bot, message.chat_id, user.id):
             await self._reply(message, t(lang, "err.admins_only"))
             return
-        ledger = await pages.ledger(self.storage, message.chat_id)
+        ledger = await answers.ledger(self.storage, message.chat_id)
         if ledger is None:
             await self._reply(message, t(lang, "balance.empty"))
             return

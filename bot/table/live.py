@@ -1,5 +1,6 @@
-"""An open table as the host holds it in memory beside its database rows, and the small value
-types every layer names: who pressed, what is refused."""
+"""`OpenTable`: an open table as the host holds it in memory beside its database row
+(`storage.TableRow`) while the table is open, with the game played at it (`TableState`); and
+the small value types every layer names: who pressed (`Person`), what is refused (`Refusal`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..storage import TableRow, UserRow
 
 
 class TableState(Protocol):
-    """What the host reads of the game played at a table (`Live.play`), whatever its kind: a
+    """What the host reads of the game played at a table (`OpenTable.play`), whatever its kind: a
     deal of the Frap family, a Preferans pulya of many deals. A new object after each step."""
 
     @property
@@ -21,7 +22,7 @@ class TableState(Protocol):
 
     @property
     def to_act(self) -> int | None:
-        """The seat (of `Live.deal_seats`) whose decision the table waits for, if any."""
+        """The seat (of `OpenTable.deal_seats`) whose decision the table waits for, if any."""
 
     @property
     def in_play(self) -> bool:
@@ -50,7 +51,7 @@ class Person:
 
 
 @dataclass
-class Live:
+class OpenTable:
     """An open table held in memory beside its database rows."""
 
     row: TableRow
@@ -79,3 +80,6 @@ class Live:
     def to_act(self) -> int | None:
         """The seat (of `deal_seats`) whose decision the table waits for."""
         return None if self.play is None else self.play.to_act
+
+
+Live = OpenTable  # old name: until the rename's sed has run over bot/games/*/web.py

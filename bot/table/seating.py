@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import computer
-from .live import Live
+from .live import OpenTable
 
 AWAY_AFTER = 2  # time-outs in a row that mark a player away
 
@@ -17,7 +17,7 @@ def practice(chat_id: int) -> bool:
     return chat_id > 0
 
 
-def sits_out(live: Live, user_id: int) -> bool:
+def sits_out(live: OpenTable, user_id: int) -> bool:
     """Away, unreachable or leaving players are not dealt in (no ante)."""
     user = live.users.get(user_id)
     return (
@@ -27,12 +27,12 @@ def sits_out(live: Live, user_id: int) -> bool:
     )
 
 
-def plays_itself(live: Live, user_id: int) -> bool:
+def plays_itself(live: OpenTable, user_id: int) -> bool:
     """Away players and players the bot cannot reach move automatically, without waiting."""
     return user_id in live.row.away or user_id in live.row.leaving or live.users[user_id].blocked
 
 
-def unseat(live: Live, uid: int) -> None:
+def unseat(live: OpenTable, uid: int) -> None:
     """Take a player off the seats (the dealer's place moves with them)."""
     seats = list(live.row.seats)
     index = seats.index(uid)
@@ -50,7 +50,7 @@ def unseat(live: Live, uid: int) -> None:
     )
 
 
-def back(live: Live, user_id: int) -> None:
+def back(live: OpenTable, user_id: int) -> None:
     """A player pressed a button: no longer away, no time-outs counted."""
     if user_id in live.row.away or any(uid == user_id for uid, _ in live.row.strikes):
         live.row = replace(
@@ -60,7 +60,7 @@ def back(live: Live, user_id: int) -> None:
         )
 
 
-def runner(live: Live) -> int | None:
+def runner(live: OpenTable) -> int | None:
     """Who runs the table: its creator, or while he is not seated the first seated player
     (a table does not stall when its creator stands up)."""
     people = computer.people(live.row.seats)
@@ -69,12 +69,12 @@ def runner(live: Live) -> int | None:
     return people[0]
 
 
-def may_run(live: Live, user_id: int, is_admin: bool) -> bool:
+def may_run(live: OpenTable, user_id: int, is_admin: bool) -> bool:
     """Whether a user may start, stop or set up the table: an admin, its creator or runner."""
     return is_admin or user_id in (live.row.creator_id, runner(live))
 
 
-def stuck(live: Live, user_id: int) -> bool:
+def stuck(live: OpenTable, user_id: int) -> bool:
     """Whether a player of the deal in play may stop it: another of its players is away for
     good (left the group, was stood up, blocked the bot), so it can only be played out by
     the bot for him (a pulya, P14, is then settled as it stands)."""
@@ -84,7 +84,7 @@ def stuck(live: Live, user_id: int) -> bool:
     )
 
 
-def count_time_out(live: Live, user_id: int) -> tuple[str, str] | None:
+def count_time_out(live: OpenTable, user_id: int) -> tuple[str, str] | None:
     """A real time-out (not the bot moving for an away player) is counted, the second in a
     row marks the player away; the table's note saying so."""
     if plays_itself(live, user_id):

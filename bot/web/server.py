@@ -39,7 +39,7 @@ from ..health import Heartbeat, healthz
 from ..service import GameService, Person
 from . import protocol
 from .initdata import BadInitData, StaleInitData, WebUser, claimed_language, secret_key, verify
-from .pages import Page, Pages, words
+from .viewers import Viewer, Viewers, words
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class WebServer:
         self.settings = settings
         self.clock = clock
         self.key = secret_key(settings.bot_token.get_secret_value())
-        self.pages = Pages(service, clock)
+        self.viewers = Viewers(service, clock)
         self._calls: dict[int, deque[float]] = {}
         self.rate = RATE
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
@@ -138,7 +138,7 @@ class WebServer:
 
     async def stop(self) -> None:
         """Close every page and stop listening."""
-        await self.pages.close()
+        await self.viewers.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -231,7 +231,7 @@ class WebServer:
         still seated at (he stands up at the end of his deal)."""
         self._members[(chat_id, user_id)] = (self.clock(), member)
         if not member:
-            self.pages.close_where(
+            self.viewers.close_where(
                 lambda page: (
                     page.chat_id == chat_id
                     and page.user.user_id == user_id
@@ -259,7 +259,7 @@ class WebServer:
 
     async def _view(self, request: web.Request) -> web.Response:
         opened = await self._opened(request)
-        view = await self.pages.view(opened.user, opened.table_id)
+        view = await self.viewers.view(opened.user, opened.table_id)
         return web.json_response({**view, **words(view["lang"])})
 
     async def _press(self, request: web.Request) -> web.Response:
@@ -287,7 +287,7 @@ class WebServer:
         if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
             refusal = {"error": "refused", "text": answer.text, "url": answer.url, "lang": lang}
             raise web.HTTPConflict(text=json.dumps(refusal), content_type="application/json")
-        return web.json_response(await self.pages.view(user, opened.table_id))
+        return web.json_response(await self.viewers.view(user, opened.table_id))
 
     async def _sheet(self, request: web.Request) -> web.Response:
         """The pulya sheet's picture, as the group's photo shows it (a Preferans table)."""
@@ -317,14 +317,16 @@ class WebServer:
             why = json.loads(refused.text or "{}").get("error", "refused")
             await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
             return socket
-        page = Page(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
-        self.pages.add(page)
+        page = Viewer(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
+        self.viewers.add(page)
         try:
-            await self.pages.send(page, await self.pages.view(page.user, page.table_id), first=True)
+            await self.viewers.send(
+                page, await self.viewers.view(page.user, page.table_id), first=True
+            )
             async for _ in socket:  # the page sends nothing: presses are calls of their own
                 pass
         finally:
-            self.pages.remove(page)
+            self.viewers.remove(page)
         return socket
 
     async def _healthz(self, request: web.Request) -> web.Response:

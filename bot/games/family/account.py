@@ -22,7 +22,7 @@ from engine.events import (
 )
 from engine.record import start, story
 from engine.views import TableView, table_view
-from locales import t
+from locales import SEPARATOR, t
 
 from ...format import card_label, name, signed
 from .words import FamilyWords
@@ -71,6 +71,17 @@ def reasons(
     return out
 
 
+def odd_chips(steps: Sequence[tuple[Action | None, list[Event]]], table: TableView, p0: int) -> int:
+    """F13: the chips of the pot `p0` left over when it was split into trick money (a trick
+    is P0 // tricks, the remainder stays in the pot); 0 when no trick money was paid."""
+    for _, events in steps:
+        for event in events:
+            if isinstance(event, ChipsMoved) and event.reason is Reason.TRICKS and event.amount:
+                trick = event.amount // table.seats[event.seat].tricks
+                return p0 - trick * sum(info.tricks for info in table.seats)
+    return 0
+
+
 def _times(amount: int, p0: int) -> int:
     """How many times the pot a penalty is (F14); 0 when it is no whole multiple of it (N5:
     a failed bid puts b·u into the treasure)."""
@@ -116,7 +127,7 @@ def reason_lines(
     lines = []
     for seat, seat_items in enumerate(items):
         delta = signed(table.delta[seat])
-        why = " · ".join(reason_text(lang, ui, table, seat, item) for item in seat_items)
+        why = SEPARATOR.join(reason_text(lang, ui, table, seat, item) for item in seat_items)
         lines.append(f"<b>{name(names[seat])}</b> {delta}" + (f": {why}" if why else ""))
     return lines
 

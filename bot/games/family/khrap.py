@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from engine.deal import TrickDeal
 from engine.frap import KhrapDeal
 from engine.views import TableView
+from locales import SEPARATOR
 
 from ..base import Option
 from .frap import FrapUI
@@ -32,7 +33,7 @@ class KhrapUI(FrapUI):
         if line is None:
             return None
         share = table.pot if table.round == 1 else table.pot // 2  # K4
-        return self.text(lang, "stakes.share", share=share) + " · " + line
+        return self.text(lang, "stakes.share", share=share) + SEPARATOR + line
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """Frap's list in Khrap's words, and K6 when it is on."""

@@ -10,6 +10,7 @@ from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
 from engine.views import TableView
+from locales import SEPARATOR
 
 from ...format import name
 from ..base import Option
@@ -76,7 +77,7 @@ class NapoleonUI(FamilyUI):
         failed = NapoleonRules.from_dict(self.engine_rules(chat_rules)).napoleon_failed
         return [
             self.text(lang, "rules.basics"),
-            f"{u} · {c}",
+            f"{u}{SEPARATOR}{c}",
             self.text(lang, f"rules.failed.{failed}"),
         ]
 

@@ -16,7 +16,7 @@ from engine.events import Event
 from engine.record import story
 from engine.tricks import Play
 from engine.views import SeatView, TableView
-from locales import t
+from locales import SEPARATOR, t
 
 from ... import callbacks
 from ...format import card_label, cards_text, name, signed, sorted_hand
@@ -39,7 +39,7 @@ PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
 
 
 def _trick_line(lang: str, ui: FamilyWords, plays: Sequence[Play], names: Sequence[str]) -> str:
-    return " · ".join(
+    return SEPARATOR.join(
         f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
     )
 
@@ -60,7 +60,9 @@ def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[
 def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: bool) -> list[str]:
     title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
-    lines.append(f"{_trump_and_pot(lang, ui, table)} · {t(lang, 'table.stock', n=table.stock)}")
+    lines.append(
+        _trump_and_pot(lang, ui, table) + SEPARATOR + t(lang, "table.stock", n=table.stock)
+    )
     if table.phase == "bidding" and table.max_rounds > 1:
         lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
     stakes = ui.stakes(lang, table)
@@ -80,7 +82,7 @@ def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
     else:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
     pot = ui.text(lang, "table.pot", pot=table.pot)  # N1: the treasure
-    return f"{trump} · {pot}"
+    return trump + SEPARATOR + pot
 
 
 def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
@@ -310,12 +312,14 @@ def result_message(
         lines.append(head)
     told = told_story(record)
     items = None
+    odd = 0
     if told is not None:
         deal, steps = told
         log = account.trick_log(lang, ui, steps, names)
         if log:
             lines += ["", t(lang, "result.tricks"), *log]
         items = account.reasons(steps, len(table.seats), deal.p0)
+        odd = account.odd_chips(steps, table, deal.p0)
     lines.append("")
     for info in table.seats:
         seat = info.seat
@@ -330,6 +334,8 @@ def result_message(
     lines.append("")
     carried = t(lang, "result.penalty_carries") if pot_has_penalty else ""
     lines.append(ui.text(lang, "result.pot", pot=table.pot) + carried)
+    if odd:
+        lines.append(ui.text(lang, "result.odd_chips", n=odd))
     rows = [[next_deal_choice(lang, table_id, deal_no)]] if offer_next else []
     return Rendered(_fit("\n".join(lines)), rows)
 

@@ -1,7 +1,7 @@
 """The Frap family's tables (F1-F15, K, SK, N): deal after deal at one table, each step and its
 chips written in one transaction, then every message of the table updated. The host
 (`bot.service.GameService`) keeps the lobby, the seats, the timers and away players, and hands
-this kind (a `TableGame` of `base.py`) the moments of the table."""
+this kind (a `GameKind` of `base.py`) the moments of the table."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from ...format import name
 from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
-from ...table.live import Live, Refusal
+from ...table.live import OpenTable, Refusal
 from ...view.message import Rendered
 from ...view.screen import PotScreen
 from ..base import Host, Moved
@@ -35,7 +35,7 @@ from .ui import FamilyUI
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """A family table's state beside its `Live` (`Live.play`): the deal in play or last played."""
+    """A family table's state (`OpenTable.play`): the deal in play or last played."""
 
     deal: TrickDeal
 
@@ -55,12 +55,12 @@ class Dealt:
         return not self.deal.finished
 
 
-def deal(live: Live) -> TrickDeal | None:
+def deal(live: OpenTable) -> TrickDeal | None:
     """The deal in play (or last played) at a family table; None before its first."""
     return live.play.deal if isinstance(live.play, Dealt) else None
 
 
-def _deal(live: Live) -> TrickDeal:
+def _deal(live: OpenTable) -> TrickDeal:
     played = deal(live)
     assert played is not None
     return played
@@ -81,7 +81,7 @@ class DealTables:
 
     # ---- starting and resuming ------------------------------------------------------------------
 
-    def check_start(self, live: Live, chat: ChatRow) -> None:
+    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
         """K1: the deck the rules give must deal every hand and a turn-up."""
         cls = self.ui.deal
         rules = self.ui.engine_rules(chat.rules)
@@ -89,12 +89,12 @@ class DealTables:
         if cls.deck_size_for(rules, n) < cls.HAND_SIZE * n + 1:
             raise Refusal("err.deck_too_small")
 
-    async def start(self, live: Live, chat: ChatRow) -> Moved:
+    async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """F2: the first dealer drawn, the first deal dealt."""
         await self._new_deal(live, dealer=self.host.rng.randrange(len(live.row.seats)))
         return Moved.IN_PLAY
 
-    async def resume(self, live: Live) -> None:
+    async def resume(self, live: OpenTable) -> None:
         """After a restart: the deal in play replayed from its record (ValueError if it does
         not replay)."""
         deal_row = await self.storage.current_deal(live.row.table_id)
@@ -107,7 +107,7 @@ class DealTables:
         live.mover = live.to_act  # pinged before the restart
         live.users.update(await self.storage.users(deal_row.seats))
 
-    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+    async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The deal's messages; a deal whose end the bot died before showing is ended now."""
         if live.play is None:
             return Moved.IN_PLAY
@@ -116,13 +116,15 @@ class DealTables:
             return await self._deal_over(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The user's control message posted again at the bottom of his chat."""
         self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
 
     # ---- presses --------------------------------------------------------------------------------
 
-    def _pressed(self, live: Live, user_id: int, press: callbacks.Press) -> tuple[TrickDeal, int]:
+    def _pressed(
+        self, live: OpenTable, user_id: int, press: callbacks.Press
+    ) -> tuple[TrickDeal, int]:
         """The deal and the presser's seat; Refusal for a button of another deal or step, or a
         presser who does not play."""
         played = deal(live)
@@ -135,12 +137,12 @@ class DealTables:
             raise Refusal("err.not_player")
         return played, live.deal_seats.index(user_id)
 
-    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
+    async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
         played, seat = self._pressed(live, user_id, press)
         return await self._apply(live, played, codes.parse_action(seat, press.code))
 
-    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
+    async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
         """F9: a player marks cards to discard before confirming (nothing is applied yet)."""
         played, seat = self._pressed(live, user_id, press)
         buying = any(a.do is Do.DISCARD for a in played.legal_actions(seat))  # F9, SK6
@@ -154,30 +156,30 @@ class DealTables:
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
-    def position(self, live: Live) -> TrickDeal | None:
+    def position(self, live: OpenTable) -> TrickDeal | None:
         """The deal: a new object after each step (a computer's move is thought for one)."""
         return deal(live)
 
-    def knowledge(self, live: Live, seat: int) -> Knowledge:
+    def knowledge(self, live: OpenTable, seat: int) -> Knowledge:
         """What `seat` may know of the deal in play."""
         return seat_knowledge(_deal(live), seat)
 
-    def default(self, live: Live) -> Action | None:
+    def default(self, live: OpenTable) -> Action | None:
         """The safe move for a late player (the engine's default: pass, the lowest card)."""
         return default_action(_deal(live))
 
     async def move(
-        self, live: Live, action: Action, *, auto: bool, note: tuple[str, str] | None = None
+        self, live: OpenTable, action: Action, *, auto: bool, note: tuple[str, str] | None = None
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
         return await self._apply(live, _deal(live), action, note=note, by_player=not auto)
 
-    def seat_view(self, live: Live, seat: int) -> SeatView | None:
+    def seat_view(self, live: OpenTable, seat: int) -> SeatView | None:
         """The deal as `seat` sees it."""
         played = deal(live)
         return None if played is None else seat_view(played, seat)
 
-    def public_view(self, live: Live) -> TableView | None:
+    def public_view(self, live: OpenTable) -> TableView | None:
         """The deal as the group sees it."""
         played = deal(live)
         return None if played is None else table_view(played)
@@ -197,7 +199,7 @@ class DealTables:
 
     # ---- the deal -------------------------------------------------------------------------------
 
-    async def _new_deal(self, live: Live, dealer: int, *, redeal: bool = False) -> None:
+    async def _new_deal(self, live: OpenTable, dealer: int, *, redeal: bool = False) -> None:
         """Deal: shuffle (the only chance), antes (F3, SK12), the cards and the turn-up (F4).
 
         `dealer` is a place in the table's seats (the next one dealt in deals if he sits out);
@@ -246,7 +248,7 @@ class DealTables:
 
     async def _apply(
         self,
-        live: Live,
+        live: OpenTable,
         played: TrickDeal,
         action: Action,
         *,
@@ -295,7 +297,7 @@ class DealTables:
             return await self._deal_over(live, chat)
         return Moved.IN_PLAY
 
-    async def _deal_over(self, live: Live, chat: ChatRow) -> Moved:
+    async def _deal_over(self, live: OpenTable, chat: ChatRow) -> Moved:
         played = _deal(live)
         if not played.needs_redeal:
             return Moved.DEAL_OVER
@@ -307,16 +309,16 @@ class DealTables:
         await self._new_deal(live, live.row.dealer or 0, redeal=True)
         return Moved.IN_PLAY
 
-    def between_deals(self, live: Live) -> bool:
+    def between_deals(self, live: OpenTable) -> bool:
         """Whether the deal is over and the table waits for "next deal"."""
         played = deal(live)
         return played is not None and played.finished
 
-    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
         """The deal's result, with its "next deal" button."""
         await self._post_result(live, chat, offer_next=True)
 
-    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         """Deal the next hand (the next dealer, F2); the last result loses its button once the
         new deal is stored."""
         result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
@@ -328,7 +330,7 @@ class DealTables:
         self._retire_deal(live, previous)
         return Moved.IN_PLAY
 
-    def _next_dealer(self, live: Live, played: TrickDeal) -> int:
+    def _next_dealer(self, live: OpenTable, played: TrickDeal) -> int:
         """F2: the seat after the last dealer; SK3: the last declarer, if still seated."""
         seats = live.row.seats
         nominee = live.deal_seats[played.next_dealer]
@@ -339,14 +341,14 @@ class DealTables:
             return (seats.index(previous) + 1) % len(seats)
         return (live.row.dealer or 0) % len(seats)
 
-    def _movements(self, live: Live, events: Sequence[Event]) -> list[Movement]:
+    def _movements(self, live: OpenTable, events: Sequence[Event]) -> list[Movement]:
         return [
             Movement(live.deal_seats[e.seat], e.amount, e.reason.value)
             for e in events
             if isinstance(e, ChipsMoved) and e.amount
         ]
 
-    async def stop(self, live: Live, chat: ChatRow) -> bool:
+    async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
         """The table closed: a deal in play voided with every chip of it returned (else the row
         stored), its messages shown for the last time."""
         voided = live.in_deal and live.deal_id is not None
@@ -361,11 +363,11 @@ class DealTables:
             await self._post_result(live, chat, offer_next=False, closing=True)
         return voided
 
-    async def repost(self, live: Live) -> bool:
+    async def repost(self, live: OpenTable) -> bool:
         """No sheet: the chips are the score."""
         return False
 
-    def standing(self, live: Live, lang: str) -> str | None:
+    def standing(self, live: OpenTable, lang: str) -> str | None:
         """Nothing pending: every deal's chips are booked when it ends."""
         return None
 
@@ -375,11 +377,11 @@ class DealTables:
 
     # ---- what the messages show -----------------------------------------------------------------
 
-    def _names(self, live: Live) -> list[str]:
+    def _names(self, live: OpenTable) -> list[str]:
         played = deal(live)
         return list(played.players) if played is not None else []
 
-    def _show_deal(self, live: Live, chat: ChatRow, *, closing: bool = False) -> None:
+    def _show_deal(self, live: OpenTable, chat: ChatRow, *, closing: bool = False) -> None:
         played = _deal(live)
         mover = None if closing or played.finished else played.to_act
         ping = mover if mover != live.mover else None  # the move passed to another player
@@ -401,7 +403,7 @@ class DealTables:
         for seat in range(played.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
 
-    def _note(self, lang: str, live: Live) -> str | None:
+    def _note(self, lang: str, live: OpenTable) -> str | None:
         lines = []
         if live.note is not None:
             key, who = live.note
@@ -418,19 +420,19 @@ class DealTables:
             lines.append(t(lang, "bankroll.sitting_out", names=", ".join(map(name, short))))
         return "\n".join(lines) or None
 
-    def _retire_deal(self, live: Live, deal_no: int) -> None:
+    def _retire_deal(self, live: OpenTable, deal_no: int) -> None:
         """Deal `deal_no`'s group messages (the table, the result) have shown their last: the
         presenter stops tracking them once they show it. (A player's private control message
         stays: the next deal edits it, so a deal posts no new private messages.)"""
         done = f"{live.row.table_id}:{deal_no}"
         self.presenter.retire(f"table:{done}", f"result:{done}")
 
-    def _table_slot(self, live: Live) -> str:
+    def _table_slot(self, live: OpenTable) -> str:
         return f"table:{live.row.table_id}:{live.row.deal_no}"
 
     def _show_hand(
         self,
-        live: Live,
+        live: OpenTable,
         chat: ChatRow,
         seat: int,
         *,
@@ -489,7 +491,7 @@ class DealTables:
         return content
 
     async def _post_result(
-        self, live: Live, chat: ChatRow, *, offer_next: bool, closing: bool = False
+        self, live: OpenTable, chat: ChatRow, *, offer_next: bool, closing: bool = False
     ) -> None:
         """A deal's result in the group, the table's current message while it stays open."""
         slot = f"result:{live.row.table_id}:{live.row.deal_no}"

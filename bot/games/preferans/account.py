@@ -26,6 +26,7 @@ from engine.preferans.events import (
 )
 from engine.preferans.outcome import Outcome
 from engine.preferans.pulya import Line, Pulya
+from locales import SEPARATOR
 
 from ...format import card_label
 from .words import WORDS, _cards
@@ -91,7 +92,7 @@ def story_lines(lang: str, events: Sequence[PrefEvent], names: Sequence[str]) ->
             words.append(ui.text(lang, "account.said", name=names[event.seat], word=word))
             continue
         if words:  # the auction ends as it is won; the whisting as play starts or the deal ends
-            lines.append(ui.text(lang, said, words=" · ".join(words)))
+            lines.append(ui.text(lang, said, words=SEPARATOR.join(words)))
             words, said = [], "account.whisting"
         line = _event_line(lang, event, names)
         if line is not None:

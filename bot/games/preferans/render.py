@@ -16,6 +16,7 @@ from engine.preferans.play import winner
 from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView
 from engine.tricks import Play
+from locales import SEPARATOR
 
 from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
@@ -124,7 +125,7 @@ def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str])
         parts.append(WORDS.text(lang, "table.tricks", n=info.tricks))
     if seat == table.dealer and info.role != "out":
         parts.append(WORDS.text(lang, "table.dealer"))
-    return " · ".join(parts)
+    return SEPARATOR.join(parts)
 
 
 def role_word(table: PrefTableView, role: str) -> str:
@@ -238,7 +239,7 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
         if phase == "play":
             trump = table.trump
             suit = ui.text(lang, "hand.trump", suit=trump.symbol) if trump else None
-            contract += " · " + (suit or ui.text(lang, "hand.no_trump"))
+            contract += SEPARATOR + (suit or ui.text(lang, "hand.no_trump"))
         lines.append(contract)
     for seat in table.seats:
         if not seat.open_hand or seat.seat == view.seat:  # played out: nothing to show

@@ -3,7 +3,7 @@ transaction, the chips moved once, when the pulya closes (P14, P16 × the whist 
 one photo edited after each deal, a restart resuming pulya and deal.
 
 The shared GameService keeps a Preferans table's lobby, seats, timers, away players and evening;
-once the lobby starts, it hands this kind of table (`PulyaTables`, the `TableGame` of `base.py`)
+once the lobby starts, it hands this kind of table (`PulyaTables`, the `GameKind` of `base.py`)
 the moments of the pulya: its start, presses, time-outs, the stop and the restart."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ...format import name as shown_name
 from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
-from ...table.live import Live, Refusal
+from ...table.live import OpenTable, Refusal
 from ...view.message import Rendered
 from ...view.screen import ContractScreen, SheetScreen
 from ..base import Moved
@@ -42,7 +42,7 @@ SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
 @dataclass(frozen=True, slots=True)
 class PulyaTable:
-    """A Preferans table's state beside its `Live` (`Live.play`): the pulya being played."""
+    """A Preferans table's state (`OpenTable.play`): the pulya being played."""
 
     match: Match
 
@@ -62,14 +62,14 @@ class PulyaTable:
         return self.match.deal is not None
 
 
-def pulya(live: Live) -> Match:
+def pulya(live: OpenTable) -> Match:
     """The pulya of a Preferans table in play."""
     assert isinstance(live.play, PulyaTable)
     return live.play.match
 
 
 class PulyaTables:
-    """Every Preferans table of the bot, played for its host (a `TableGame` of `base.py`); each
+    """Every Preferans table of the bot, played for its host (a `GameKind` of `base.py`); each
     call under the chat's lock."""
 
     keeps_players = True  # P14: a pulya's players play it to its end
@@ -83,10 +83,10 @@ class PulyaTables:
 
     # ---- starting and resuming ------------------------------------------------------------------
 
-    def check_start(self, live: Live, chat: ChatRow) -> None:
+    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
         """Any three or four players may start a pulya (P1)."""
 
-    async def start(self, live: Live, chat: ChatRow) -> Moved:
+    async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
         deadline = self.host.deadline(chat)
         live.users.update(await self.storage.users(live.row.seats))
@@ -102,7 +102,7 @@ class PulyaTables:
         self.show(live, chat)
         return Moved.IN_PLAY
 
-    async def resume(self, live: Live) -> None:
+    async def resume(self, live: OpenTable) -> None:
         """After a restart: the pulya rebuilt from the table's stored deals, the deal in play
         replayed (a deal finished just before the stop is followed by the next one)."""
         chat = await self.storage.chat(live.row.chat_id)
@@ -117,7 +117,9 @@ class PulyaTables:
 
     # ---- presses --------------------------------------------------------------------------------
 
-    def _pressed(self, live: Live, user_id: int, press: callbacks.Press) -> tuple[PrefDeal, int]:
+    def _pressed(
+        self, live: OpenTable, user_id: int, press: callbacks.Press
+    ) -> tuple[PrefDeal, int]:
         """The deal and the presser's seat; Refusal for a stale button or a non-player."""
         deal = pulya(live).deal
         if deal is None or press.deal_no != live.row.deal_no or press.step != live.step:
@@ -129,16 +131,16 @@ class PulyaTables:
             raise Refusal("err.not_your_turn")
         return deal, seat
 
-    async def refresh(self, live: Live, chat: ChatRow) -> Moved:
+    async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The deal in play's messages."""
         self.show(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: Live, chat: ChatRow, user_id: int) -> None:
+    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The deal in play's messages, the user's control message posted anew."""
         self.show(live, chat, anew=user_id)
 
-    async def act(self, live: Live, user_id: int, press: callbacks.Press) -> Moved:
+    async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
         chat = await self.storage.chat(live.row.chat_id)
         seating.back(live, user_id)
@@ -153,7 +155,7 @@ class PulyaTables:
         live.note = None
         return await self._apply(live, action, deadline)
 
-    async def toggle(self, live: Live, user_id: int, press: callbacks.Press) -> None:
+    async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
         """P5: the declarer marks his two cards to discard before confirming."""
         deal, seat = self._pressed(live, user_id, press)
         try:
@@ -164,24 +166,29 @@ class PulyaTables:
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
-    def position(self, live: Live) -> PrefDeal | None:
+    def position(self, live: OpenTable) -> PrefDeal | None:
         """The deal in play: a new object after each step (a computer's move is thought for one)."""
         return pulya(live).deal
 
-    def knowledge(self, live: Live, seat: int) -> PrefKnowledge:
+    def knowledge(self, live: OpenTable, seat: int) -> PrefKnowledge:
         """What `seat` may know of the deal in play; its legal actions when it is the
         controller (P7: in light play the whister, for the passer's cards too)."""
         deal = pulya(live).deal
         assert deal is not None
         return pref_knowledge(deal, seat)
 
-    def default(self, live: Live) -> PrefAction | None:
+    def default(self, live: OpenTable) -> PrefAction | None:
         """The move made for a late player: pass in bidding and whisting, the lowest card."""
         deal = pulya(live).deal
         return default_action(deal) if deal is not None else None
 
     async def move(
-        self, live: Live, action: PrefAction, *, auto: bool, note: tuple[str, str] | None = None
+        self,
+        live: OpenTable,
+        action: PrefAction,
+        *,
+        auto: bool,
+        note: tuple[str, str] | None = None,
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
         live.note = note
@@ -192,12 +199,12 @@ class PulyaTables:
             live.auto[deal.controller] = action  # his control message says what was played
         return await self._apply(live, action, self.host.deadline(chat))
 
-    def seat_view(self, live: Live, seat: int) -> PrefSeatView | None:
+    def seat_view(self, live: OpenTable, seat: int) -> PrefSeatView | None:
         """The deal in play as `seat` sees it."""
         deal = pulya(live).deal
         return None if deal is None else seat_view(deal, seat)
 
-    def public_view(self, live: Live) -> PrefTableView | None:
+    def public_view(self, live: OpenTable) -> PrefTableView | None:
         """The deal in play as the group sees it."""
         deal = pulya(live).deal
         return None if deal is None else table_view(deal)
@@ -215,18 +222,18 @@ class PulyaTables:
         png, _caption = await asyncio.to_thread(render.sheet_photo, lang, pulya(live))
         return png
 
-    def between_deals(self, live: Live) -> bool:
+    def between_deals(self, live: OpenTable) -> bool:
         """Never: a pulya deals its next deal at once (P14)."""
         return False
 
-    async def offer_next(self, live: Live, chat: ChatRow) -> None:
+    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
         """Never asked: a pulya's deal ends in the next deal or in the pulya's end."""
 
-    async def next_deal(self, live: Live, chat: ChatRow) -> Moved:
+    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         """No "next deal" button at a pulya."""
         raise Refusal("err.stale")
 
-    async def _apply(self, live: Live, action: PrefAction, deadline: float | None) -> Moved:
+    async def _apply(self, live: OpenTable, action: PrefAction, deadline: float | None) -> Moved:
         """One action and the forced cards after it (`forced_move`): the step stored (a finished
         deal with the pulya's settlement when it is the last, P14, P16), then the next deal
         dealt, then the messages updated."""
@@ -267,7 +274,7 @@ class PulyaTables:
         self.show(live, chat)
         return Moved.IN_PLAY
 
-    async def stop(self, live: Live, chat: ChatRow) -> bool:
+    async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
         """/stopgame: the deal in play voided, the pulya settled as it stands (P14's top-up),
         in one transaction with the table's row (closed by the host); nothing if it is over
         (its last step stored the row). False: the result says the deal was not played."""
@@ -285,7 +292,7 @@ class PulyaTables:
 
     # ---- helpers --------------------------------------------------------------------------------
 
-    async def _next_deal(self, live: Live, match: Match) -> None:
+    async def _next_deal(self, live: OpenTable, match: Match) -> None:
         assert match.deal is not None
         live.row = replace(live.row, deal_no=match.deal_no, dealer=match.deal.dealer)
         live.auto = {}  # what the bot played for someone is told for the deal it was played in
@@ -293,7 +300,7 @@ class PulyaTables:
         live.deal_id = await self.storage.start_deal(live.row, record, [])
         live.play = PulyaTable(match)
 
-    def _settlement(self, live: Live, match: Match) -> list[Movement]:
+    def _settlement(self, live: OpenTable, match: Match) -> list[Movement]:
         """P16 × the whist price, one ledger row per player (they sum to zero)."""
         return [
             Movement(uid, chips, SETTLEMENT)
@@ -301,7 +308,7 @@ class PulyaTables:
             if chips
         ]
 
-    def show(self, live: Live, chat: ChatRow, *, anew: int | None = None) -> None:
+    def show(self, live: OpenTable, chat: ChatRow, *, anew: int | None = None) -> None:
         """The deal in play's table message and every player's control message."""
         deal = pulya(live).deal
         if deal is not None:
@@ -309,7 +316,7 @@ class PulyaTables:
 
     def _show_deal(
         self,
-        live: Live,
+        live: OpenTable,
         chat: ChatRow,
         deal: PrefDeal,
         *,
@@ -339,7 +346,7 @@ class PulyaTables:
 
     def _show_hand(
         self,
-        live: Live,
+        live: OpenTable,
         chat: ChatRow,
         seat: int,
         deal: PrefDeal,
@@ -363,16 +370,16 @@ class PulyaTables:
         moving = not closed and deal.controller == seat and not deal.finished
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    def _show_result(self, live: Live, chat: ChatRow, content: Rendered) -> None:
+    def _show_result(self, live: OpenTable, chat: ChatRow, content: Rendered) -> None:
         slot = f"result:{live.row.table_id}:{live.row.deal_no}"
         self.presenter.show(slot, chat.chat_id, content)
         self.presenter.retire(slot)  # a deal's result is never edited again
 
-    def _sheet_slot(self, live: Live) -> str:
+    def _sheet_slot(self, live: OpenTable) -> str:
         return f"sheet:{live.row.table_id}"
 
     async def _show_sheet(
-        self, live: Live, chat: ChatRow, *, last: bool = False, anew: bool = False
+        self, live: OpenTable, chat: ChatRow, *, last: bool = False, anew: bool = False
     ) -> None:
         """The sheet's one photo, edited (drawn off the event loop: tens of milliseconds);
         `anew`: posted again at the bottom of the group, the old photo deleted."""
@@ -382,12 +389,12 @@ class PulyaTables:
         if last:
             self.presenter.retire(slot)
 
-    async def repost(self, live: Live) -> bool:
+    async def repost(self, live: OpenTable) -> bool:
         """/pulya: the sheet posted again at the bottom of the chat."""
         await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)
         return True
 
-    def standing(self, live: Live, lang: str) -> str | None:
+    def standing(self, live: OpenTable, lang: str) -> str | None:
         """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
         the settlement of the sheet as it stands, were it closed now (P14's top-up)."""
         match = pulya(live)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.preferans import record as deal_record
 from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import MISERE, PrefRules
-from locales import t
+from locales import SEPARATOR, t
 
 from ...format import in_a_sentence
 from ...format import name as shown_name
@@ -146,7 +146,7 @@ class PreferansUI(PrefWords):
                 for seat, n in enumerate(deal.won)
                 if seat != deal.sitting_out
             )
-            lines.append(" · ".join(tricks))
+            lines.append(SEPARATOR.join(tricks))
         lines.append("")
         lines += result_lines(lang, written_line(deal, earlier), deal.players, number)
         return "\n".join(lines)
@@ -185,7 +185,7 @@ class PreferansUI(PrefWords):
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """P1–P16 briefly, the pulya's target and the whist's price, then every P option in
         force (the same labels as the settings page)."""
-        chosen = " · ".join(
+        chosen = SEPARATOR.join(
             self.option_label(lang, option, self.option_value(chat_rules, option))
             for option in self.options
             if option.key not in ("target", "whist_price")  # the money line says them

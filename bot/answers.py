@@ -1,6 +1,7 @@
-"""The chat's information pages: /pot, /balance, /top, /stats, /history (a deal in full) and
-/export's ledger file, built from storage and the service; a handler decodes the command, calls
-one of these and posts what it returns (HTML), so another front end can show the same pages."""
+"""The answers to the information commands: /pot, /balance, /top, /stats, /history (a deal
+in full) and /export's ledger file, built from storage and the service; a handler decodes the
+command, calls one of these and posts what it returns (HTML), so another front end can show
+the same answers."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The open Mini App pages and what each is shown: a seat's screen (`TableGame.screen`, as
-JSON by `encode`), or the public table for a group member who is not dealt in, rebuilt and
-pushed over the page's WebSocket after each change of its table (GameService tells `changed`
-once a change is made, under the chat's lock: a press from a chat button or a page, a time-out,
-a computer's move, a stop)."""
+"""The Mini App's viewers, one per open page (its WebSocket), and what each is shown: a seat's
+screen (`GameKind.screen`, as JSON by `encode`), or the public table for a group member who is not
+dealt in, rebuilt and pushed over the page's WebSocket after each change of its table
+(GameService tells `changed` once a change is made, under the chat's lock: a press from a chat
+button or a page, a time-out, a computer's move, a stop)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from .. import computer, games
 from ..chat import lobby
 from ..service import GameService
 from ..table import seating
-from ..table.live import Live
+from ..table.live import OpenTable
 from ..view.message import Choice, next_deal_choice
 from ..view.screen import Word
 from .encode import encode
@@ -34,9 +34,9 @@ Json = dict[str, Any]
 
 
 @dataclass(eq=False)
-class Page:
-    """One open page: who opened it, at which table, its socket and a digest of the last view
-    it was sent (16 bytes, not the view: a thousand idle pages hold little)."""
+class Viewer:
+    """One open page's viewer: who opened it, at which table, its socket and a digest of the
+    last view it was sent (16 bytes, not the view: a thousand idle pages hold little)."""
 
     user: WebUser
     table_id: int
@@ -45,13 +45,13 @@ class Page:
     chat_id: int = 0  # the table's group (or private chat)
 
 
-class Pages:
-    """Every open page, by table; the views they are pushed."""
+class Viewers:
+    """Every viewer, by table; the views they are pushed."""
 
     def __init__(self, service: GameService, clock: Callable[[], float]) -> None:
         self.service = service
         self.clock = clock
-        self._open: dict[int, set[Page]] = {}
+        self._open: dict[int, set[Viewer]] = {}
         self._due: dict[int, asyncio.Task[None]] = {}  # by table: a push on its way
         self._closing: set[asyncio.Task[bool]] = set()  # sockets being closed (`close_where`)
         self.pushed = 0  # bytes sent to pages (the bench reads it)
@@ -60,11 +60,11 @@ class Pages:
     def __len__(self) -> int:
         return sum(len(pages) for pages in self._open.values())
 
-    def add(self, page: Page) -> None:
+    def add(self, page: Viewer) -> None:
         """A page opened: it is pushed the views of its table from now on."""
         self._open.setdefault(page.table_id, set()).add(page)
 
-    def remove(self, page: Page) -> None:
+    def remove(self, page: Viewer) -> None:
         """A page closed."""
         pages = self._open.get(page.table_id)
         if pages is not None:
@@ -72,7 +72,7 @@ class Pages:
             if not pages:
                 del self._open[page.table_id]
 
-    def changed(self, live: Live) -> None:
+    def changed(self, live: OpenTable) -> None:
         """A table changed (`GameService.changed`, under the chat's lock): a push to its open
         pages once the lock is let go (many changes in a row make one push)."""
         table_id = live.row.table_id
@@ -81,7 +81,7 @@ class Pages:
         task = asyncio.get_running_loop().create_task(self._push(table_id, live.row.chat_id))
         self._due[table_id] = task
 
-    def close_where(self, which: Callable[[Page], bool]) -> None:
+    def close_where(self, which: Callable[[Viewer], bool]) -> None:
         """Close the pages `which` picks (their access ended): pushed nothing more from now, their
         sockets closed in the background (a page that does not answer the close frame must not
         hold up the update that ended its access)."""
@@ -119,7 +119,7 @@ class Pages:
         except Exception:  # nobody awaits a push: say so
             log.exception("pages of table %s not pushed", table_id)
 
-    async def send(self, page: Page, view: Json, *, first: bool = False) -> None:
+    async def send(self, page: Viewer, view: Json, *, first: bool = False) -> None:
         """Send a page its view, unless it is the one it has; the `first` on a connection carries
         the page's words too (`words`), which the page keeps."""
         text = _json(view)
@@ -135,7 +135,7 @@ class Pages:
         except ConnectionError:
             self.remove(page)
 
-    async def _balances(self, live: Live | None) -> dict[int, int]:
+    async def _balances(self, live: OpenTable | None) -> dict[int, int]:
         if live is None:
             return {}
         rows = await self.service.storage.balances(live.row.chat_id)
@@ -145,7 +145,7 @@ class Pages:
         self,
         user: WebUser,
         table_id: int,
-        live: Live | None = None,
+        live: OpenTable | None = None,
         balances: dict[int, int] | None = None,
     ) -> Json:
         """What `user`'s page shows of the table: his seat's view if he is dealt in, else the
@@ -189,7 +189,7 @@ class Pages:
             "choices": _rows(self._choices(live, chat.chat_id, lang)),
         }
 
-    def _choices(self, live: Live, chat_id: int, lang: str) -> list[list[Choice]]:
+    def _choices(self, live: OpenTable, chat_id: int, lang: str) -> list[list[Choice]]:
         """The group's buttons of the table, as its message in the chat shows them: the lobby's
         while it gathers players, the next deal's after a result."""
         table_id = live.row.table_id

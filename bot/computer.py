@@ -5,7 +5,7 @@ evening summary's pot): `-(100 · level + k)`, level 1–3 in `engine.ai.LEVELS`
 number at a table. It owns a balance and ledger rows in each chat like anyone, and is never sent
 a private message. Its move is chosen from what its seat may know (`engine.knowledge`) and the
 legal actions, never from the deal itself (a match of many deals, a Preferans pulya, gives its
-seat's knowledge through its kind of table, `TableGame.knowledge`): the strong level's search
+seat's knowledge through its kind of table, `GameKind.knowledge`): the strong level's search
 runs in a worker process (at most `workers` at once; or, with a broker, on the workers behind it:
 bot/remote.py), the cheap levels on the event loop; the move is applied after a human-like pause,
 counted from the moment the move passed to it, under the chat's lock.

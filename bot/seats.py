@@ -56,7 +56,7 @@ class Seats:
         raise NotImplementedError
 
     def show_table(
-        self, live: Live, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
         deal: bool = False,
     ) -> None:  # fmt: skip
         """Show one of the table's messages in its chat (its lobby, a deal's table message when

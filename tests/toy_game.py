@@ -18,7 +18,7 @@ from bot import callbacks
 from bot.format import card_label, cards_text, name
 from bot.games.base import GameUI, Host, Moved
 from bot.storage import ChatRow, Movement, TableRow
-from bot.table.live import Live, Refusal
+from bot.table.live import OpenTable, Refusal
 from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
 
@@ -363,7 +363,7 @@ class ToyTables:
         content = Rendered(text, rows)
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> None:
+    def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> None:
         deal = toy_deal(live)
         what = _outcome(chat.lang, deal.to_record())
         text = self.ui.text(chat.lang, "result", deal_no=live.row.deal_no, winner=what)

@@ -79,7 +79,7 @@ class Host(Protocol):
         just passed to him; `anew`: posted again at the bottom of his chat)."""
 
     def show_table(
-        self, live: Live, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
         deal: bool = False,
     ) -> None:  # fmt: skip
         """Show one of the table's messages in its chat (a deal's table message when `deal`, a
@@ -180,13 +180,13 @@ class GameKind(Protocol):
         """The deal in play as the group sees it (the engine's table view), None when none is."""
 
     def screen(
-        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+        self, live: OpenTable, seat: int | None, lang: str, balances: Mapping[int, int]
     ) -> Screen | SheetScreen | None:
         """The table as `seat` sees it (None: the public table), for any front end to draw
         (bot/view/screen.py), built only from `seat_view` for that seat or `public_view`; None
         when nothing is dealt. `balances`: the chat's chips by user."""
 
-    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """The picture of the table's score sheet as the chat's photo draws it (a PNG), for a
         front end that shows it apart; None if its tables keep none."""
 
@@ -319,7 +319,7 @@ class GameUI:
 
 
 def who(
-    live: Live, seat: int, name: str, balances: Mapping[int, int]
+    live: OpenTable, seat: int, name: str, balances: Mapping[int, int]
 ) -> tuple[int, str, bool, bool, str | None]:
     """The first fields of every game's `Seat` (bot/view/screen.py) for a dealt-in seat, in
     order: the seat, its name, whether a computer plays it, whether its player is away (timed

@@ -80,6 +80,3 @@ class OpenTable:
     def to_act(self) -> int | None:
         """The seat (of `deal_seats`) whose decision the table waits for."""
         return None if self.play is None else self.play.to_act
-
-
-Live = OpenTable  # old name: until the rename's sed has run over bot/games/*/web.py

@@ -1,6 +1,6 @@
 """What one seat, or the public, sees of a table's deal: typed values, no front end's in them
 (boardgame.io's playerView, OpenSpiel's observer). Each kind of table builds its screen
-(`TableGame.screen`) only from the engine's view for that seat or the group's view, the one
+(`GameKind.screen`) only from the engine's view for that seat or the group's view, the one
 place that hides cards; a front end draws it (the Mini App's page is sent it as JSON by
 `bot/web/encode.py`, field by field). Words are the reader's (from locales/, as plain text:
 `plain`), cards are cards as he names them, numbers numbers.

@@ -1,5 +1,5 @@
 """A Frap-family deal as one seat (or the group) sees it: the typed screen of bot/view/screen.py,
-built only from what its `TableGame` gives one seat (the engine's seat view: his hand once
+built only from what its `GameKind` gives one seat (the engine's seat view: his hand once
 opened, F7, and his legal actions) or the group (the public table view): the seats in table
 order with their words and figures, the trick and the last one, trump, turn-up, pot and stakes,
 the player's hand with his choices laid on its cards (the choices his chat message shows:
@@ -22,16 +22,16 @@ from ..base import who
 from . import account, render
 
 if TYPE_CHECKING:
-    from ...table.live import Live
-    from ..base import TableGame
+    from ...table.live import OpenTable
+    from ..base import GameKind
     from .ui import FamilyUI
 
 
 def screen(
-    game: TableGame,
+    game: GameKind,
     ui: FamilyUI,
     played: TrickDeal,
-    table: Live,
+    table: OpenTable,
     seat: int | None,
     lang: str,
     balances: Mapping[int, int],
@@ -97,7 +97,7 @@ def _result(
     ui: FamilyUI,
     table: TableView,
     played: TrickDeal,
-    live: Live,
+    live: OpenTable,
     balances: Mapping[int, int],
 ) -> s.Result:
     """How the deal went, then each seat's change with its reasons (the record's money events,

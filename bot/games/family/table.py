@@ -185,7 +185,7 @@ class DealTables:
         return None if played is None else table_view(played)
 
     def screen(
-        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+        self, live: OpenTable, seat: int | None, lang: str, balances: Mapping[int, int]
     ) -> PotScreen | None:
         """The deal as `seat` sees it (bot/games/family/screen.py)."""
         played = deal(live)
@@ -193,7 +193,7 @@ class DealTables:
             return None
         return screen.screen(self, self.ui, played, live, seat, lang, balances)
 
-    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """A family table keeps no score sheet."""
         return None
 
@@ -467,7 +467,7 @@ class DealTables:
         moving = not closing and not played.finished and played.to_act == seat
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
-    async def _result(self, live: Live, chat: ChatRow, *, offer_next: bool) -> Rendered:
+    async def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> Rendered:
         """A deal's result in the group."""
         played = _deal(live)
         balances = {

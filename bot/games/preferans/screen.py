@@ -1,5 +1,5 @@
 """A Preferans pulya as one seat (or the group) sees it: the typed screen of bot/view/screen.py,
-built only from what its `TableGame` gives one seat (the engine's seat view: the player's hand,
+built only from what its `GameKind` gives one seat (the engine's seat view: the player's hand,
 his discard and the talon he took as declarer, P5) or the group (the public view: the talon where
 the table saw it, raspasy's turned card, the open hands of P7 and P9): the seats in table order
 with their words, tricks and sheet figures, the contract and trump, the trick and the last one
@@ -26,15 +26,15 @@ if TYPE_CHECKING:
     from engine.preferans.match import Match
     from engine.preferans.pulya import Line
 
-    from ...table.live import Live
-    from ..base import TableGame
+    from ...table.live import OpenTable
+    from ..base import GameKind
 
 
 def screen(
-    game: TableGame,
+    game: GameKind,
     ui: PreferansUI,
     match: Match,
-    table: Live,
+    table: OpenTable,
     seat: int | None,
     lang: str,
     balances: Mapping[int, int],

@@ -210,12 +210,12 @@ class PulyaTables:
         return None if deal is None else table_view(deal)
 
     def screen(
-        self, live: Live, seat: int | None, lang: str, balances: Mapping[int, int]
+        self, live: OpenTable, seat: int | None, lang: str, balances: Mapping[int, int]
     ) -> ContractScreen | SheetScreen:
         """The pulya as `seat` sees it, its sheet too (bot/games/preferans/screen.py)."""
         return screen.screen(self, self.ui, pulya(live), live, seat, lang, balances)
 
-    async def sheet_picture(self, live: Live, lang: str) -> bytes | None:
+    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """The pulya sheet as the group's photo draws it (off the event loop)."""
         if not isinstance(live.play, PulyaTable):
             return None

@@ -18,7 +18,7 @@ import pytest
 from bot import games
 from bot.view.screen import Held, Played, Taken, Word
 from bot.web.encode import encode
-from bot.web.pages import _json
+from bot.web.viewers import _json
 from tests.bot_harness import (
     GROUP_ID,
     control_message,

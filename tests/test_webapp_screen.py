@@ -70,10 +70,10 @@ async def test_each_seats_page_data_is_as_recorded(
         await open_table(bot, group, users, f"/newgame {games.REGISTRY[game].aliases[0]}")
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
-        pages = bot.app.bot_data["web"].pages
+        viewers = bot.app.bot_data["web"].viewers
         for _ in range(PRESSES):
             for user in [*users, watcher]:
-                view = await pages.view(web_user(user), table.table_id)
+                view = await viewers.view(web_user(user), table.table_id)
                 if view["deal"] is not None:
                     _keys(view["deal"])
                 json.loads(_json(view))  # round-trips

@@ -21,6 +21,8 @@ from urllib.parse import unquote
 
 import pytest
 
+from bot import games
+from tests import toy_game
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -171,7 +173,9 @@ LAYOUT = """() => {
 }"""
 
 
-TRICK = "() => Boolean(view.deal && view.deal.trick && view.deal.trick.plays.length >= 2)"
+# two cards in the trick (one where two play: the second takes it off the table at once)
+TRICK = """() => Boolean(view.deal && view.deal.trick
+  && view.deal.trick.plays.length >= Math.min(2, view.deal.seats.length - 1))"""
 
 
 async def laid_out(page: Page) -> None:
@@ -210,16 +214,23 @@ def lobby_message(tg: FakeTelegram, group: Any) -> StoredMessage:
 
 
 async def gather_on_pages(
-    browser: Browser, bot: RunningBot, group: Any, users: list[FakeUser], command: str
+    browser: Browser,
+    bot: RunningBot,
+    group: Any,
+    users: list[FakeUser],
+    command: str,
+    size: dict[str, int] = PHONE,
+    **launch: Any,
 ) -> tuple[list[Page], int]:
     """The first user opens a table in the group; everyone opens the page from the lobby's
-    button, sits down and the first starts the game, by taps on the pages alone."""
+    button (at `size`, with `launch`'s theme), sits down and the first starts the game, by taps
+    on the pages alone."""
     for user in users:
         await user.start()
     await users[0].send(group, command)
     await bot.idle()
     lobby = lobby_message(bot.tg, group)
-    pages = [await live(await open_from(browser, bot, u, lobby)) for u in users]
+    pages = [await live(await open_from(browser, bot, u, lobby, size, **launch)) for u in users]
     table = await bot.service.storage.open_table(GROUP_ID)
     assert table is not None
     for page in pages:
@@ -276,6 +287,17 @@ async def play_deal_by_taps(
 
 
 def any_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> str:
+    return rng.choice(moves)
+
+
+def quick_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> str:
+    """Any game's deal kept short: in an auction a pass more often than not (a bid the lowest
+    offered), else any move."""
+    passes = [m for m in moves if m.endswith(":P")]
+    if phase == "bidding" and passes and rng.random() < 0.6:
+        return passes[0]
+    if phase == "bidding":
+        return moves[0]
     return rng.choice(moves)
 
 
@@ -458,6 +480,53 @@ async def test_a_preferans_deal_played_on_the_pages(
         assert await calls(page, "BackButton.show") >= 1
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#sheet", state="hidden")
+        assert await bot.service.storage.check() == []
+
+
+# Every game of the registry and the toy game of the tests, played whole on the pages: once on a
+# phone (as many players as it takes up to five), once in a desktop window (three, or two), the
+# themes taking turns so that each game is seen in both.
+GAMES = [*games.ORDER, toy_game.GAME]
+SITTINGS = [
+    pytest.param(game, size, theme, id=f"{game}-{size['width']}-{theme}")
+    for i, game in enumerate(GAMES)
+    for size, theme in (
+        (PHONE, ("light", "dark")[i % 2]),
+        (WINDOW, ("dark", "light")[i % 2]),
+    )
+]
+
+
+@pytest.mark.parametrize(("game", "size", "theme"), SITTINGS)
+async def test_every_game_is_played_whole_on_the_pages(
+    tg: FakeTelegram,
+    tmp_path: Path,
+    browser: Browser,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    size: dict[str, int],
+    theme: str,
+) -> None:
+    """A whole deal of each game by taps on the pages alone, drawn by the same page code from the
+    same description, the layout checked on every page after every tap (`laid_out`); a picture
+    of the mover's page once cards lie in the trick (docs/playing.md shows them)."""
+    if game == toy_game.GAME:
+        toy_game.register(monkeypatch)
+    low, high = games.ui(game).players
+    players = min(high, 5) if size is PHONE else max(low, 3 if high >= 3 else low)
+    group, users = make_players(tg, players)
+    colours = LIGHT if theme == "light" else DARK
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot:
+        command = f"/newgame {games.ui(game).aliases[0]}"
+        pages, table_id = await gather_on_pages(
+            browser, bot, group, users, command, size, theme=colours
+        )
+        shot = shots(tmp_path) / f"{game}-{theme}.png"
+        taps = await play_deal_by_taps(bot, users, pages, table_id, quick_move, shot)
+        assert taps >= players and shot.exists()
+        await synced(bot, pages, table_id)
+        for page in pages:  # the result on every page (a pulya's next deal: a tap away)
+            await page.wait_for_selector('#result:not([hidden]), button[data-open="lastdeal"]')
         assert await bot.service.storage.check() == []
 
 

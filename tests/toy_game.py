@@ -9,18 +9,20 @@ both tricks takes a chip from the other."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import locales
 from bot import callbacks
-from bot.format import card_label, cards_text, name
-from bot.games.base import GameUI, Host, Moved
+from bot.format import card_label, cards_text, name, signed
+from bot.games.base import GameUI, Host, Moved, web_seat
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import Live, Refusal
-from bot.view.message import Rendered
+from bot.view.message import Choice, Rendered
+from bot.web import kit
 from engine.cards import Card
+from engine.tricks import Play
 
 GAME = "toy_tricks"
 DECK = ("AS", "KS", "QH", "JH")
@@ -324,6 +326,84 @@ class ToyTables:
     def public_view(self, live: Live) -> Any:
         return toy_deal(live).won
 
+    def web_view(
+        self, live: Live, seat: int | None, lang: str, chat: ChatRow, balances: Mapping[int, int]
+    ) -> dict[str, Any] | None:
+        """The deal in the Mini App, from the pieces every game's page view is made of."""
+        deal = toy_deal(live)
+        mine = seat is not None and deal.to_act == seat
+        rows = (
+            [
+                [
+                    Choice(
+                        card_label(c, lang),
+                        callbacks.encode(
+                            "a", live.row.table_id, live.row.deal_no, live.step, str(c)
+                        ),
+                        card=c,
+                    )
+                    for c in deal.hands[seat]
+                ]
+            ]
+            if mine and seat is not None
+            else []
+        )
+        on_cards, words = kit.split(rows)
+        seats = [
+            {
+                **web_seat(live, s, deal.players[s], balances),
+                "cards": len(deal.hands[s]),
+                "tricks": deal.won[s],
+                "word": None,
+                "dealer": False,
+                "out": False,
+                "figures": [],
+            }
+            for s in range(2)
+        ]
+        winner = _winner(deal) if deal.finished else None
+        result = None
+        if deal.finished:
+            result = {
+                "head": kit.line(_outcome(lang, deal.to_record())),
+                "seats": [
+                    {
+                        "seat": s,
+                        "name": deal.players[s],
+                        "delta": None if winner is None else signed(1 if s == winner else -1),
+                        "reasons": [],
+                        "total": None,
+                    }
+                    for s in range(2)
+                ],
+                "foot": None,
+            }
+        return {
+            "phase": "over" if deal.finished else "play",
+            "mover": deal.to_act,
+            "seats": seats,
+            "trump": None,
+            "turnup": None,
+            "pot": None,
+            "stock": None,
+            "stakes": None,
+            "trick": kit.trick([Play(s, c) for s, c in deal.trick], lang),
+            "last_trick": None,
+            "hand": kit.hand(deal.hands[seat], on_cards, lang) if seat is not None else None,
+            "hidden": 0,
+            "choices": words,
+            "question": kit.line(
+                self.ui.text(lang, "to_play", name=name(deal.players[deal.to_act]))
+                if deal.to_act is not None
+                else self.ui.text(lang, "over")
+            ),
+            "result": result,
+            "finished": deal.finished,
+        }
+
+    async def web_sheet(self, live: Live, lang: str) -> bytes | None:
+        return None
+
     def _show(self, live: Live, chat: ChatRow) -> None:
         deal = toy_deal(live)
         tricks = ", ".join(f"{name(p)} {n}" for p, n in zip(deal.players, deal.won, strict=True))
@@ -378,3 +458,17 @@ class ToyTables:
             markup = InlineKeyboardMarkup([[button]])
         slot = f"result:{live.row.table_id}:{live.row.deal_no}"
         self.host.presenter.show(slot, chat.chat_id, Rendered(text, markup))
+
+
+def register(monkeypatch: Any) -> None:
+    """The toy game registered (its one registry line) with its catalog section, until the test
+    that asks ends (`monkeypatch` undoes it)."""
+    from bot import games
+
+    messages = locales._LOCALES._messages
+    for key, text in WORDS.items():
+        monkeypatch.setitem(messages, key, (text, None))
+    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
+    monkeypatch.setattr(games, "KINDS", dict(games.KINDS))
+    monkeypatch.setattr(games, "ORDER", games.ORDER)
+    games.register(UI, ToyTables)

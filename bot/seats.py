@@ -134,6 +134,8 @@ class Seats:
         chat = await self.storage.chat(chat_id)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
+        else:
+            self.changed(live)  # the pages draw him at his seat, sitting the deal out
         return live
 
     async def seat_computer(
@@ -188,6 +190,8 @@ class Seats:
         await self.storage.save_table(live.row)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
+        else:
+            self.changed(live)  # his seat goes from the pages
         return live
 
     def _unseat(self, live: Live, uid: int) -> None:

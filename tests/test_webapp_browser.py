@@ -16,7 +16,7 @@ import random
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 import pytest
@@ -82,13 +82,14 @@ async def open_from(
     user: FakeUser,
     message: StoredMessage,
     size: dict[str, int] = PHONE,
+    motion: Literal["reduce", "no-preference"] = "no-preference",
     **launch: Any,
 ) -> Page:
     """`user` taps the message's "🃏 Table" button: the page his client opens, at a phone's size
-    (or `size`)."""
+    (or `size`), his system asking for `motion` (reduced or not)."""
     bot.app.bot_data["web"].rate = (10_000, 10.0)  # a test taps faster than anyone
     url = bot.tg.mini_apps.launch_url(bot.tg.mini_apps.opener(message), user, **launch)
-    context = await browser.new_context(viewport=size)
+    context = await browser.new_context(viewport=size, reduced_motion=motion)
     page = await context.new_page()
     page.on("websocket", lambda socket: SOCKETS.append(socket.url))
     await page.route(
@@ -140,7 +141,8 @@ LAYOUT = """() => {
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
     && r.bottom <= innerHeight + 0.5;
   const seats = [...document.querySelectorAll("#seats.table .seat")];
-  if (seats.length !== deal.seats.length) wrong.push(`${seats.length} seats drawn`);
+  const out = view.sitting_out || [];
+  if (seats.length !== deal.seats.length + out.length) wrong.push(`${seats.length} seats drawn`);
   const boxes = seats.map((n) => n.getBoundingClientRect());
   boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
     if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
@@ -159,7 +161,12 @@ LAYOUT = """() => {
   }
   const mover = deal.finished ? null : deal.mover;
   for (const n of seats) {
+    if (n.dataset.out) {  // a seated player the deal left out: at his seat, marked
+      if (!n.querySelector(".badge.out")) wrong.push(`${n.textContent} not marked out`);
+      continue;
+    }
     const s = deal.seats[Number(n.dataset.seat)];
+    if (s.out && !n.querySelector(".badge.out")) wrong.push(`seat ${s.seat} not marked out`);
     const marked = n.classList.contains("to-act");
     if ((s.seat === mover) !== marked) wrong.push(`seat ${s.seat} mover mark`);
     if (s.seat === view.seat || !s.cards) continue;
@@ -179,9 +186,10 @@ TRICK = """() => Boolean(view.deal && view.deal.trick
 
 
 async def laid_out(page: Page) -> None:
-    """The table fits its screen whatever the deal: no two seats overlap, every seat, the trick
-    and the player's own cards are inside the viewport, no name is cut, the mover's seat is
-    marked, and every other seat shows how many cards it holds."""
+    """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
+    marked so), no two overlap, every seat, the trick and the player's own cards are inside the
+    viewport, no name is cut, the mover's seat is marked, and every other seat shows how many
+    cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 
@@ -415,8 +423,8 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
 
 @pytest.mark.parametrize(
     ("players", "size", "theme"),
-    [(7, PHONE, "dark"), (5, WINDOW, "light"), (7, WINDOW, "dark")],
-    ids=["seven-phone-dark", "five-window-light", "seven-window-dark"],
+    [(7, PHONE, "dark"), (6, WINDOW, "light")],
+    ids=["seven-phone-dark", "six-window-light"],
 )
 async def test_a_full_frap_table_fits_a_phone_and_a_window(
     tg: FakeTelegram,
@@ -426,26 +434,38 @@ async def test_a_full_frap_table_fits_a_phone_and_a_window(
     size: dict[str, int],
     theme: str,
 ) -> None:
-    """Seven players (or five) around the table on a phone and in a desktop window: a whole deal
-    by taps, the layout checked on every page after every tap (`laid_out`)."""
-    group, users = make_players(tg, players)
+    """Seven players (or six) around the table on a phone and in a desktop window, and one more
+    who sat down once the cards were dealt, at his seat sitting the deal out: a whole deal by
+    taps, the layout checked on every page after every tap (`laid_out`)."""
+    group, users = make_players(tg, players + 1)
+    late = users.pop()
     colours = LIGHT if theme == "light" else DARK
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **webapp_overrides()) as bot:
-        for user in users:
+        for user in [*users, late]:
             await user.start()
         await users[0].send(group, "/newgame frap")
         await bot.idle()
         lobby = lobby_message(tg, group)
         pages = [
-            await live(await open_from(browser, bot, u, lobby, size, theme=colours)) for u in users
+            await live(await open_from(browser, bot, u, lobby, size, theme=colours))
+            for u in [*users, late]
         ]
-        for page in pages[1:]:
+        for page in pages[1:-1]:
             await tap(page, await press_of(page, "j:"))
         await bot.idle()
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
+        await late.send(group, "/join")
         await synced(bot, pages, table.table_id)
+        running = bot.service.find(table.table_id)
+        assert running is not None and late.id in running.row.seats
+        assert late.id not in running.deal_seats
+        for page in pages:  # at his seat, sitting out
+            seat = page.locator('#seats .seat[data-out="1"]')
+            assert await seat.locator(".name").text_content() == late.first_name
+            assert await seat.locator(".badge.out").text_content() == "не играет"
+        assert await pages[-1].locator("#seats .ring.me .seat[data-out]").count() == 1
         shot = shots(tmp_path) / f"frap-{players}-{size['width']}-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, shot)
         assert taps > players
@@ -528,6 +548,67 @@ async def test_every_game_is_played_whole_on_the_pages(
         for page in pages:  # the result on every page (a pulya's next deal: a tap away)
             await page.wait_for_selector('#result:not([hidden]), button[data-open="lastdeal"]')
         assert await bot.service.storage.check() == []
+
+
+# Every card put on the felt or drawn flying, as the page draws it: its classes and the
+# animations its style runs (recorded as each is added, before any animation ends).
+WATCH = """() => {
+  window.__flights = [];
+  const seen = new WeakSet();
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) {
+      if (!node.querySelectorAll) continue;
+      const cards = node.matches(".card.laid") ? [node] : [...node.querySelectorAll(".card.laid")];
+      for (const card of cards) {
+        if (seen.has(card) || card.closest(".sub")) continue;  // (not the last trick's view)
+        seen.add(card);
+        window.__flights.push({ code: card.dataset.code, taken: card.classList.contains("taken"),
+          animation: getComputedStyle(card).animationName });
+      }
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+async def test_a_card_flies_in_and_a_trick_to_its_taker_unless_motion_is_reduced(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card played flies from its seat to the middle and a trick taken flies to its taker (CSS
+    animations); a player whose system asks for reduced motion sees the cards laid and taken
+    with no animation at all."""
+    toy_game.register(monkeypatch)  # two cards a trick: every second card takes one
+    group, users = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=2, **webapp_overrides()) as bot:
+        for user in users:
+            await user.start()
+        await users[0].send(group, "/newgame toy")
+        await bot.idle()
+        lobby = lobby_message(tg, group)
+        moving = await live(await open_from(browser, bot, users[0], lobby))
+        still = await live(await open_from(browser, bot, users[1], lobby, motion="reduce"))
+        pages = [moving, still]
+        await tap(still, await press_of(still, "j:"))
+        await bot.idle()
+        await tap(moving, await press_of(moving, "s:"))
+        table = await bot.service.storage.open_table(GROUP_ID)
+        assert table is not None
+        await synced(bot, pages, table.table_id)
+        for page in pages:
+            await page.evaluate(WATCH)
+        taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move)
+        assert taps == 4  # two tricks of two cards
+        flown: list[dict[str, Any]] = await moving.evaluate("window.__flights")
+        laid = [f for f in flown if not f["taken"]]
+        taken = [f for f in flown if f["taken"]]
+        # each trick's first card flies in and lies on the felt (drawn again, it lies still); the
+        # second flies in over it and the two fly to the taker
+        assert [f["code"] for f in laid if f["animation"] == "fly-in"] == [
+            f["code"] for f in taken[::2]
+        ], flown
+        assert len(taken) == 4 and all("fly-out" in f["animation"] for f in taken), flown
+        assert sum("fly-in" in f["animation"] for f in taken) == 2, flown
+        seen: list[dict[str, Any]] = await still.evaluate("window.__flights")
+        assert seen and not [f for f in seen if f["taken"] or f["animation"] != "none"], seen
 
 
 async def test_a_stranger_and_a_stale_page_are_told_in_their_language(

@@ -193,6 +193,15 @@ class ToyPlay:
         return not self.deal.finished
 
 
+def _last_trick(deal: ToyDeal, lang: str) -> dict[str, Any] | None:
+    """The last trick taken, and its taker: the leader of the trick after it."""
+    done = len(deal.plays) - len(deal.trick)
+    if done < 2:
+        return None
+    plays = [Play(0 if c in deal.dealt[0] else 1, c) for c in deal.plays[done - 2 : done]]
+    return kit.laid(plays, deal.leader, lang)
+
+
 def toy_deal(live: Live) -> ToyDeal:
     assert isinstance(live.play, ToyPlay)
     return live.play.deal
@@ -388,7 +397,7 @@ class ToyTables:
             "stock": None,
             "stakes": None,
             "trick": kit.trick([Play(s, c) for s, c in deal.trick], lang),
-            "last_trick": None,
+            "last_trick": _last_trick(deal, lang),
             "hand": kit.hand(deal.hands[seat], on_cards, lang) if seat is not None else None,
             "hidden": 0,
             "choices": words,

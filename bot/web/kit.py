@@ -55,7 +55,11 @@ def trick(plays: Sequence[Play], lang: str) -> Json | None:
     """A trick: who led it and each card with the seat that laid it; None when it is empty."""
     if not plays:
         return None
-    shown = [{"seat": p.seat, **card(p.card, lang)} for p in plays]
+    # SK2: a 7♠ played as the joker says so (the key only then)
+    shown = [
+        {"seat": p.seat, **card(p.card, lang), **({"joker": True} if p.joker else {})}
+        for p in plays
+    ]
     return {"leader": plays[0].seat, "plays": shown}
 
 

@@ -74,6 +74,7 @@ def view(
         "trump": public.trump.symbol if public.trump_named else None,
         "turnup": kit.card(public.turnup, lang) if public.turnup is not None else None,
         "pot": public.pot,
+        "pot_text": kit.line(ui.text(lang, "table.pot", pot=public.pot)),  # N1: "Treasure: 50"
         "stock": public.stock,
         "stakes": kit.line(ui.stakes(lang, public)),
         "trick": kit.trick(public.trick, lang),

@@ -156,6 +156,13 @@ LAYOUT = """() => {
   for (const card of document.querySelectorAll("#seats .trick .card, #dock .hand .card")) {
     if (!inside(card.getBoundingClientRect())) wrong.push(`card ${card.dataset.code} off screen`);
   }
+  const hand = [...document.querySelectorAll("#dock .hand .card")];
+  const top = (c) => c.getBoundingClientRect().top;
+  for (const card of hand.filter((c) => c.classList.contains("marked"))) {
+    if (hand.some((c) => !c.classList.contains("marked") && top(card) > top(c) - 8)) {
+      wrong.push(`card ${card.dataset.code} marked for the discard, not lifted`);
+    }
+  }
   for (const name of document.querySelectorAll("#seats .seat .name")) {
     if (name.scrollWidth > name.clientWidth + 1) wrong.push(`name ${name.textContent} cut`);
   }
@@ -180,16 +187,15 @@ LAYOUT = """() => {
 }"""
 
 
-# two cards in the trick (one where two play: the second takes it off the table at once)
-TRICK = """() => Boolean(view.deal && view.deal.trick
-  && view.deal.trick.plays.length >= Math.min(2, view.deal.seats.length - 1))"""
+# how many cards lie in the trick, up to two (where two play, the second takes it at once)
+TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.plays.length) || 0)"
 
 
 async def laid_out(page: Page) -> None:
     """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
     marked so), no two overlap, every seat, the trick and the player's own cards are inside the
-    viewport, no name is cut, the mover's seat is marked, and every other seat shows how many
-    cards it holds."""
+    viewport, a card marked for the discard lifted above the rest, no name is cut, the mover's
+    seat is marked, and every other seat shows how many cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 
@@ -269,8 +275,10 @@ async def play_deal_by_taps(
 ) -> int:
     """Whoever is to move taps one of his buttons on his page until the deal is over (a
     Preferans pulya deals the next at once); the taps made. `shot`: a picture of the page of
-    whoever is to move once two cards lie in a trick."""
+    whoever is to move once two cards lie in a trick (or one, if no trick ever holds two; the
+    result if no card is played)."""
     rng = random.Random(table_id)
+    laid = 0  # the cards in the trick of the picture taken
     table = bot.service.find(table_id)
     assert table is not None
     deal_no = table.row.deal_no
@@ -279,13 +287,14 @@ async def play_deal_by_taps(
         assert table is not None
         game = bot.service.game(table)
         if table.row.deal_no != deal_no or game.between_deals(table):
-            if shot is not None and not shot.exists():  # no trick was played: the result
-                await pages[0].screenshot(path=shot)
+            if shot is not None and not laid:  # no card was played: the result
+                await pages[0].screenshot(animations="disabled", path=shot)
             return taps
         movers = [(i, moves_now(control_message(bot.tg, u))) for i, u in enumerate(users)]
         seat, moves = next((i, m) for i, m in movers if m)
-        if shot is not None and not shot.exists() and await pages[seat].evaluate(TRICK):
-            await pages[seat].screenshot(path=shot)
+        if shot is not None and laid < 2 and await pages[seat].evaluate(TRICK) > laid:
+            await pages[seat].screenshot(animations="disabled", path=shot)
+            laid = await pages[seat].evaluate(TRICK)
         phase = await pages[seat].evaluate("document.body.dataset.phase")
         await tap(pages[seat], choose(phase, moves, table, rng))
         await synced(bot, pages, table_id)
@@ -394,7 +403,9 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         await pages[1].wait_for_function(
             f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
         )
-        await pages[0].screenshot(path=shots(tmp_path) / f"frap-lobby-{theme}.png")
+        await pages[0].screenshot(
+            animations="disabled", path=shots(tmp_path) / f"frap-lobby-{theme}.png"
+        )
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
@@ -409,7 +420,9 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         for page in pages:  # the result on every page, and the next deal to tap
             await page.wait_for_selector("#result:not([hidden]) .head")
             await page.wait_for_selector('button[data-press^="n:"]')
-        await pages[0].screenshot(path=shots(tmp_path) / f"frap-result-{theme}.png")
+        await pages[0].screenshot(
+            animations="disabled", path=shots(tmp_path) / f"frap-result-{theme}.png"
+        )
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
         again = bot.service.find(table.table_id)
@@ -496,7 +509,9 @@ async def test_a_preferans_deal_played_on_the_pages(
         await page.wait_for_selector("#sheet:not([hidden]) img")
         await page.wait_for_function("() => document.querySelector('#sheet').dataset.deals === '1'")
         await page.wait_for_function("() => document.querySelector('#sheet img').naturalWidth > 0")
-        await page.screenshot(path=shots(tmp_path) / f"preferans-sheet-{players}.png")
+        await page.screenshot(
+            animations="disabled", path=shots(tmp_path) / f"preferans-sheet-{players}.png"
+        )
         assert await calls(page, "BackButton.show") >= 1
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#sheet", state="hidden")

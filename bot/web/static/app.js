@@ -237,7 +237,7 @@ function seatNode(deal, s) {
   if (facts.length) { const line = el("div", "facts"); line.append(...facts); box.append(line); }
   if (s.open_hand && !you) {
     const open = cardsRow(s.open_hand, "mini", "open");
-    dimUnplayable(open, s.open_hand);
+    if (s.open_hand.some((c) => c.press)) dimUnplayable(open, s.open_hand); // the hand played from
     box.append(open);
   } else if (!you && s.cards) box.append(backs(s.cards));
   // P5: the talon the table saw lies by the declarer
@@ -296,7 +296,11 @@ function facts(deal) {
   if (deal.contract) line.append(el("span", "fact", words.contract + " " + deal.contract));
   if (deal.trump) line.append(el("span", "fact trump" + (/[♥♦]/.test(deal.trump) ? " red" : ""), deal.trump));
   if (deal.turnup) line.append(cardNode(deal.turnup, "mini"));
-  if (deal.raspasy) line.append(el("span", "fact", words.raspasy));
+  if (deal.raspasy) {
+    line.append(el("span", "fact", words.raspasy));
+    // P10: the talon card turned in raspasy, by the word, apart from the trick's cards
+    if (deal.talon) line.append(cardsRow(deal.talon, "mini", "turned"));
+  }
   if (deal.pot_text) line.append(el("span", "fact", deal.pot_text)); // N1: the treasure
   else if (deal.pot !== undefined && deal.pot !== null) line.append(el("span", "fact", words.pot + " " + deal.pot));
   if (deal.stock) line.append(el("span", "fact", words.stock + " " + deal.stock));
@@ -306,7 +310,6 @@ function facts(deal) {
 function drawMiddle(mid, deal, at) {
   mid.append(facts(deal));
   if (deal.stakes) mid.append(el("div", "stakes hint", deal.stakes));
-  if (deal.raspasy && deal.talon) mid.append(cardsRow(deal.talon, "small", "turned"));
   const felt = el("div", "trick");
   felt.setAttribute("aria-label", words.trick || "");
   if (deal.trick) lay(felt, deal.trick, at);

@@ -213,6 +213,7 @@ function drawTable(seats, deal) {
   const mid = el("div", "mid");
   drawMiddle(mid, deal, at);
   seats.append(rings.top, rings.left, mid, rings.right, rings.me);
+  aim(at);
   return at;
 }
 
@@ -329,10 +330,31 @@ function drawMiddle(mid, deal, at) {
   if (tools.childElementCount) mid.append(tools);
 }
 
-// Where a card of a trick lies on the felt, in percent: toward the seat that played it.
+// Where a card of a trick lies on the felt, in percent: toward the seat that played it, as
+// the seat is drawn on the screen (two seats over a phone's narrow felt apart, to its corners),
+// or, off the screen, as its place at the table says.
 function spot(at, seat) {
+  const felt = document.querySelector("#seats .trick");
+  const box = document.querySelector('#seats .seat[data-seat="' + seat + '"]');
+  if (felt && box) {
+    const r = felt.getBoundingClientRect();
+    const [sx, sy] = centre(box);
+    const near = (d, half) => Math.max(-1, Math.min(1, d / half));
+    const x = near(sx - (r.left + r.width / 2), r.width / 2);
+    const y = near(sy - (r.top + r.height / 2), r.height / 2);
+    return [50 + 30 * x, 50 + 30 * y];
+  }
   const angle = ((at.where[seat] || { angle: 270 }).angle * Math.PI) / 180;
   return [50 + 30 * Math.cos(angle), 50 - 28 * Math.sin(angle)];
+}
+
+// The cards of the trick on the table turned toward their seats, once the seats are drawn.
+function aim(at) {
+  for (const node of document.querySelectorAll("#seats .trick .card.laid")) {
+    const [x, y] = spot(at, Number(node.dataset.seat));
+    node.style.left = x.toFixed(1) + "%";
+    node.style.top = y.toFixed(1) + "%";
+  }
 }
 
 // Each card of a trick laid toward the seat that played it; the leader's marked.

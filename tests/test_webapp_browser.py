@@ -158,10 +158,30 @@ LAYOUT = """() => {
   }
   const hand = [...document.querySelectorAll("#dock .hand .card")];
   const top = (c) => c.getBoundingClientRect().top;
+  // the cards to play raised above the rest, the rest dimmed yet legible (a light face kept)
+  const raised = hand.filter((c) => c.tagName === "BUTTON" && !c.classList.contains("marked"));
+  for (const card of hand.filter((c) => c.classList.contains("dim"))) {
+    if (raised.some((c) => top(c) > top(card) - 3)) {
+      wrong.push(`card ${card.dataset.code} not below the cards to play`);
+    }
+    const face = getComputedStyle(card);
+    if (Number(face.opacity) < 0.5) wrong.push(`card ${card.dataset.code} too faint`);
+  }
+  // P7: the whister who plays the passer's open hand sees his own dimmed
+  const fromOpen = document.querySelector("#seats .open button.card");
+  if (fromOpen && hand.some((c) => !c.classList.contains("dim"))) {
+    wrong.push("the own hand not dimmed while the player plays from an open hand");
+  }
   for (const card of hand.filter((c) => c.classList.contains("marked"))) {
     if (hand.some((c) => !c.classList.contains("marked") && top(card) > top(c) - 8)) {
       wrong.push(`card ${card.dataset.code} marked for the discard, not lifted`);
     }
+  }
+  // the ranks in the player's language: В Д К Т in Russian
+  const ranks = document.documentElement.lang === "ru" ? /^([2-9]|10|В|Д|К|Т)$/
+    : /^([2-9]|10|J|Q|K|A)$/;
+  for (const rank of document.querySelectorAll(".card .rank")) {
+    if (!ranks.test(rank.textContent)) wrong.push(`rank ${rank.textContent}`);
   }
   for (const name of document.querySelectorAll("#seats .seat .name")) {
     if (name.scrollWidth > name.clientWidth + 1) wrong.push(`name ${name.textContent} cut`);
@@ -194,8 +214,9 @@ TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.play
 async def laid_out(page: Page) -> None:
     """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
     marked so), no two overlap, every seat, the trick and the player's own cards are inside the
-    viewport, a card marked for the discard lifted above the rest, no name is cut, the mover's
-    seat is marked, and every other seat shows how many cards it holds."""
+    viewport, the cards to play raised above the rest, which are dimmed but not faint, a card
+    marked for the discard lifted, the ranks in the player's language, no name is cut, the
+    mover's seat is marked, and every other seat shows how many cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 

@@ -151,16 +151,8 @@ function places(deal) {
   for (let i = 1; i < n; i++) others.push(order[(me + i) % n]);
   const k = others.length;
   const left = k <= 1 ? 0 : k <= 4 ? 1 : k <= 8 ? 2 : 3; // as many on the right
-  const where = {}; // by seat dealt in: the direction of its cards in the trick
-  const slots = others.map((e, i) => {
-    const slot = i < left ? "left" : i >= k - left ? "right" : "top";
-    // left 180°, over the top, right 0°
-    if (!e.out) where[e.seat] = { slot, angle: 180 - ((i + 0.5) * 180) / k };
-    return slot;
-  });
-  const mine = order[me];
-  if (!mine.out) where[mine.seat] = { slot: "me", angle: 270 };
-  return { me: mine, others, slots, where, left };
+  const slots = others.map((e, i) => (i < left ? "left" : i >= k - left ? "right" : "top"));
+  return { me: order[me], others, slots, left };
 }
 
 function render() {
@@ -193,13 +185,13 @@ function render() {
     return;
   }
   notice(view.seat === null ? words.watching : "");
-  const at = drawTable(seats, deal);
+  drawTable(seats, deal);
   if (deal.result && (deal.finished || !deal.trick)) drawResult(result, deal);
   drawLastDeal(deal);
   drawDock(dock, deal);
   drawChoices(dock);
   if (deal.sheet) drawSheet(deal);
-  motion(deal, at);
+  motion(deal);
 }
 
 function drawTable(seats, deal) {
@@ -211,10 +203,9 @@ function drawTable(seats, deal) {
   at.others.forEach((e, i) => rings[at.slots[i]].append(node(e)));
   rings.me.append(node(at.me));
   const mid = el("div", "mid");
-  drawMiddle(mid, deal, at);
+  drawMiddle(mid, deal);
   seats.append(rings.top, rings.left, mid, rings.right, rings.me);
-  aim(at);
-  return at;
+  aim();
 }
 
 function seatNode(deal, s) {
@@ -308,18 +299,18 @@ function facts(deal) {
   return line;
 }
 
-function drawMiddle(mid, deal, at) {
+function drawMiddle(mid, deal) {
   mid.append(facts(deal));
   if (deal.stakes) mid.append(el("div", "stakes hint", deal.stakes));
   const felt = el("div", "trick");
   felt.setAttribute("aria-label", words.trick || "");
-  if (deal.trick) lay(felt, deal.trick, at);
+  if (deal.trick) lay(felt, deal.trick);
   mid.append(felt);
   const tools = el("div", "tools");
   if (deal.last_trick) {
     const last = document.getElementById("last");
     const laid = el("div", "trick");
-    lay(laid, deal.last_trick, at);
+    lay(laid, deal.last_trick);
     const taker = deal.seats[deal.last_trick.taker];
     last.replaceChildren(el("h2", null, words.last_trick), laid,
       el("p", "taker", taker ? taker.name + " · " + (words.took || "") : ""), closeButton());
@@ -330,40 +321,39 @@ function drawMiddle(mid, deal, at) {
   if (tools.childElementCount) mid.append(tools);
 }
 
-// Where a card of a trick lies on the felt, in percent: toward the seat that played it, as
-// the seat is drawn on the screen (two seats over a phone's narrow felt apart, to its corners),
-// or, off the screen, as its place at the table says.
-function spot(at, seat) {
+// Where a card of a trick lies on a felt, in percent: toward the seat that played it, on the
+// line from the table's felt to the seat's box as drawn (two seats over a phone's narrow felt
+// apart, to its corners).
+function spot(seat) {
   const felt = document.querySelector("#seats .trick");
   const box = document.querySelector('#seats .seat[data-seat="' + seat + '"]');
-  if (felt && box) {
-    const r = felt.getBoundingClientRect();
-    const [sx, sy] = centre(box);
-    const near = (d, half) => Math.max(-1, Math.min(1, d / half));
-    const x = near(sx - (r.left + r.width / 2), r.width / 2);
-    const y = near(sy - (r.top + r.height / 2), r.height / 2);
-    return [50 + 30 * x, 50 + 30 * y];
-  }
-  const angle = ((at.where[seat] || { angle: 270 }).angle * Math.PI) / 180;
-  return [50 + 30 * Math.cos(angle), 50 - 28 * Math.sin(angle)];
+  if (!felt || !box) return [50, 50];
+  const r = felt.getBoundingClientRect();
+  const [sx, sy] = centre(box);
+  const near = (d, half) => Math.max(-1, Math.min(1, d / half));
+  const x = near(sx - (r.left + r.width / 2), r.width / 2);
+  const y = near(sy - (r.top + r.height / 2), r.height / 2);
+  return [50 + 30 * x, 50 + 30 * y];
 }
 
-// The cards of the trick on the table turned toward their seats, once the seats are drawn.
-function aim(at) {
-  for (const node of document.querySelectorAll("#seats .trick .card.laid")) {
-    const [x, y] = spot(at, Number(node.dataset.seat));
-    node.style.left = x.toFixed(1) + "%";
-    node.style.top = y.toFixed(1) + "%";
+function place(node, seat) {
+  const [x, y] = spot(seat);
+  node.style.left = x.toFixed(1) + "%";
+  node.style.top = y.toFixed(1) + "%";
+}
+
+// Every trick's cards (the table's, the last trick's) turned toward their seats, once the seats
+// are drawn.
+function aim() {
+  for (const node of document.querySelectorAll(".trick .card.laid")) {
+    place(node, Number(node.dataset.seat));
   }
 }
 
-// Each card of a trick laid toward the seat that played it; the leader's marked.
-function lay(felt, trick, at) {
+// Each card of a trick, to be laid toward the seat that played it (`aim`); the leader's marked.
+function lay(felt, trick) {
   for (const p of trick.plays) {
     const node = cardNode(p, "small");
-    const [x, y] = spot(at, p.seat);
-    node.style.left = x.toFixed(1) + "%";
-    node.style.top = y.toFixed(1) + "%";
     node.classList.add("laid");
     node.dataset.seat = String(p.seat);
     if (p.seat === trick.leader) node.classList.add("lead");
@@ -385,9 +375,7 @@ function still() {
 function seatCentre(seat) {
   const mine = seat === view.seat && document.querySelector("#dock .hand");
   const box = mine || document.querySelector('#seats .seat[data-seat="' + seat + '"]');
-  if (!box) return null;
-  const r = box.getBoundingClientRect();
-  return [r.left + r.width / 2, r.top + r.height / 2];
+  return box ? centre(box) : null;
 }
 
 function centre(node) {
@@ -404,7 +392,7 @@ function flyFrom(node, from) {
   node.classList.add("fly-in");
 }
 
-function motion(deal, at) {
+function motion(deal) {
   const key = String(view.deal_no);
   const now = deal.trick ? deal.trick.plays.map((p) => p.code) : [];
   const before = laidBefore && laidBefore.key === key ? laidBefore.codes : null;
@@ -417,13 +405,13 @@ function motion(deal, at) {
   const taken = last && before.length && !now.some((c) => before.includes(c)) &&
     before.every((c) => last.plays.some((p) => p.code === c));
   const which = last ? key + ":" + last.plays.map((p) => p.code).join() : "";
-  if (taken && which !== carried) { carried = which; carry(last, before, at); }
+  if (taken && which !== carried) { carried = which; carry(last, before); }
 }
 
 // The trick just taken, drawn over the felt where it lay (its last card flying in first), then
 // flying to its taker; gone once there. It lies above the table, so a new view drawn meanwhile
 // does not cut it short.
-function carry(trick, before, at) {
+function carry(trick, before) {
   const felt = document.querySelector("#seats .trick");
   const to = seatCentre(trick.taker);
   if (!felt || !to) return;
@@ -432,7 +420,7 @@ function carry(trick, before, at) {
   const r = felt.getBoundingClientRect();
   const nodes = trick.plays.map((p) => {
     const node = cardNode({ ...p, press: null }, "small");
-    const [x, y] = spot(at, p.seat);
+    const [x, y] = spot(p.seat);
     node.style.left = (r.left + (r.width * x) / 100).toFixed(0) + "px";
     node.style.top = (r.top + (r.height * y) / 100).toFixed(0) + "px";
     node.classList.add("laid", "taken");

@@ -100,6 +100,11 @@ async def open_from(
     return page
 
 
+async def picture(page: Page, path: Path) -> None:
+    """A screenshot of the page at rest: its cards flying in have landed, a trick taken has gone."""
+    await page.screenshot(animations="disabled", path=path)
+
+
 async def live(page: Page) -> Page:
     await page.wait_for_selector('body[data-state="live"]', timeout=10_000)
     return page
@@ -309,12 +314,12 @@ async def play_deal_by_taps(
         game = bot.service.game(table)
         if table.row.deal_no != deal_no or game.between_deals(table):
             if shot is not None and not laid:  # no card was played: the result
-                await pages[0].screenshot(animations="disabled", path=shot)
+                await picture(pages[0], shot)
             return taps
         movers = [(i, moves_now(control_message(bot.tg, u))) for i, u in enumerate(users)]
         seat, moves = next((i, m) for i, m in movers if m)
         if shot is not None and laid < 2 and await pages[seat].evaluate(TRICK) > laid:
-            await pages[seat].screenshot(animations="disabled", path=shot)
+            await picture(pages[seat], shot)
             laid = await pages[seat].evaluate(TRICK)
         phase = await pages[seat].evaluate("document.body.dataset.phase")
         await tap(pages[seat], choose(phase, moves, table, rng))
@@ -329,8 +334,8 @@ def any_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> st
 
 
 def quick_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> str:
-    """Any game's deal kept short: in an auction a pass more often than not (a bid the lowest
-    offered), else any move."""
+    """Any game's deal kept short: in an auction a pass more often than not, else the first move
+    offered (the lowest bid); after it any move."""
     passes = [m for m in moves if m.endswith(":P")]
     if phase == "bidding" and passes and rng.random() < 0.6:
         return passes[0]
@@ -424,9 +429,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         await pages[1].wait_for_function(
             f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
         )
-        await pages[0].screenshot(
-            animations="disabled", path=shots(tmp_path) / f"frap-lobby-{theme}.png"
-        )
+        await picture(pages[0], shots(tmp_path) / f"frap-lobby-{theme}.png")
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
@@ -441,9 +444,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         for page in pages:  # the result on every page, and the next deal to tap
             await page.wait_for_selector("#result:not([hidden]) .head")
             await page.wait_for_selector('button[data-press^="n:"]')
-        await pages[0].screenshot(
-            animations="disabled", path=shots(tmp_path) / f"frap-result-{theme}.png"
-        )
+        await picture(pages[0], shots(tmp_path) / f"frap-result-{theme}.png")
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
         again = bot.service.find(table.table_id)
@@ -530,9 +531,7 @@ async def test_a_preferans_deal_played_on_the_pages(
         await page.wait_for_selector("#sheet:not([hidden]) img")
         await page.wait_for_function("() => document.querySelector('#sheet').dataset.deals === '1'")
         await page.wait_for_function("() => document.querySelector('#sheet img').naturalWidth > 0")
-        await page.screenshot(
-            animations="disabled", path=shots(tmp_path) / f"preferans-sheet-{players}.png"
-        )
+        await picture(page, shots(tmp_path) / f"preferans-sheet-{players}.png")
         assert await calls(page, "BackButton.show") >= 1
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#sheet", state="hidden")

@@ -141,6 +141,8 @@ class Seats:
         chat = await self.storage.chat(chat_id)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
+        else:
+            self.changed(live)  # the pages draw him at his seat, sitting the deal out
         return live
 
     def _want_seat(self, user_id: int, table_id: int) -> None:
@@ -209,6 +211,8 @@ class Seats:
         await self.storage.save_table(live.row)
         if live.row.status == "lobby":
             self._show_lobby(live, chat)
+        else:
+            self.changed(live)  # his seat goes from the pages
         return live
 
     def _unseat(self, live: OpenTable, uid: int) -> None:

@@ -161,7 +161,7 @@ def moves_now(message: StoredMessage | None) -> list[str]:
 
 
 GROUP_ID = -100500
-NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace"]
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi"]
 
 
 def make_players(tg: FakeTelegram, n: int, lang: str = "ru") -> tuple[FakeChat, list[FakeUser]]:

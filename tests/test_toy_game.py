@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import locales
-from bot import games
 from tests import toy_game
 from tests.bot_harness import (
     GROUP_ID,
@@ -30,13 +28,7 @@ from tests.fakebot import FakeTelegram
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The toy game registered (its one line) with its catalog section, for this test only."""
-    messages = locales._LOCALES._messages
-    for key, text in toy_game.WORDS.items():
-        monkeypatch.setitem(messages, key, (text, None))
-    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
-    monkeypatch.setattr(games, "KINDS", dict(games.KINDS))
-    monkeypatch.setattr(games, "ORDER", games.ORDER)
-    games.register(toy_game.UI, toy_game.ToyTables)
+    toy_game.register(monkeypatch)
     yield
 
 

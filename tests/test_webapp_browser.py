@@ -16,11 +16,13 @@ import random
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 import pytest
 
+from bot import games
+from tests import toy_game
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -80,13 +82,14 @@ async def open_from(
     user: FakeUser,
     message: StoredMessage,
     size: dict[str, int] = PHONE,
+    motion: Literal["reduce", "no-preference"] = "no-preference",
     **launch: Any,
 ) -> Page:
     """`user` taps the message's "🃏 Table" button: the page his client opens, at a phone's size
-    (or `size`)."""
+    (or `size`), his system asking for `motion` (reduced or not)."""
     bot.app.bot_data["web"].rate = (10_000, 10.0)  # a test taps faster than anyone
     url = bot.tg.mini_apps.launch_url(bot.tg.mini_apps.opener(message), user, **launch)
-    context = await browser.new_context(viewport=size)
+    context = await browser.new_context(viewport=size, reduced_motion=motion)
     page = await context.new_page()
     page.on("websocket", lambda socket: SOCKETS.append(socket.url))
     await page.route(
@@ -95,6 +98,11 @@ async def open_from(
     )
     await page.goto(url)
     return page
+
+
+async def picture(page: Page, path: Path) -> None:
+    """A screenshot of the page at rest: its cards flying in have landed, a trick taken has gone."""
+    await page.screenshot(animations="disabled", path=path)
 
 
 async def live(page: Page) -> Page:
@@ -138,7 +146,8 @@ LAYOUT = """() => {
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
     && r.bottom <= innerHeight + 0.5;
   const seats = [...document.querySelectorAll("#seats.table .seat")];
-  if (seats.length !== deal.seats.length) wrong.push(`${seats.length} seats drawn`);
+  const out = view.sitting_out || [];
+  if (seats.length !== deal.seats.length + out.length) wrong.push(`${seats.length} seats drawn`);
   const boxes = seats.map((n) => n.getBoundingClientRect());
   boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
     if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
@@ -152,12 +161,44 @@ LAYOUT = """() => {
   for (const card of document.querySelectorAll("#seats .trick .card, #dock .hand .card")) {
     if (!inside(card.getBoundingClientRect())) wrong.push(`card ${card.dataset.code} off screen`);
   }
+  const hand = [...document.querySelectorAll("#dock .hand .card")];
+  const top = (c) => c.getBoundingClientRect().top;
+  // the cards to play raised above the rest, the rest dimmed yet legible (a light face kept)
+  const raised = hand.filter((c) => c.tagName === "BUTTON" && !c.classList.contains("marked"));
+  for (const card of hand.filter((c) => c.classList.contains("dim"))) {
+    if (raised.some((c) => top(c) > top(card) - 3)) {
+      wrong.push(`card ${card.dataset.code} not below the cards to play`);
+    }
+    const face = getComputedStyle(card);
+    if (Number(face.opacity) < 0.5) wrong.push(`card ${card.dataset.code} too faint`);
+  }
+  // P7: the whister who plays the passer's open hand sees his own dimmed
+  const fromOpen = document.querySelector("#seats .open button.card");
+  if (fromOpen && hand.some((c) => !c.classList.contains("dim"))) {
+    wrong.push("the own hand not dimmed while the player plays from an open hand");
+  }
+  for (const card of hand.filter((c) => c.classList.contains("marked"))) {
+    if (hand.some((c) => !c.classList.contains("marked") && top(card) > top(c) - 8)) {
+      wrong.push(`card ${card.dataset.code} marked for the discard, not lifted`);
+    }
+  }
+  // the ranks in the player's language: В Д К Т in Russian
+  const ranks = document.documentElement.lang === "ru" ? /^([2-9]|10|В|Д|К|Т)$/
+    : /^([2-9]|10|J|Q|K|A)$/;
+  for (const rank of document.querySelectorAll(".card .rank")) {
+    if (!ranks.test(rank.textContent)) wrong.push(`rank ${rank.textContent}`);
+  }
   for (const name of document.querySelectorAll("#seats .seat .name")) {
     if (name.scrollWidth > name.clientWidth + 1) wrong.push(`name ${name.textContent} cut`);
   }
   const mover = deal.finished ? null : deal.mover;
   for (const n of seats) {
+    if (n.dataset.out) {  // a seated player the deal left out: at his seat, marked
+      if (!n.querySelector(".badge.out")) wrong.push(`${n.textContent} not marked out`);
+      continue;
+    }
     const s = deal.seats[Number(n.dataset.seat)];
+    if (s.out && !n.querySelector(".badge.out")) wrong.push(`seat ${s.seat} not marked out`);
     const marked = n.classList.contains("to-act");
     if ((s.seat === mover) !== marked) wrong.push(`seat ${s.seat} mover mark`);
     if (s.seat === view.seat || !s.cards) continue;
@@ -171,13 +212,16 @@ LAYOUT = """() => {
 }"""
 
 
-TRICK = "() => Boolean(view.deal && view.deal.trick && view.deal.trick.plays.length >= 2)"
+# how many cards lie in the trick, up to two (where two play, the second takes it at once)
+TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.plays.length) || 0)"
 
 
 async def laid_out(page: Page) -> None:
-    """The table fits its screen whatever the deal: no two seats overlap, every seat, the trick
-    and the player's own cards are inside the viewport, no name is cut, the mover's seat is
-    marked, and every other seat shows how many cards it holds."""
+    """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
+    marked so), no two overlap, every seat, the trick and the player's own cards are inside the
+    viewport, the cards to play raised above the rest, which are dimmed but not faint, a card
+    marked for the discard lifted, the ranks in the player's language, no name is cut, the
+    mover's seat is marked, and every other seat shows how many cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 
@@ -210,16 +254,23 @@ def lobby_message(tg: FakeTelegram, group: Any) -> StoredMessage:
 
 
 async def gather_on_pages(
-    browser: Browser, bot: RunningBot, group: Any, users: list[FakeUser], command: str
+    browser: Browser,
+    bot: RunningBot,
+    group: Any,
+    users: list[FakeUser],
+    command: str,
+    size: dict[str, int] = PHONE,
+    **launch: Any,
 ) -> tuple[list[Page], int]:
     """The first user opens a table in the group; everyone opens the page from the lobby's
-    button, sits down and the first starts the game, by taps on the pages alone."""
+    button (at `size`, with `launch`'s theme), sits down and the first starts the game, by taps
+    on the pages alone."""
     for user in users:
         await user.start()
     await users[0].send(group, command)
     await bot.idle()
     lobby = lobby_message(bot.tg, group)
-    pages = [await live(await open_from(browser, bot, u, lobby)) for u in users]
+    pages = [await live(await open_from(browser, bot, u, lobby, size, **launch)) for u in users]
     table = await bot.service.storage.open_table(GROUP_ID)
     assert table is not None
     for page in pages:
@@ -250,8 +301,10 @@ async def play_deal_by_taps(
 ) -> int:
     """Whoever is to move taps one of his buttons on his page until the deal is over (a
     Preferans pulya deals the next at once); the taps made. `shot`: a picture of the page of
-    whoever is to move once two cards lie in a trick."""
+    whoever is to move once two cards lie in a trick (or one, if no trick ever holds two; the
+    result if no card is played)."""
     rng = random.Random(table_id)
+    laid = 0  # the cards in the trick of the picture taken
     table = bot.service.find(table_id)
     assert table is not None
     deal_no = table.row.deal_no
@@ -260,13 +313,14 @@ async def play_deal_by_taps(
         assert table is not None
         game = bot.service.game(table)
         if table.row.deal_no != deal_no or game.between_deals(table):
-            if shot is not None and not shot.exists():  # no trick was played: the result
-                await pages[0].screenshot(path=shot)
+            if shot is not None and not laid:  # no card was played: the result
+                await picture(pages[0], shot)
             return taps
         movers = [(i, moves_now(control_message(bot.tg, u))) for i, u in enumerate(users)]
         seat, moves = next((i, m) for i, m in movers if m)
-        if shot is not None and not shot.exists() and await pages[seat].evaluate(TRICK):
-            await pages[seat].screenshot(path=shot)
+        if shot is not None and laid < 2 and await pages[seat].evaluate(TRICK) > laid:
+            await picture(pages[seat], shot)
+            laid = await pages[seat].evaluate(TRICK)
         phase = await pages[seat].evaluate("document.body.dataset.phase")
         await tap(pages[seat], choose(phase, moves, table, rng))
         await synced(bot, pages, table_id)
@@ -276,6 +330,17 @@ async def play_deal_by_taps(
 
 
 def any_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> str:
+    return rng.choice(moves)
+
+
+def quick_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> str:
+    """Any game's deal kept short: in an auction a pass more often than not, else the first move
+    offered (the lowest bid); after it any move."""
+    passes = [m for m in moves if m.endswith(":P")]
+    if phase == "bidding" and passes and rng.random() < 0.6:
+        return passes[0]
+    if phase == "bidding":
+        return moves[0]
     return rng.choice(moves)
 
 
@@ -364,7 +429,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         await pages[1].wait_for_function(
             f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
         )
-        await pages[0].screenshot(path=shots(tmp_path) / f"frap-lobby-{theme}.png")
+        await picture(pages[0], shots(tmp_path) / f"frap-lobby-{theme}.png")
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
@@ -379,7 +444,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         for page in pages:  # the result on every page, and the next deal to tap
             await page.wait_for_selector("#result:not([hidden]) .head")
             await page.wait_for_selector('button[data-press^="n:"]')
-        await pages[0].screenshot(path=shots(tmp_path) / f"frap-result-{theme}.png")
+        await picture(pages[0], shots(tmp_path) / f"frap-result-{theme}.png")
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
         again = bot.service.find(table.table_id)
@@ -393,8 +458,8 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
 
 @pytest.mark.parametrize(
     ("players", "size", "theme"),
-    [(7, PHONE, "dark"), (5, WINDOW, "light"), (7, WINDOW, "dark")],
-    ids=["seven-phone-dark", "five-window-light", "seven-window-dark"],
+    [(7, PHONE, "dark"), (6, WINDOW, "light")],
+    ids=["seven-phone-dark", "six-window-light"],
 )
 async def test_a_full_frap_table_fits_a_phone_and_a_window(
     tg: FakeTelegram,
@@ -404,26 +469,38 @@ async def test_a_full_frap_table_fits_a_phone_and_a_window(
     size: dict[str, int],
     theme: str,
 ) -> None:
-    """Seven players (or five) around the table on a phone and in a desktop window: a whole deal
-    by taps, the layout checked on every page after every tap (`laid_out`)."""
-    group, users = make_players(tg, players)
+    """Seven players (or six) around the table on a phone and in a desktop window, and one more
+    who sat down once the cards were dealt, at his seat sitting the deal out: a whole deal by
+    taps, the layout checked on every page after every tap (`laid_out`)."""
+    group, users = make_players(tg, players + 1)
+    late = users.pop()
     colours = LIGHT if theme == "light" else DARK
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **webapp_overrides()) as bot:
-        for user in users:
+        for user in [*users, late]:
             await user.start()
         await users[0].send(group, "/newgame frap")
         await bot.idle()
         lobby = lobby_message(tg, group)
         pages = [
-            await live(await open_from(browser, bot, u, lobby, size, theme=colours)) for u in users
+            await live(await open_from(browser, bot, u, lobby, size, theme=colours))
+            for u in [*users, late]
         ]
-        for page in pages[1:]:
+        for page in pages[1:-1]:
             await tap(page, await press_of(page, "j:"))
         await bot.idle()
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
+        await late.send(group, "/join")
         await synced(bot, pages, table.table_id)
+        running = bot.service.find(table.table_id)
+        assert running is not None and late.id in running.row.seats
+        assert late.id not in running.deal_seats
+        for page in pages:  # at his seat, sitting out
+            seat = page.locator('#seats .seat[data-out="1"]')
+            assert await seat.locator(".name").text_content() == late.first_name
+            assert await seat.locator(".badge.out").text_content() == "не играет"
+        assert await pages[-1].locator("#seats .ring.me .seat[data-out]").count() == 1
         shot = shots(tmp_path) / f"frap-{players}-{size['width']}-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, shot)
         assert taps > players
@@ -454,11 +531,119 @@ async def test_a_preferans_deal_played_on_the_pages(
         await page.wait_for_selector("#sheet:not([hidden]) img")
         await page.wait_for_function("() => document.querySelector('#sheet').dataset.deals === '1'")
         await page.wait_for_function("() => document.querySelector('#sheet img').naturalWidth > 0")
-        await page.screenshot(path=shots(tmp_path) / f"preferans-sheet-{players}.png")
+        await picture(page, shots(tmp_path) / f"preferans-sheet-{players}.png")
         assert await calls(page, "BackButton.show") >= 1
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#sheet", state="hidden")
         assert await bot.service.storage.check() == []
+
+
+# Every game of the registry and the toy game of the tests, played whole on the pages: once on a
+# phone (as many players as it takes up to five), once in a desktop window (three, or two), the
+# themes taking turns so that each game is seen in both.
+GAMES = [*games.ORDER, toy_game.GAME]
+SITTINGS = [
+    pytest.param(game, size, theme, id=f"{game}-{size['width']}-{theme}")
+    for i, game in enumerate(GAMES)
+    for size, theme in (
+        (PHONE, ("light", "dark")[i % 2]),
+        (WINDOW, ("dark", "light")[i % 2]),
+    )
+]
+
+
+@pytest.mark.parametrize(("game", "size", "theme"), SITTINGS)
+async def test_every_game_is_played_whole_on_the_pages(
+    tg: FakeTelegram,
+    tmp_path: Path,
+    browser: Browser,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    size: dict[str, int],
+    theme: str,
+) -> None:
+    """A whole deal of each game by taps on the pages alone, drawn by the same page code from the
+    same description, the layout checked on every page after every tap (`laid_out`); a picture
+    of the mover's page once cards lie in the trick (docs/playing.md shows them)."""
+    if game == toy_game.GAME:
+        toy_game.register(monkeypatch)
+    low, high = games.ui(game).players
+    players = min(high, 5) if size is PHONE else max(low, 3 if high >= 3 else low)
+    group, users = make_players(tg, players)
+    colours = LIGHT if theme == "light" else DARK
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot:
+        command = f"/newgame {games.ui(game).aliases[0]}"
+        pages, table_id = await gather_on_pages(
+            browser, bot, group, users, command, size, theme=colours
+        )
+        shot = shots(tmp_path) / f"{game}-{theme}.png"
+        taps = await play_deal_by_taps(bot, users, pages, table_id, quick_move, shot)
+        assert taps >= players and shot.exists()
+        await synced(bot, pages, table_id)
+        for page in pages:  # the result on every page (a pulya's next deal: a tap away)
+            await page.wait_for_selector('#result:not([hidden]), button[data-open="lastdeal"]')
+        assert await bot.service.storage.check() == []
+
+
+# Every card put on the felt or drawn flying, as the page draws it: its classes and the
+# animations its style runs (recorded as each is added, before any animation ends).
+WATCH = """() => {
+  window.__flights = [];
+  const seen = new WeakSet();
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) {
+      if (!node.querySelectorAll) continue;
+      const cards = node.matches(".card.laid") ? [node] : [...node.querySelectorAll(".card.laid")];
+      for (const card of cards) {
+        if (seen.has(card) || card.closest(".sub")) continue;  // (not the last trick's view)
+        seen.add(card);
+        window.__flights.push({ code: card.dataset.code, taken: card.classList.contains("taken"),
+          animation: getComputedStyle(card).animationName });
+      }
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+async def test_a_card_flies_in_and_a_trick_to_its_taker_unless_motion_is_reduced(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card played flies from its seat to the middle and a trick taken flies to its taker (CSS
+    animations); a player whose system asks for reduced motion sees the cards laid and taken
+    with no animation at all."""
+    toy_game.register(monkeypatch)  # two cards a trick: every second card takes one
+    group, users = make_players(tg, 2)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=2, **webapp_overrides()) as bot:
+        for user in users:
+            await user.start()
+        await users[0].send(group, "/newgame toy")
+        await bot.idle()
+        lobby = lobby_message(tg, group)
+        moving = await live(await open_from(browser, bot, users[0], lobby))
+        still = await live(await open_from(browser, bot, users[1], lobby, motion="reduce"))
+        pages = [moving, still]
+        await tap(still, await press_of(still, "j:"))
+        await bot.idle()
+        await tap(moving, await press_of(moving, "s:"))
+        table = await bot.service.storage.open_table(GROUP_ID)
+        assert table is not None
+        await synced(bot, pages, table.table_id)
+        for page in pages:
+            await page.evaluate(WATCH)
+        taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move)
+        assert taps == 4  # two tricks of two cards
+        flown: list[dict[str, Any]] = await moving.evaluate("window.__flights")
+        laid = [f for f in flown if not f["taken"]]
+        taken = [f for f in flown if f["taken"]]
+        # each trick's first card flies in and lies on the felt (drawn again, it lies still); the
+        # second flies in over it and the two fly to the taker
+        assert [f["code"] for f in laid if f["animation"] == "fly-in"] == [
+            f["code"] for f in taken[::2]
+        ], flown
+        assert len(taken) == 4 and all("fly-out" in f["animation"] for f in taken), flown
+        assert sum("fly-in" in f["animation"] for f in taken) == 2, flown
+        seen: list[dict[str, Any]] = await still.evaluate("window.__flights")
+        assert seen and not [f for f in seen if f["taken"] or f["animation"] != "none"], seen
 
 
 async def test_a_stranger_and_a_stale_page_are_told_in_their_language(

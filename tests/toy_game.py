@@ -9,18 +9,20 @@ both tricks takes a chip from the other."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import locales
 from bot import callbacks
-from bot.format import card_label, cards_text, name
-from bot.games.base import GameUI, Host, Moved
+from bot.format import card_label, cards_text, name, signed
+from bot.games.base import GameUI, Host, Moved, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
+from bot.view import screen as s
 from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
+from engine.tricks import Play
 
 GAME = "toy_tricks"
 DECK = ("AS", "KS", "QH", "JH")
@@ -191,6 +193,15 @@ class ToyPlay:
         return not self.deal.finished
 
 
+def _last_trick(deal: ToyDeal, lang: str) -> s.Taken | None:
+    """The last trick taken, and its taker: the leader of the trick after it."""
+    done = len(deal.plays) - len(deal.trick)
+    if done < 2:
+        return None
+    plays = [Play(0 if c in deal.dealt[0] else 1, c) for c in deal.plays[done - 2 : done]]
+    return s.taken(plays, deal.leader, lang)
+
+
 def toy_deal(live: OpenTable) -> ToyDeal:
     assert isinstance(live.play, ToyPlay)
     return live.play.deal
@@ -324,6 +335,79 @@ class ToyTables:
     def public_view(self, live: OpenTable) -> Any:
         return toy_deal(live).won
 
+    def screen(
+        self, live: OpenTable, seat: int | None, lang: str, balances: Mapping[int, int]
+    ) -> s.Screen | None:
+        """The deal as `seat` sees it, from the pieces every game's screen is made of."""
+        deal = toy_deal(live)
+        mine = seat is not None and deal.to_act == seat
+        rows = (
+            [
+                [
+                    Choice(
+                        card_label(c, lang),
+                        callbacks.encode(
+                            "a", live.row.table_id, live.row.deal_no, live.step, str(c)
+                        ),
+                        card=c,
+                    )
+                    for c in deal.hands[seat]
+                ]
+            ]
+            if mine and seat is not None
+            else []
+        )
+        on_cards, words = s.split(rows)
+        seats = tuple(
+            s.Seat(
+                *who(live, i, deal.players[i], balances),
+                cards=len(deal.hands[i]),
+                tricks=deal.won[i],
+                word=None,
+                dealer=False,
+                out=False,
+                figures=(),
+            )
+            for i in range(2)
+        )
+        winner = _winner(deal) if deal.finished else None
+        result = None
+        if deal.finished:
+            result = s.Result(
+                head=s.plain(_outcome(lang, deal.to_record())),
+                seats=tuple(
+                    s.ResultSeat(
+                        seat=i,
+                        name=deal.players[i],
+                        delta=None if winner is None else signed(1 if i == winner else -1),
+                        reasons=(),
+                        total=None,
+                    )
+                    for i in range(2)
+                ),
+                foot=None,
+            )
+        return s.Screen(
+            phase="over" if deal.finished else "play",
+            mover=deal.to_act,
+            seats=seats,
+            trump=None,
+            trick=s.trick([Play(i, c) for i, c in deal.trick], lang),
+            last_trick=_last_trick(deal, lang),
+            hand=s.hand(deal.hands[seat], on_cards, lang) if seat is not None else None,
+            choices=words,
+            question=s.plain(
+                self.ui.text(lang, "to_play", name=name(deal.players[deal.to_act]))
+                if deal.to_act is not None
+                else self.ui.text(lang, "over")
+            ),
+            result=result,
+            finished=deal.finished,
+        )
+
+    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
+        return None
+
     def _show(self, live: OpenTable, chat: ChatRow) -> None:
         deal = toy_deal(live)
         tricks = ", ".join(f"{name(p)} {n}" for p, n in zip(deal.players, deal.won, strict=True))
@@ -370,3 +454,17 @@ class ToyTables:
         rows = [[next_deal_choice(chat.lang, live.row.table_id, live.row.deal_no)]]
         slot = f"result:{live.row.table_id}:{live.row.deal_no}"
         self.host.presenter.show(slot, chat.chat_id, Rendered(text, rows if offer_next else ()))
+
+
+def register(monkeypatch: Any) -> None:
+    """The toy game registered (its one registry line) with its catalog section, until the test
+    that asks ends (`monkeypatch` undoes it)."""
+    from bot import games
+
+    messages = locales._LOCALES._messages
+    for key, text in WORDS.items():
+        monkeypatch.setitem(messages, key, (text, None))
+    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
+    monkeypatch.setattr(games, "KINDS", dict(games.KINDS))
+    monkeypatch.setattr(games, "ORDER", games.ORDER)
+    games.register(UI, ToyTables)

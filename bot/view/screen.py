@@ -77,9 +77,11 @@ class Held(Face):
 
 @dataclass(frozen=True, slots=True)
 class Played(Face):
-    """A card of a trick and the seat that laid it."""
+    """A card of a trick and the seat that laid it; `joker`: a 7♠ played as the joker (SK2),
+    left out otherwise."""
 
     seat: int
+    joker: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +114,9 @@ def taken(plays: Sequence[Play], taker: int | None, lang: str) -> Taken | None:
 
 
 def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
-    return tuple(Played(*_named(p.card, lang), seat=p.seat) for p in plays)
+    return tuple(
+        Played(*_named(p.card, lang), seat=p.seat, joker=True if p.joker else None) for p in plays
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,10 +199,12 @@ class Screen:
 @dataclass(frozen=True, slots=True)
 class PotScreen(Screen):
     """A deal played for a pot (the Frap family): the card turned up for trump, the pot and the
-    stock, the stakes in words, and how many cards the viewer holds unseen (F7: a dark bid)."""
+    stock, the stakes in words, and how many cards the viewer holds unseen (F7: a dark bid).
+    `pot_text`: the pot as the game names it ('Treasure: 50', N1)."""
 
     turnup: Face | None
     pot: int
+    pot_text: str | None
     stock: int
     stakes: str | None
     hidden: int

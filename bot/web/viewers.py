@@ -186,6 +186,7 @@ class Viewers:
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
             "time_left": left,
             "deal": deal,
+            "sitting_out": _sitting_out(live, user.user_id) if deal is not None else [],
             "choices": _rows(self._choices(live, chat.chat_id, lang)),
         }
 
@@ -209,6 +210,25 @@ class Viewers:
         return {} if newer is None else {"follow": newer.row.table_id}
 
 
+def _sitting_out(live: OpenTable, user_id: int) -> list[Json]:
+    """The seated players the deal left out (short of the bankroll, away, or seated once it was
+    dealt), each with the seat dealt in that he sits after in table order; `you`: the page's."""
+    dealt = live.deal_seats
+    if not dealt:
+        return []
+    seats = live.row.seats
+    out = []
+    for i, uid in enumerate(seats):
+        if uid in dealt or uid not in live.users:
+            continue
+        before = next(seats[i - j] for j in range(1, len(seats) + 1) if seats[i - j] in dealt)
+        entry: Json = {"name": live.users[uid].name, "after": dealt.index(before)}
+        if uid == user_id:
+            entry["you"] = True
+        out.append(entry)
+    return out
+
+
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
     return [[encode(Word(c.label, c.press)) for c in row] for row in rows]
 
@@ -217,7 +237,7 @@ _WORDS = (
     "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
-    "players", "empty_seat", "whists", "away", "took", "stock", "computer",
+    "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
 )  # fmt: skip
 
 

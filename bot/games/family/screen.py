@@ -73,6 +73,7 @@ def screen(
         trump=public.trump.symbol if public.trump_named else None,
         turnup=s.face(public.turnup, lang) if public.turnup is not None else None,
         pot=public.pot,
+        pot_text=s.plain(ui.text(lang, "table.pot", pot=public.pot)),
         stock=public.stock,
         stakes=s.plain(ui.stakes(lang, public)),
         trick=s.trick(public.trick, lang),

@@ -129,22 +129,30 @@ function show(body) {
   render();
 }
 
+// The table in seat order: each seat dealt in, and after it the seated players the deal left
+// out (sitting out: short of the bankroll, or seated once it was dealt).
+function ring(deal) {
+  const out = view.sitting_out || [];
+  const order = [];
+  for (const s of deal.seats) {
+    order.push({ seat: s.seat });
+    for (const o of out) if (o.after === s.seat) order.push({ out: o });
+  }
+  return order;
+}
+
 // Where each seat sits: the viewer at the bottom, the others around in table order, the next
 // to his left, then over the top to his right (a watcher sees the first seat at the bottom).
 function places(deal) {
-  const n = deal.seats.length;
-  const me = view.seat !== null && view.seat !== undefined ? view.seat : 0;
+  const order = ring(deal);
+  const n = order.length;
+  const me = Math.max(0, order.findIndex((e) => (e.out ? e.out.you : e.seat === view.seat)));
   const others = [];
-  for (let i = 1; i < n; i++) others.push((me + i) % n);
+  for (let i = 1; i < n; i++) others.push(order[(me + i) % n]);
   const k = others.length;
-  const left = k <= 1 ? 0 : k <= 4 ? 1 : 2; // as many on the right
-  const where = { [me]: { slot: "me", angle: 270 } };
-  others.forEach((s, i) => {
-    const slot = i < left ? "left" : i >= k - left ? "right" : "top";
-    // the direction of its cards in the trick: left 180°, over the top, right 0°
-    where[s] = { slot, angle: 180 - ((i + 0.5) * 180) / k };
-  });
-  return { me, others, where, left };
+  const left = k <= 1 ? 0 : k <= 4 ? 1 : k <= 8 ? 2 : 3; // as many on the right
+  const slots = others.map((e, i) => (i < left ? "left" : i >= k - left ? "right" : "top"));
+  return { me: order[me], others, slots, left };
 }
 
 function render() {
@@ -183,21 +191,21 @@ function render() {
   drawDock(dock, deal);
   drawChoices(dock);
   if (deal.sheet) drawSheet(deal);
+  motion(deal);
 }
 
 function drawTable(seats, deal) {
   const at = places(deal);
   seats.className = "table sides-" + at.left;
-  const top = el("div", "ring top");
-  const left = el("div", "ring left");
-  const right = el("div", "ring right");
-  const rings = { top, left, right };
-  for (const s of at.others) rings[at.where[s].slot].append(seatNode(deal, deal.seats[s]));
+  const rings = { top: el("div", "ring top"), left: el("div", "ring left"),
+    right: el("div", "ring right"), me: el("div", "ring me") };
+  const node = (e) => (e.out ? outNode(e.out) : seatNode(deal, deal.seats[e.seat]));
+  at.others.forEach((e, i) => rings[at.slots[i]].append(node(e)));
+  rings.me.append(node(at.me));
   const mid = el("div", "mid");
-  drawMiddle(mid, deal, at);
-  const me = el("div", "ring me");
-  me.append(seatNode(deal, deal.seats[at.me]));
-  seats.append(top, left, mid, right, me);
+  drawMiddle(mid, deal);
+  seats.append(rings.top, rings.left, mid, rings.right, rings.me);
+  aim();
 }
 
 function seatNode(deal, s) {
@@ -209,16 +217,21 @@ function seatNode(deal, s) {
   const head = el("div", "head");
   head.append(el("span", "name", s.name));
   if (s.dealer) head.append(el("span", "badge dealer", words.dealer));
+  if (s.out) head.append(el("span", "badge out", words.out));
   if (s.away) head.append(el("span", "badge away", words.away));
   box.append(head);
   const facts = [];
-  if (s.word) facts.push(el("span", "said", s.word));
+  // a seat out of the deal: its badge says so (its word would say it again)
+  if (s.word && !s.out) facts.push(el("span", "said", s.word));
   if (s.tricks !== null && s.tricks !== undefined) facts.push(el("span", null, words.tricks + " " + s.tricks));
   for (const f of s.figures || []) facts.push(el("span", null, words[f.key] + " " + f.value));
   if (s.chips !== null && s.chips !== undefined) facts.push(el("span", "chips", s.chips));
   if (facts.length) { const line = el("div", "facts"); line.append(...facts); box.append(line); }
-  if (s.open_hand && !you) box.append(cardsRow(s.open_hand, "mini", "open"));
-  else if (!you && s.cards) box.append(backs(s.cards));
+  if (s.open_hand && !you) {
+    const open = cardsRow(s.open_hand, "mini", "open");
+    if (s.open_hand.some((c) => c.press)) dimUnplayable(open, s.open_hand); // the hand played from
+    box.append(open);
+  } else if (!you && s.cards) box.append(backs(s.cards));
   // P5: the talon the table saw lies by the declarer
   if (deal.talon && !deal.raspasy && deal.declarer === s.seat) {
     const talon = el("div", "talon");
@@ -226,6 +239,28 @@ function seatNode(deal, s) {
     box.append(talon);
   }
   return box;
+}
+
+// A seated player the deal left out: at his seat, marked as sitting out.
+function outNode(o) {
+  const box = el("div", "seat out" + (o.you ? " you" : ""));
+  box.dataset.out = "1";
+  const head = el("div", "head");
+  head.append(el("span", "name", o.name), el("span", "badge out", words.out));
+  box.append(head);
+  return box;
+}
+
+// While some card is to play, the cards of `row` that are not are dimmed.
+function dimUnplayable(row, cards) {
+  if (!anyPlayable()) return;
+  cards.forEach((c, i) => { if (!c.press) row.children[i].classList.add("dim"); });
+}
+
+function anyPlayable() {
+  const deal = view.deal;
+  const playable = (cards) => (cards || []).some((c) => c.press);
+  return playable(deal.hand) || deal.seats.some((s) => playable(s.open_hand));
 }
 
 function backs(n) {
@@ -253,25 +288,29 @@ function facts(deal) {
   if (deal.contract) line.append(el("span", "fact", words.contract + " " + deal.contract));
   if (deal.trump) line.append(el("span", "fact trump" + (/[♥♦]/.test(deal.trump) ? " red" : ""), deal.trump));
   if (deal.turnup) line.append(cardNode(deal.turnup, "mini"));
-  if (deal.raspasy) line.append(el("span", "fact", words.raspasy));
-  if (deal.pot !== undefined && deal.pot !== null) line.append(el("span", "fact", words.pot + " " + deal.pot));
+  if (deal.raspasy) {
+    line.append(el("span", "fact", words.raspasy));
+    // P10: the talon card turned in raspasy, by the word, apart from the trick's cards
+    if (deal.talon) line.append(cardsRow(deal.talon, "mini", "turned"));
+  }
+  if (deal.pot_text) line.append(el("span", "fact", deal.pot_text)); // N1: the treasure
+  else if (deal.pot !== undefined && deal.pot !== null) line.append(el("span", "fact", words.pot + " " + deal.pot));
   if (deal.stock) line.append(el("span", "fact", words.stock + " " + deal.stock));
   return line;
 }
 
-function drawMiddle(mid, deal, at) {
+function drawMiddle(mid, deal) {
   mid.append(facts(deal));
   if (deal.stakes) mid.append(el("div", "stakes hint", deal.stakes));
-  if (deal.raspasy && deal.talon) mid.append(cardsRow(deal.talon, "small", "turned"));
   const felt = el("div", "trick");
   felt.setAttribute("aria-label", words.trick || "");
-  if (deal.trick) lay(felt, deal.trick, at);
+  if (deal.trick) lay(felt, deal.trick);
   mid.append(felt);
   const tools = el("div", "tools");
   if (deal.last_trick) {
     const last = document.getElementById("last");
     const laid = el("div", "trick");
-    lay(laid, deal.last_trick, at);
+    lay(laid, deal.last_trick);
     const taker = deal.seats[deal.last_trick.taker];
     last.replaceChildren(el("h2", null, words.last_trick), laid,
       el("p", "taker", taker ? taker.name + " · " + (words.took || "") : ""), closeButton());
@@ -282,18 +321,120 @@ function drawMiddle(mid, deal, at) {
   if (tools.childElementCount) mid.append(tools);
 }
 
-// Each card of a trick laid toward the seat that played it; the leader's marked.
-function lay(felt, trick, at) {
+// Where a card of a trick lies on a felt, in percent: toward the seat that played it, on the
+// line from the table's felt to the seat's box as drawn (two seats over a phone's narrow felt
+// apart, to its corners).
+function spot(seat) {
+  const felt = document.querySelector("#seats .trick");
+  const box = document.querySelector('#seats .seat[data-seat="' + seat + '"]');
+  if (!felt || !box) return [50, 50];
+  const r = felt.getBoundingClientRect();
+  const [sx, sy] = centre(box);
+  const near = (d, half) => Math.max(-1, Math.min(1, d / half));
+  const x = near(sx - (r.left + r.width / 2), r.width / 2);
+  const y = near(sy - (r.top + r.height / 2), r.height / 2);
+  return [50 + 30 * x, 50 + 30 * y];
+}
+
+function place(node, seat) {
+  const [x, y] = spot(seat);
+  node.style.left = x.toFixed(1) + "%";
+  node.style.top = y.toFixed(1) + "%";
+}
+
+// Every trick's cards (the table's, the last trick's) turned toward their seats, once the seats
+// are drawn.
+function aim() {
+  for (const node of document.querySelectorAll(".trick .card.laid")) {
+    place(node, Number(node.dataset.seat));
+  }
+}
+
+// Each card of a trick, to be laid toward the seat that played it (`aim`); the leader's marked.
+function lay(felt, trick) {
   for (const p of trick.plays) {
     const node = cardNode(p, "small");
-    const angle = ((at.where[p.seat] || { angle: 270 }).angle * Math.PI) / 180;
-    node.style.left = (50 + 30 * Math.cos(angle)).toFixed(1) + "%";
-    node.style.top = (50 - 28 * Math.sin(angle)).toFixed(1) + "%";
     node.classList.add("laid");
     node.dataset.seat = String(p.seat);
     if (p.seat === trick.leader) node.classList.add("lead");
+    if (p.joker) node.classList.add("joker"); // SK2: the 7♠ played as the joker
     felt.append(node);
   }
+}
+
+// ---- motion: a card played flies from its seat to the middle, a trick taken to its taker ------
+
+let laidBefore = null; // the trick drawn last: its deal and its cards' codes
+let carried = ""; // the trick last carried to its taker (a view drawn again carries it once)
+
+function still() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// The middle of where `seat` sits on the screen: the player's own cards for the viewer.
+function seatCentre(seat) {
+  const mine = seat === view.seat && document.querySelector("#dock .hand");
+  const box = mine || document.querySelector('#seats .seat[data-seat="' + seat + '"]');
+  return box ? centre(box) : null;
+}
+
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}
+
+// `node` (laid with translate(-50%, -50%)) set to fly from `from` (a screen point) to its place.
+function flyFrom(node, from) {
+  if (!from) return;
+  const [x, y] = centre(node);
+  node.style.setProperty("--fx", (from[0] - x).toFixed(0) + "px");
+  node.style.setProperty("--fy", (from[1] - y).toFixed(0) + "px");
+  node.classList.add("fly-in");
+}
+
+function motion(deal) {
+  const key = String(view.deal_no);
+  const now = deal.trick ? deal.trick.plays.map((p) => p.code) : [];
+  const before = laidBefore && laidBefore.key === key ? laidBefore.codes : null;
+  laidBefore = { key, codes: now };
+  if (before === null || still()) return; // a page just opened shows the table as it is
+  for (const node of document.querySelectorAll("#seats .trick .card.laid")) {
+    if (!before.includes(node.dataset.code)) flyFrom(node, seatCentre(Number(node.dataset.seat)));
+  }
+  const last = deal.last_trick;
+  const taken = last && before.length && !now.some((c) => before.includes(c)) &&
+    before.every((c) => last.plays.some((p) => p.code === c));
+  const which = last ? key + ":" + last.plays.map((p) => p.code).join() : "";
+  if (taken && which !== carried) { carried = which; carry(last, before); }
+}
+
+// The trick just taken, drawn over the felt where it lay (its last card flying in first), then
+// flying to its taker; gone once there. It lies above the table, so a new view drawn meanwhile
+// does not cut it short.
+function carry(trick, before) {
+  const felt = document.querySelector("#seats .trick");
+  const to = seatCentre(trick.taker);
+  if (!felt || !to) return;
+  let layer = document.getElementById("flying");
+  if (!layer) { layer = el("div"); layer.id = "flying"; document.body.append(layer); }
+  const r = felt.getBoundingClientRect();
+  const nodes = trick.plays.map((p) => {
+    const node = cardNode({ ...p, press: null }, "small");
+    const [x, y] = spot(p.seat);
+    node.style.left = (r.left + (r.width * x) / 100).toFixed(0) + "px";
+    node.style.top = (r.top + (r.height * y) / 100).toFixed(0) + "px";
+    node.classList.add("laid", "taken");
+    node.dataset.seat = String(p.seat);
+    layer.append(node);
+    return [node, p];
+  });
+  for (const [node, p] of nodes) {
+    const [x, y] = centre(node);
+    node.style.setProperty("--tx", (to[0] - x).toFixed(0) + "px");
+    node.style.setProperty("--ty", (to[1] - y).toFixed(0) + "px");
+    if (!before.includes(p.code)) flyFrom(node, seatCentre(p.seat));
+  }
+  setTimeout(() => { for (const [node] of nodes) node.remove(); }, 1400);
 }
 
 function resultNodes(deal) {
@@ -343,9 +484,8 @@ function drawDock(dock, deal) {
   if (deal.hand && deal.hand.length) {
     const row = cardsRow(deal.hand, "", "hand");
     row.style.setProperty("--n", String(deal.hand.length));
-    if (deal.hand.some((c) => c.press)) {
-      for (const node of row.children) if (!node.dataset.press) node.classList.add("dim");
-    }
+    // P7: a whister who plays the passer's open hand sees his own dimmed
+    dimUnplayable(row, deal.hand);
     dock.append(row);
   }
   if (deal.discards && deal.discards.length) {

@@ -57,6 +57,7 @@ GROUP_COMMANDS = (
     "top",
     "stats",
     "history",
+    "review",
     "rules",
     "settings",
     "export",

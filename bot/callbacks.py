@@ -51,14 +51,16 @@ class Kind(StrEnum):
     SEASON = "z"  # a new season confirmed
     KICK = "k"  # an admin stands a player up
     COMPUTER = "m"  # the lobby seats a computer player or stands one up
+    REVIEW = "r"  # a finished deal's review (table_id holds the deal's id)
 
 
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
     c(onfig) u(ser's choice: pings, language) z (a new season: table_id holds the seasons
-    closed so far) k (an admin stands player `code` up) m (the lobby seats a computer player of
-    level number `code`, or stands the last one up: `-`)."""
+    closed so far) r (a deal's review: table_id holds the deal's id) k (an admin stands player
+    `code` up) m (the lobby seats a computer player of level number `code`, or stands the last
+    one up: `-`)."""
 
     kind: str
     table_id: int = 0
@@ -101,7 +103,8 @@ def decode(data: str | None) -> Press:
             return Press(kind, int(parts[0]), code=parts[1])
         if kind == "m" and len(parts) == 2 and parts[1] in _COMPUTER_CODES:
             return Press(kind, int(parts[0]), code=parts[1])
-        if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
+        # z: confirm a new season; r: a deal's review (its id)
+        if kind in ("j", "l", "s", "g", "z", "r") and len(parts) == 1:
             return Press(kind, int(parts[0]))
     except ValueError as exc:
         raise BadCallback(data) from exc

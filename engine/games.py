@@ -23,7 +23,7 @@ from .gametype import Computer, Game
 from .knowledge import seat_knowledge
 from .napoleon import NapoleonDeal
 from .preferans.game import GAME as PREFERANS
-from .review import Review, hands_only
+from .review import Review, build
 from .student import JOKER, StudentDeal
 
 ANTE = 10  # a first deal's ante (F3) where no table sets one: the benches, a terminal table
@@ -58,15 +58,17 @@ def family(
         computer=Computer(ai.heuristic.choose, partial(search, game=ai), ai.wild),
         payoff=lambda state: [ai.payoff(state, seat) for seat in range(state.n)],
         terminal=partial(terminal.play, deal),
-        review=review or _hands_only,
+        review=review or partial(_hands, "sides"),
+        hands=partial(_hands, None),
     )
 
 
-def _hands_only(data: dict[str, Any]) -> Review:
-    """The hands as dealt and the cards set aside (F: several sides, so no double dummy)."""
+def _hands(reason: str | None, data: dict[str, Any]) -> Review:
+    """The hands as dealt and the cards set aside; with a `reason`, as the review of a deal
+    that has no two sides to weigh a card for (F: several declarers and whisters)."""
     deal = record.start(data)
     end = record.replay(data)
-    return hands_only("sides", deal.game, deal.players, deal.hands, discard=end.discards)
+    return build(deal.game, deal.players, deal.hands, discard=end.discards, only_hands=reason)
 
 
 _JOKER = frozenset({JOKER})
@@ -97,6 +99,12 @@ def game_of(data: dict[str, Any]) -> Game:
     if data.get("format") != FORMAT:
         raise ReplayError(None, f"format must be {FORMAT!r}")
     raise ReplayError(None, f"unknown game {name!r}")
+
+
+def review(data: dict[str, Any]) -> dict[str, Any]:
+    """The review of a finished deal's record of any game, as JSON (what the bot's workers
+    compute off its event loop); raises ReplayError."""
+    return game_of(data).review(data).to_json()
 
 
 def summary(data: dict[str, Any]) -> dict[str, Any]:

@@ -51,3 +51,5 @@ class Game:
     terminal: Callable[[int, Choice, int | None, int, Callable[[], str], TextIO], int]
     # A finished deal's record → its review (engine/review.py), double dummy where it has sides.
     review: Callable[[Record], Review]
+    # A finished deal's record → the hands as dealt, the talon and the discard (no search).
+    hands: Callable[[Record], Review]

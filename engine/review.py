@@ -180,13 +180,6 @@ def build(
     return Review(game, players, hands, slips=tuple(slips), **parts)
 
 
-def hands_only(
-    reason: str, game: str, players: tuple[str, ...], hands: Any, **parts: Any
-) -> Review:
-    """A review that shows the hands only, for `reason`."""
-    return build(game, players, tuple(tuple(hand) for hand in hands), only_hands=reason, **parts)
-
-
 def _card(code: str) -> Card:
     return parse_cards([code])[0]
 

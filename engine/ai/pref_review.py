@@ -15,7 +15,7 @@ from ..cards import Card
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import RANK, level, trump_of
 from ..preferans.deal import TRICKS, Phase, PrefDeal
-from ..preferans.record import start
+from ..preferans.record import replay, start
 from ..preferans.scoring import has_whisting, obligation
 from ..review import Contract, Review, Step, build
 from .pref_dd import DDSolver
@@ -60,6 +60,15 @@ def review(record: dict[str, Any]) -> Review:
         deal.game, players, dealt, declarer=declarer, steps=tuple(steps), start=start_value,
         taken=deal.won[declarer], contract=contract, **parts,
     )  # fmt: skip
+
+
+def hands(record: dict[str, Any]) -> Review:
+    """The hands as dealt, the talon and the discard, nothing weighed (what a deal's result
+    shows when it is over)."""
+    deal = start(record)
+    dealt = tuple(deal.hands)
+    end = replay(record)
+    return build(deal.game, deal.players, dealt, talon=deal.talon, discard=end.discards)
 
 
 def _step(deal: PrefDeal, solver: DDSolver, action: PrefAction) -> Step:

@@ -46,4 +46,5 @@ GAME = Game(
     payoff=_payoff,
     terminal=terminal.play,
     review=pref_review.review,
+    hands=pref_review.hands,
 )

@@ -27,6 +27,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
+from ...view import review
 from ...view.message import Rendered
 from ..base import Host, Moved
 from . import codes, render, web
@@ -490,6 +491,9 @@ class DealTables:
             offer_next=offer_next,
             record=played.to_record(),
         )
+        if played.finished and live.deal_id is not None:
+            show = review.shows_hands(chat)
+            content = review.at_the_end(content, chat.lang, played.to_record(), live.deal_id, show)
         return self.host.with_opener(content, live, chat, shown=not closing)
 
     async def _post_result(

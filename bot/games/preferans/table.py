@@ -28,6 +28,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import Live, Refusal
+from ...view import review
 from ...view.message import Rendered
 from ..base import Moved
 from . import codes, render, web
@@ -258,7 +259,11 @@ class PulyaTables:
         await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
         live.play = PulyaTable(step.match)
         self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
-        self._show_result(live, chat, render.result_message(chat.lang, step.line, step.match))
+        result = render.result_message(chat.lang, step.line, step.match)
+        show = review.shows_hands(chat)
+        self._show_result(
+            live, chat, review.at_the_end(result, chat.lang, record, live.deal_id, show)
+        )
         await self._show_sheet(live, chat, last=over)
         if over:
             return Moved.MATCH_OVER

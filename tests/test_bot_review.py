@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from telegram import User
 
+from bot import computer
 from bot.format import card_label
 from bot.games import preferans as pref
 from bot.games.family.codes import action_code as family_code
@@ -22,6 +23,8 @@ from bot.handlers import Answer, Handlers, Pressed
 from engine.actions import Action
 from engine.cards import Card, parse_cards
 from engine.preferans.actions import PrefAction
+from engine.preferans.deal import PrefDeal
+from engine.preferans.outcome import PrefRules
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -270,3 +273,43 @@ async def test_the_hands_are_shown_at_the_end_unless_the_chat_turns_it_off(
         heads = ("The hands as dealt", "Расклад")
         assert any(head in text for head in heads) is shown, text
         assert ("8♣ 10♣" in text) is shown, text  # the discard, never shown before the end
+
+
+async def test_play_this_deal_again_opens_a_practice_table_with_the_same_hand(
+    tmp_path: Path,
+) -> None:
+    """From the review, Bob plays the deal again against Masters: a practice table in his
+    private chat, he in the first seat with the cards he was dealt, the same talon, computer
+    players of that level in the other seats; a member who did not play is refused."""
+    tg = FakeTelegram()
+    async with tg, running_bot(tg, tmp_path / "db.sqlite3") as bot:
+        users = await _preferans(bot, "en")
+        await _review(bot, users[0])
+        shown = bot_messages(tg, tg.world.chats[GROUP_ID])[-1]
+        assert "Play this deal again from your seat" in shown.text
+        data = next(d for _, d in shown.buttons if d and d[:2] == "p:" and d.endswith(":2"))
+        handlers: Handlers = bot.app.bot_data["handlers"]
+        dave = tg.user(4243, "Dave", language_code="en")
+        tg.world.chats[GROUP_ID].add(dave)
+        pressed = Pressed(
+            User(dave.id, "Dave", is_bot=False, language_code="en"), GROUP_ID, data, 0
+        )
+        refused = await handlers.handle_press(bot.app.bot, pressed)
+        assert refused.text is not None and refused.text.startswith("Only a player of this deal")
+        await users[1].press(shown, data=data)
+        await _settled(bot)
+        live = bot.service.table_in(users[1].id)
+        assert live is not None and live.row.chat_id == users[1].id  # his private chat
+        assert live.row.seats[0] == users[1].id
+        assert [computer.level_of(uid) for uid in live.row.seats[1:]] == ["strong", "strong"]
+        first = (await bot.service.storage.table_deals(live.row.table_id))[0].record
+        again = PrefDeal.new(
+            PrefRules(), first["players"], first["dealer"], parse_cards(first["deck"])
+        )[0]
+        dealt = PrefDeal.new(PrefRules(), NAMES["en"], 2, parse_cards(RIGGED_DECK))[0]
+        assert set(again.hands[0]) == set(dealt.hands[1]) and again.talon == dealt.talon
+        assert set(again.hands[1]) == set(dealt.hands[2])  # every seat its own cards again
+        mine = control_message(tg, users[1])
+        assert mine is not None and all(
+            card_label(card, "en") in mine.text for card in dealt.hands[1]
+        )

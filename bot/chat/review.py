@@ -11,11 +11,13 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from engine.games import review as compute
 from engine.review import Review, Step
 from locales import t
 
-from .. import games
+from .. import callbacks, computer, games
 from ..format import card_label, name
 from ..view.review import hands_lines
 
@@ -51,6 +53,8 @@ def message(lang: str, review: Review, number: int) -> str:
         lines.append("")
         lines += _players(lang, review)
     lines += ["", *hands_lines(lang, review)]
+    if computer.plays(review.game):
+        lines += ["", t(lang, "review.again_hint")]
     return "\n".join(lines)
 
 
@@ -74,3 +78,18 @@ def card_line(lang: str, players: Sequence[str], step: Step) -> str:
         card=card_label(step.card, lang), n=step.cost, best=card_label(best, lang),
         kept=step.best, got=step.value,
     )  # fmt: skip
+
+
+def again(lang: str, deal: DealRow) -> InlineKeyboardMarkup | None:
+    """The review's "play again" buttons, one per computer players' level (none for a game
+    without computer players)."""
+    if not computer.plays(str(deal.record.get("game"))):
+        return None
+    row = [
+        InlineKeyboardButton(
+            t(lang, "review.again", level=t(lang, f"computer.level.{level}")),
+            callback_data=callbacks.encode("p", deal.deal_id, code=str(number)),
+        )
+        for number, level in enumerate(computer.ORDER)
+    ]
+    return InlineKeyboardMarkup([row])

@@ -47,4 +47,5 @@ class Handlers(Presses, PrivateChat, TableCommands, MoneyPages, Reviews, Setting
             Kind.START: self.start_press,
             Kind.GAME: self.game_press,
             Kind.REVIEW: self.review_press,
+            Kind.REPLAY: self.replay_press,
         }

@@ -1,5 +1,5 @@
 """A finished deal's review: /review [N] and the "Review" button under a deal's result
-(bot/review.py works it out and words it)."""
+(bot/chat/review.py works it out and words it), and its "play again" buttons."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from telegram.error import TelegramError
 
 from locales import t
 
+from .. import computer
 from ..callbacks import Press
 from ..chat import review
 from ..service import Refusal
 from ..storage import DealRow
 from ..view.message import Rendered
-from .common import Common, Context, Pressed, is_id
+from .common import Common, Context, Pressed, is_id, person
 
 _IN_CHAT = (
     ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
@@ -38,7 +39,7 @@ class Reviews(Common):
             await self._reply(message, t(lang, "history.no_such"))
             return
         ((number, deal),) = found
-        await self._reply(message, await self._text(deal, number, lang))
+        await self._reply(message, await self._text(deal, number, lang), review.again(lang, deal))
 
     async def review_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """r: the button under a deal's result (it names the deal): the review is posted under
@@ -51,9 +52,24 @@ class Reviews(Common):
         chat = await self.storage.chat(chat_id)
         number = await self.storage.deal_number(deal)
         text = await self._text(deal, number, chat.lang)
+        markup = review.again(chat.lang, deal)
         await self.service.presenter.post(
-            chat_id, Rendered(text), reply_to=pressed.message_id or None
+            chat_id, Rendered(text, markup), reply_to=pressed.message_id or None
         )
+
+    async def replay_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+        """p: a player of the deal plays it again in his private chat, from his seat, against
+        computer players of the level pressed (a practice table: his practice chips)."""
+        deal = await self.storage.finished_deal(press.table_id)
+        if deal is None:
+            raise Refusal("err.stale")
+        user = pressed.user
+        if deal.chat_id != chat_id or user.id not in deal.seats:
+            raise Refusal("review.replay_refused")
+        lang = await self.service.user_lang(user.id, user.language_code)
+        level = computer.ORDER[int(press.code)]
+        async with self.service.lock(user.id):
+            await self.service.replay(person(user), deal, level, t(lang, "practice.title"))
 
     async def _text(self, deal: DealRow, number: int, lang: str) -> str:
         worked = await review.review_of(self.storage, self.service.computers, deal)

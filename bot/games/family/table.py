@@ -92,7 +92,8 @@ class DealTables:
 
     async def start(self, live: Live, chat: ChatRow) -> Moved:
         """F2: the first dealer drawn, the first deal dealt."""
-        await self._new_deal(live, dealer=self.host.rng.randrange(len(live.row.seats)))
+        chance = live.chance or self.host.rng  # a replayed deal's: its dealer, then its deck
+        await self._new_deal(live, dealer=chance.randrange(len(live.row.seats)))
         return Moved.IN_PLAY
 
     async def resume(self, live: Live) -> None:
@@ -228,7 +229,8 @@ class DealTables:
             dealer, dealt_dealer = everyone.index(dealer_uid), seats.index(dealer_uid)
             sitting_out = tuple(uid for uid in everyone if uid not in seats)
         names = labels([live.users[uid].name for uid in seats])
-        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.host.rng)
+        chance = live.first_chance(self.host.rng)
+        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), chance)
         new, events = cls.create(
             rules, names, dealt_dealer, ante, chat.pot_of(game), deck,
             pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,

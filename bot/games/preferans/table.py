@@ -92,7 +92,8 @@ class PulyaTables:
         live.users.update(await self.storage.users(live.row.seats))
         names = labels([live.users[uid].name for uid in live.row.seats])
         rules = self.ui.typed_rules(chat.rules)
-        match = Match.start(names, rules, self.ui.whist_price(chat.rules), self.host.rng)
+        chance = live.first_chance(self.host.rng)  # (a replayed deal's: its dealer and deck)
+        match = Match.start(names, rules, self.ui.whist_price(chat.rules), chance)
         assert match.deal is not None
         live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
         live.deal_seats, live.play, live.mover = live.row.seats, PulyaTable(match), None

@@ -101,10 +101,14 @@ def game_of(data: dict[str, Any]) -> Game:
     raise ReplayError(None, f"unknown game {name!r}")
 
 
-def review(data: dict[str, Any]) -> dict[str, Any]:
+def review(data: dict[str, Any]) -> dict[str, Any] | None:
     """The review of a finished deal's record of any game, as JSON (what the bot's workers
-    compute off its event loop); raises ReplayError."""
-    return game_of(data).review(data).to_json()
+    compute off its event loop); None for a record that does not replay (an error would have
+    to cross back from the worker)."""
+    try:
+        return game_of(data).review(data).to_json()
+    except (ReplayError, ValueError, KeyError, TypeError):
+        return None
 
 
 def summary(data: dict[str, Any]) -> dict[str, Any]:

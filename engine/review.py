@@ -103,12 +103,6 @@ class Review:
     contract: Contract | None = None
     slips: tuple[Slip, ...] = field(default=())
 
-    @property
-    def worst(self) -> Step | None:
-        """The card of the deal that cost most (the first of equals)."""
-        costly = [step for step in self.steps if step.cost]
-        return max(costly, key=lambda step: step.cost) if costly else None
-
     def to_json(self) -> dict[str, Any]:
         """The review as JSON (what the host caches with the deal)."""
         contract = self.contract

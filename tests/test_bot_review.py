@@ -182,6 +182,14 @@ async def test_p8_a_defenders_costly_card_is_read_back_from_the_review(
         assert again == text  # the kept review, the chat's deal number 1
         kept = await bot.service.storage.deal_review(1)
         assert kept is not None and '"start":7' in kept.replace(" ", "")
+        # a record that no longer replays: said so, nothing kept
+        sql = "UPDATE deals SET record = ?, review = NULL WHERE deal_id = 1"
+        await bot.service.storage.connection.execute(sql, ('{"game": "preferans"}',))
+        await bot.service.storage.connection.commit()
+        await users[1].send(bot.tg.world.chats[GROUP_ID], "/review 1")
+        await _settled(bot)
+        said = bot_messages(bot.tg, bot.tg.world.chats[GROUP_ID])[-1].text
+        assert said.startswith(("This deal's record can no longer", "Запись этой сдачи уже"))
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -8,6 +8,7 @@ never changes. The words every game shares are here; a game adds its own lines
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,10 @@ from locales import t
 
 from .. import callbacks, computer, games
 from ..format import card_label, name
+from ..table.live import Refusal
 from ..view.review import hands_lines
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from ..computer import Computers
@@ -32,6 +36,9 @@ async def review_of(storage: Storage, computers: Computers, deal: DealRow) -> Re
     if kept is not None:
         return Review.from_json(json.loads(kept))
     data = await computers.work(compute, deal.record)
+    if data is None:  # a record an older engine wrote that no longer replays
+        log.warning("deal %s: its record does not replay, no review", deal.deal_id)
+        raise Refusal("review.unavailable")
     await storage.save_review(deal.deal_id, json.dumps(data, ensure_ascii=False))
     return Review.from_json(data)
 
@@ -45,9 +52,9 @@ def message(lang: str, review: Review, number: int) -> str:
     else:
         ui = games.REGISTRY.get(review.game)
         lines.append(t(lang, "review.intro"))
-        if ui is not None:
-            lines += ui.review_lines(lang, review)
-        if review.start is not None and review.declarer is not None:
+        own = ui.review_lines(lang, review) if ui is not None else []
+        lines += own
+        if not own and review.start is not None and review.declarer is not None:
             declarer = name(review.players[review.declarer])
             lines.append(t(lang, "review.start", name=declarer, n=review.start))
         lines.append("")

@@ -16,12 +16,14 @@ import pytest
 from telegram import User
 
 from bot import computer
+from bot.chat.review import message as review_text
 from bot.format import card_label
 from bot.games import preferans as pref
 from bot.games.family.codes import action_code as family_code
 from bot.handlers import Answer, Handlers, Pressed
 from engine.actions import Action
 from engine.cards import Card, parse_cards
+from engine.games import GAMES
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import PrefRules
@@ -36,7 +38,7 @@ from tests.bot_harness import (
     with_button,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
-from tests.test_review import RIGGED_ACTIONS, RIGGED_DECK
+from tests.test_review import RIGGED_ACTIONS, RIGGED_DECK, rigged_record
 
 # N2–N4: Alice deals and bids 3, the others pass, she keeps her hand and leads 10♦ (trumps);
 # Bob drops 6♦ under it where K♦ wins: best play gives her 2 tricks, she takes 3.
@@ -321,3 +323,18 @@ async def test_play_this_deal_again_opens_a_practice_table_with_the_same_hand(
         assert mine is not None and all(
             card_label(card, "en") in mine.text for card in dealt.hands[1]
         )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_p6_an_unplayed_contract_is_still_weighed(lang: str) -> None:
+    """Both defenders pass the rigged 6♠: no card to weigh, but the contract and the whist
+    are (a whist would not have paid: best defence takes 3 of the 4 owed)."""
+    record = rigged_record()
+    record["actions"] = [*record["actions"][:5], *({"seat": s, "do": "pass"} for s in (1, 2))]
+    text = review_text(lang, GAMES["preferans"].review(record), 3)
+    expected = {
+        "en": ("there is no card to weigh", "takes 7 tricks.", "best defence takes 3 with 4"),
+        "ru": ("взвешивать нечего", "7 взяток.", "у вистующих 3 при норме 4"),
+    }
+    assert all(part in text for part in expected[lang]), text
+    assert "Boris" in text and "10♠ 8♥" in text  # the hands and the talon

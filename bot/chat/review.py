@@ -47,13 +47,12 @@ def message(lang: str, review: Review, number: int) -> str:
     """The review as the chat reads it: the game's own lines (the contract), each player's
     tricks given away and costliest card, then the hands."""
     lines = [t(lang, "review.title", number=number)]
+    ui = games.REGISTRY.get(review.game)
+    own = ui.review_lines(lang, review) if ui is not None else []  # a contract unplayed too
     if review.only_hands is not None:
-        lines.append(t(lang, f"review.only.{review.only_hands}"))
+        lines += [t(lang, f"review.only.{review.only_hands}"), *own]
     else:
-        ui = games.REGISTRY.get(review.game)
-        lines.append(t(lang, "review.intro"))
-        own = ui.review_lines(lang, review) if ui is not None else []
-        lines += own
+        lines += [t(lang, "review.intro"), *own]
         if not own and review.start is not None and review.declarer is not None:
             declarer = name(review.players[review.declarer])
             lines.append(t(lang, "review.start", name=declarer, n=review.start))

@@ -202,7 +202,7 @@ def test_n4_napoleon_solver_is_the_brute_force_minimax_on_small_endings() -> Non
 # ---- whole deals ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [0, 1, 5, 12])
+@pytest.mark.parametrize("seed", [0, 3, 5, 12])  # contracts played out (1, 2: raspasy)
 def test_p8_a_whole_preferans_deal_chains_from_the_first_lead_to_the_tricks_taken(
     seed: int,
 ) -> None:
@@ -210,8 +210,7 @@ def test_p8_a_whole_preferans_deal_chains_from_the_first_lead_to_the_tricks_take
     each card keeps what the next one's best keeps; the last card keeps what he took, so the
     tricks taken are the first lead's less what his side gave away plus what the other gave."""
     review = GAMES["preferans"].review(_played_preferans(seed))
-    if review.only_hands:
-        pytest.skip(f"seed {seed}: {review.only_hands}")
+    assert review.only_hands is None
     assert review.contract is not None and review.start is not None and review.taken is not None
     named = review.contract.named
     if named != "misere":

@@ -58,6 +58,7 @@ GROUP_COMMANDS = (
     "top",
     "stats",
     "history",
+    "review",
     "rules",
     "settings",
     "export",

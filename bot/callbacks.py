@@ -51,14 +51,18 @@ class Kind(StrEnum):
     SEASON = "z"  # a new season confirmed
     KICK = "k"  # an admin stands a player up
     COMPUTER = "m"  # the lobby seats a computer player or stands one up
+    REVIEW = "r"  # a finished deal's review (table_id holds the deal's id)
+    REPLAY = "p"  # a finished deal played again as practice (its id; code: a level's number)
 
 
 @dataclass(frozen=True, slots=True)
 class Press:
     """A decoded button press. `kind`: j(oin) l(eave) s(tart) g(ame) a(ction) t(oggle) n(ext)
     c(onfig) u(ser's choice: pings, language) z (a new season: table_id holds the seasons
-    closed so far) k (an admin stands player `code` up) m (the lobby seats a computer player of
-    level number `code`, or stands the last one up: `-`)."""
+    closed so far) r (a deal's review: table_id holds the deal's id) p (that deal played again
+    against computer players of level number `code`) k (an admin stands player
+    `code` up) m (the lobby seats a computer player of level number `code`, or stands the last
+    one up: `-`)."""
 
     kind: str
     table_id: int = 0
@@ -75,7 +79,7 @@ def encode(kind: str, table_id: int = 0, deal_no: int = 0, step: int = 0, code: 
         data = f"n:{table_id}:{deal_no}"
     elif kind in ("c", "u"):
         data = f"{kind}:{code}"
-    elif kind in ("k", "m"):  # k: an admin stands player `code` (a user id) up;
+    elif kind in ("k", "m", "p"):  # k: an admin stands player `code` (a user id) up;
         data = f"{kind}:{table_id}:{code}"  # m: a computer player sits down or stands up (17)
     else:
         data = f"{kind}:{table_id}"
@@ -99,9 +103,12 @@ def decode(data: str | None) -> Press:
             return Press(kind, code=rest)
         if kind == "k" and len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():
             return Press(kind, int(parts[0]), code=parts[1])
+        if kind == "p" and len(parts) == 2 and parts[1] in _COMPUTER_CODES[1:]:
+            return Press(kind, int(parts[0]), code=parts[1])
         if kind == "m" and len(parts) == 2 and parts[1] in _COMPUTER_CODES:
             return Press(kind, int(parts[0]), code=parts[1])
-        if kind in ("j", "l", "s", "g", "z") and len(parts) == 1:  # z: confirm a new season
+        # z: confirm a new season; r: a deal's review (its id)
+        if kind in ("j", "l", "s", "g", "z", "r") and len(parts) == 1:
             return Press(kind, int(parts[0]))
     except ValueError as exc:
         raise BadCallback(data) from exc

@@ -259,6 +259,16 @@ class Computers:
                 why,
             )
 
+    async def work(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)`, an engine function of plain data (a deal's review), in a worker
+        process: the event loop never waits on a long search."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), function, *args)
+        except BrokenProcessPool:  # a worker died: a new pool next time
+            self._pool = None
+            raise
+
     def _executor(self) -> Executor:
         if self._pool is None:  # forkserver: never fork the bot's threads (aiosqlite, HTTP)
             methods = multiprocessing.get_all_start_methods()

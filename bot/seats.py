@@ -83,9 +83,12 @@ class Seats:
         return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
 
     async def new_table(
-        self, chat_id: int, title: str, person: Person, game: str | None = None
-    ) -> OpenTable:
-        """Open a lobby in the chat; the creator sits down if they have started the bot."""
+        self, chat_id: int, title: str, person: Person, game: str | None = None,
+        computers: tuple[str, int] | None = None,
+    ) -> OpenTable:  # fmt: skip
+        """Open a lobby in the chat; the creator sits down if they have started the bot. A
+        practice table seats its computer players at once: `computers` (a level and how many),
+        else as many of the practice level as its game's UI says."""
         user = await self.touch(person)
         chat = await self.storage.chat(chat_id, title)
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
@@ -107,8 +110,10 @@ class Seats:
             await self.storage.save_table(live.row)
         if seating.practice(chat_id) and computer.plays(live.row.game):  # ready to start
             ui = games.ui(live.row.game)
-            for _ in range(min(ui.practice_players, ui.players[1]) - len(live.row.seats)):
-                await self._seat_computer(live, chat, computer.PRACTICE_LEVEL)
+            most = min(ui.practice_players, ui.players[1])
+            level, count = computers or (computer.PRACTICE_LEVEL, most - len(live.row.seats))
+            for _ in range(count):
+                await self._seat_computer(live, chat, level)
         self._show_lobby(live, chat)
         self._arm_timer(live)
         return live

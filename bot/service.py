@@ -18,6 +18,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from engine.cards import parse_cards
 from locales import pick_language, t
 
 from . import callbacks, computer, games
@@ -27,9 +28,9 @@ from .games.base import GameKind, Moved
 from .names import distinct
 from .presenter import Presenter
 from .seats import Seats
-from .storage import RETRY_AFTER, ChatRow, Storage, StorageUnavailable, UserRow
+from .storage import RETRY_AFTER, ChatRow, DealRow, Storage, StorageUnavailable, UserRow
 from .table import seating
-from .table.live import OpenTable, Person, Refusal
+from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.seating import AWAY_AFTER
 from .view.message import Rendered, deep_link
 
@@ -195,6 +196,19 @@ class GameService(Seats):
         self._show_lobby(live, chat, closed="lobby.started")
         self.presenter.retire(f"lobby:{live.row.table_id}")
         await self._after(live, chat, moved, armed=True)
+
+    async def replay(self, person: Person, deal: DealRow, level: str, title: str) -> None:
+        """A finished deal played again as a practice table in the player's private chat: the
+        same cards from his seat (the talon too), computer players of `level` in the others.
+        He sits first, so the dealer moves round with him and every seat is dealt its own
+        cards again; its chips are his practice chips."""
+        seat = deal.seats.index(person.user_id)
+        n = len(deal.seats)
+        chat_id = person.user_id
+        live = await self.new_table(chat_id, title, person, deal.record["game"], (level, n - 1))
+        deck = parse_cards(deal.record["deck"])
+        live.chance = SameCards(deck, (deal.record["dealer"] - seat) % n)
+        await self.start(chat_id, person, False, live.row.table_id)
 
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""

@@ -5,11 +5,12 @@ game's package names it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from . import record, terminal
+from .ai import napoleon_dd
 from .ai.family import FamilyRules
 from .ai.games import GameAI
 from .ai.napoleon import NapoleonHeuristic
@@ -22,14 +23,19 @@ from .gametype import Computer, Game
 from .knowledge import seat_knowledge
 from .napoleon import NapoleonDeal
 from .preferans.game import GAME as PREFERANS
+from .review import Review, build
 from .student import JOKER, StudentDeal
 
 ANTE = 10  # a first deal's ante (F3) where no table sets one: the benches, a terminal table
 
 
-def family(deal: type[TrickDeal], ai: GameAI) -> Game:
+def family(
+    deal: type[TrickDeal], ai: GameAI, review: Callable[[dict[str, Any]], Review] | None = None
+) -> Game:
     """A game of the Frap family (a `TrickDeal`): the family's records, knowledge, search and
-    terminal table, with its own deal class and rules level."""
+    terminal table, with its own deal class and rules level; its review shows the hands only
+    (several declarers and whisters, each for himself: no two sides to weigh a card for)
+    unless the game has its own."""
 
     def new(
         rules: dict[str, Any], players: Sequence[str], dealer: int, deck: Sequence[Card]
@@ -52,7 +58,17 @@ def family(deal: type[TrickDeal], ai: GameAI) -> Game:
         computer=Computer(ai.heuristic.choose, partial(search, game=ai), ai.wild),
         payoff=lambda state: [ai.payoff(state, seat) for seat in range(state.n)],
         terminal=partial(terminal.play, deal),
+        review=review or partial(_hands, "sides"),
+        hands=partial(_hands, None),
     )
+
+
+def _hands(reason: str | None, data: dict[str, Any]) -> Review:
+    """The hands as dealt and the cards set aside; with a `reason`, as the review of a deal
+    that has no two sides to weigh a card for (F: several declarers and whisters)."""
+    deal = record.start(data)
+    end = record.replay(data)
+    return build(deal.game, deal.players, deal.hands, discard=end.discards, only_hands=reason)
 
 
 _JOKER = frozenset({JOKER})
@@ -68,7 +84,7 @@ GAMES: dict[str, Game] = {
         family(StudentDeal, GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER)),
         # N2–N4: bid by a count of likely tricks, name trump with the best suit; the strong level
         # searches it like the family (same sampling, payoff = chips plus treasure share).
-        family(NapoleonDeal, GameAI(NapoleonHeuristic())),
+        family(NapoleonDeal, GameAI(NapoleonHeuristic()), napoleon_dd.review),
         PREFERANS,
     )
 }
@@ -83,6 +99,16 @@ def game_of(data: dict[str, Any]) -> Game:
     if data.get("format") != FORMAT:
         raise ReplayError(None, f"format must be {FORMAT!r}")
     raise ReplayError(None, f"unknown game {name!r}")
+
+
+def review(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The review of a finished deal's record of any game, as JSON (what the bot's workers
+    compute off its event loop); None for a record that does not replay (an error would have
+    to cross back from the worker)."""
+    try:
+        return game_of(data).review(data).to_json()
+    except (ReplayError, ValueError, KeyError, TypeError):
+        return None
 
 
 def summary(data: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .cards import Card
+from .review import Review
 
 Record = dict[str, Any]
 # A level's move: a seat's knowledge (of the game's own kind) and a generator to a legal action.
@@ -48,3 +49,7 @@ class Game:
     payoff: Callable[[Any], list[float]]  # what a finished deal gave each seat, in `unit`
     # `python -m engine play`: players, a level's move, seed, deals, input, output → exit status.
     terminal: Callable[[int, Choice, int | None, int, Callable[[], str], TextIO], int]
+    # A finished deal's record → its review (engine/review.py), double dummy where it has sides.
+    review: Callable[[Record], Review]
+    # A finished deal's record → the hands as dealt, the talon and the discard (no search).
+    hands: Callable[[Record], Review]

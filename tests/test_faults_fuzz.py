@@ -164,7 +164,11 @@ async def _snapshot(service: GameService) -> Any:
     tables = {}
     for name in ("chats", "balances", "tables", "deals", "ledger"):
         async with db.execute(f"SELECT * FROM {name} ORDER BY 1, 2") as cursor:
-            tables[name] = [tuple(row) for row in await cursor.fetchall()]
+            rows = await cursor.fetchall()
+        # a finished deal's review (a replayed Review button's) is kept beside it: no change
+        tables[name] = [
+            tuple(v for k, v in zip(row.keys(), row, strict=True) if k != "review") for row in rows
+        ]
     sql = "SELECT user_id, lang, started, blocked FROM users WHERE started ORDER BY 1"
     async with db.execute(sql) as cur:  # (a stranger pressing Join is only recorded)
         tables["users"] = [tuple(row) for row in await cur.fetchall()]

@@ -29,7 +29,7 @@ OWN = (
     "engine/family/",
     # a game's computer player and its benches
     "engine/ai/family.py",
-    "engine/ai/napoleon.py",
+    "engine/ai/napoleon",  # napoleon.py, napoleon_dd.py
     "engine/ai/preferans.py",
     "engine/ai/pref_",
     "bench/pref_",

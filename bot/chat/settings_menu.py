@@ -13,6 +13,7 @@ from locales import LANGUAGES, t
 from .. import callbacks, games
 from ..storage import ChatRow
 from ..view.message import Choice, Rendered
+from ..view.review import SHOW_HANDS, shows_hands
 
 ANTES = (0, 1, 2, 5, 10, 20, 50, 100)
 TIMERS = (0, 30, 60, 90, 180, 300)
@@ -105,6 +106,7 @@ def _main(chat: ChatRow) -> Rendered:
     rows.append(
         [_button(t(lang, "bankroll.button", value=_bankroll(lang, bankroll(chat))), "bankroll")]
     )
+    rows.append([_button(t(lang, "review.setting", value=_hands(lang, chat)), "hands")])
     rows.append([_button(t(lang, "set.language"), "lang")])
     lines = [
         t(lang, "set.title"),
@@ -113,8 +115,13 @@ def _main(chat: ChatRow) -> Rendered:
         t(lang, "rules.ante", ante=chat.ante),
         t(lang, "rules.timer", value=_timer(lang, chat.turn_timeout)),
         t(lang, "bankroll.rule", value=_bankroll(lang, bankroll(chat))),
+        t(lang, "review.rule", value=_hands(lang, chat)),
     ]
     return Rendered("\n".join(lines), rows)
+
+
+def _hands(lang: str, chat: ChatRow) -> str:
+    return t(lang, "review.on" if shows_hands(chat) else "review.off")
 
 
 def origin(code: str) -> str:
@@ -126,7 +133,7 @@ def origin(code: str) -> str:
         return rest
     if head == "o" and rest.partition(":")[0] in games.REGISTRY:
         return rest.partition(":")[0]
-    if code in (*_PICKERS, "lang"):
+    if code in (*_PICKERS, "lang", "hands"):
         return MAIN
     name, eq, _ = code.partition("=")
     if eq and name in _PICKERS:
@@ -148,6 +155,8 @@ def apply_press(chat: ChatRow, code: str) -> tuple[dict[str, Any], str]:
         return {"rules": _toggle(chat, game, short)}, game
     if code in _PICKERS:
         return {}, code
+    if code == "hands":  # every hand shown at a deal's end, or not
+        return {"rules": {**chat.rules, SHOW_HANDS: not shows_hands(chat)}}, MAIN
     if code == "lang":
         index = LANGUAGES.index(chat.lang) if chat.lang in LANGUAGES else -1
         return {"lang": LANGUAGES[(index + 1) % len(LANGUAGES)]}, MAIN

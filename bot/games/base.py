@@ -18,6 +18,8 @@ from ..format import signed
 if TYPE_CHECKING:
     import random
 
+    from engine.review import Review
+
     from ..callbacks import Press
     from ..presenter import Presenter
     from ..storage import ChatRow, DealRow, Storage, TableRow
@@ -273,6 +275,11 @@ class GameUI:
         made his contract, and the kind of a contract /stats counts apart (its catalog key
         `stats.kind.<kind>`, e.g. Preferans' misère)."""
         raise NotImplementedError
+
+    def review_lines(self, lang: str, review: Review) -> list[str]:
+        """The game's own lines at the head of a deal's review (bot/review.py): Preferans weighs
+        the contract and the whist; none by default."""
+        return []
 
     def bankroll_need(self, ante: int, pot: int, players: int) -> int:
         """F15's starting bankroll: the chips a player must hold to be dealt in (the ante)."""

@@ -3,9 +3,10 @@
 One facade, `Handlers`, over a module per concern: `common` (replies, the admin check, the
 group-command wrapper, answering a press), `private` (/start, /help), `table` (the table's
 commands and buttons), `money` (/pot, /balance, /top, /stats, /history, /export, /newseason:
-the answers are built by bot/answers.py), `settings` (/settings, /rules, /language, /pings and
-their buttons), `members` (membership and supergroup moves) and `presses` (every button through
-one function, `Handlers.handle_press`, which a Mini App's presses take too).
+the answers are built by bot/answers.py), `review` (/review and its button), `settings`
+(/settings, /rules, /language, /pings and their buttons), `members` (membership and supergroup
+moves) and `presses` (every button through one function, `Handlers.handle_press`, which a Mini
+App's presses take too).
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from .members import Members
 from .money import MoneyCommands
 from .presses import Answer, Presses
 from .private import PrivateChat
+from .review import Reviews
 from .settings import Settings
 from .table import TableCommands
 
 __all__ = ["Answer", "Handlers", "Pressed", "person"]
 
 
-class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Settings, Members):
+class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Reviews, Settings, Members):
     """Every command and button of the bot, bound to one game service."""
 
     def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
@@ -44,4 +46,6 @@ class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Settings, Mem
             Kind.LEAVE: self.leave_press,
             Kind.START: self.start_press,
             Kind.GAME: self.game_press,
+            Kind.REVIEW: self.review_press,
+            Kind.REPLAY: self.replay_press,
         }

@@ -1,6 +1,9 @@
-"""The readers of the chat's finished deals: /history's numbered list and the last deals."""
+"""The readers of the chat's finished deals: /history's numbered list and the last deals; a
+finished deal's review, kept once worked out."""
 
 from __future__ import annotations
+
+import sqlite3
 
 from .db import Jobs
 from .rows import DealRow, read_deal
@@ -33,3 +36,36 @@ class History(Jobs):
         else:
             rows = await self.query(f"{numbered} ORDER BY deal_id DESC LIMIT ?", (chat_id, limit))
         return [(row["number"], read_deal(row)) for row in rows]
+
+    async def finished_deal(self, deal_id: int) -> DealRow | None:
+        """A finished deal by its id (a review button names it)."""
+        row = await self.query_one(
+            "SELECT * FROM deals WHERE deal_id = ? AND status = 'finished'", (deal_id,)
+        )
+        return None if row is None else read_deal(row)
+
+    async def deal_review(self, deal_id: int) -> str | None:
+        """The deal's review as stored (JSON text), None until one is saved."""
+        row = await self.query_one("SELECT review FROM deals WHERE deal_id = ?", (deal_id,))
+        return None if row is None else row["review"]
+
+    async def save_review(self, deal_id: int, review: str) -> None:
+        """Keep a finished deal's review (its record no longer changes)."""
+
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE deals SET review = ? WHERE deal_id = ? AND status = 'finished'",
+                (review, deal_id),
+            )
+
+        await self.transaction(body)
+
+    async def deal_number(self, deal: DealRow) -> int:
+        """The chat's number for a finished deal (as /history numbers them)."""
+        row = await self.query_one(
+            "SELECT COUNT(*) AS n FROM deals WHERE chat_id = ? AND status = 'finished' "
+            "AND deal_id <= ?",
+            (deal.chat_id, deal.deal_id),
+        )
+        assert row is not None
+        return int(row["n"])

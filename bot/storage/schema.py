@@ -162,4 +162,9 @@ MIGRATIONS: tuple[str, ...] = (
         pid INTEGER NOT NULL
     );
     """,
+    # 11: a finished deal's review (engine/review.py, as JSON), kept once worked out: the
+    # record never changes once the deal is over
+    """
+    ALTER TABLE deals ADD COLUMN review TEXT;
+    """,
 )

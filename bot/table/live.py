@@ -4,6 +4,8 @@ the small value types every layer names: who pressed (`Person`), what is refused
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -65,6 +67,14 @@ class OpenTable:
     short: tuple[int, ...] = ()  # of them, those short of the chips the bankroll asks (F15)
     mover: int | None = None  # the seat last shown to move: a new one is pinged
     auto: dict[int, Any] = field(default_factory=dict)  # by seat: the bot's last move for him
+    # A deal played again (a review's "play again"): the chance of the table's first deal, which
+    # lays out that deal's deck and dealer; the host's own after it
+    chance: random.Random | None = None
+
+    def first_chance(self, host: random.Random) -> random.Random:
+        """The chance to deal with now: a replayed deal's, once, else the host's."""
+        chance, self.chance = self.chance, None
+        return chance or host
 
     @property
     def step(self) -> int:
@@ -80,3 +90,27 @@ class OpenTable:
     def to_act(self) -> int | None:
         """The seat (of `deal_seats`) whose decision the table waits for."""
         return None if self.play is None else self.play.to_act
+
+
+class SameCards(random.Random):
+    """A finished deal's chance again: its deck (top card first) at the first shuffle and its
+    dealer at the first draw of one; an ordinary generator after."""
+
+    def __init__(self, deck: Sequence[Card], dealer: int) -> None:
+        super().__init__()
+        self.deck: list[Card] | None = list(deck)
+        self.dealer: int | None = dealer
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        """The deal's deck laid out (then real shuffles)."""
+        if self.deck is not None and len(self.deck) == len(x):
+            x[:], self.deck = self.deck, None
+        else:
+            super().shuffle(x)
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        """The deal's dealer (then real draws)."""
+        if self.dealer is not None:
+            dealer, self.dealer = self.dealer, None
+            return dealer
+        return super().randrange(*args, **kwargs)

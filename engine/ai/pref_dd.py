@@ -121,6 +121,13 @@ class DDSolver:
 
     # ---- the interface ------------------------------------------------------------------------
 
+    def rebase(self, deal: PrefDeal) -> None:
+        """Move on to a later moment of the same play (the same contract and sides): the hands
+        and the trick of `deal`, the transposition table kept, as its entries are positions at a
+        trick's start whatever moment they were met at (a review solves every card of a deal)."""
+        self.deal = deal
+        self.hands = [sum(bit(c) for c in deal.hands[s]) for s in self.order]
+
     def counted(self, seat: int, card: Card) -> int:
         """The target's tricks from now (the trick on the table included) if `seat` plays `card`
         now and all play best from then on."""

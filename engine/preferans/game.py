@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..ai import pref_search, preferans
+from ..ai import pref_review, pref_search, preferans
 from ..cards import Card
 from ..gametype import Computer, Game
 from . import record, terminal
@@ -45,4 +45,6 @@ GAME = Game(
     computer=Computer(preferans.choose, pref_search.strong),
     payoff=_payoff,
     terminal=terminal.play,
+    review=pref_review.review,
+    hands=pref_review.hands,
 )

@@ -26,6 +26,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
+from ...view import review
 from ...view.message import Rendered
 from ...view.screen import PotScreen
 from ..base import Host, Moved
@@ -91,7 +92,8 @@ class DealTables:
 
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """F2: the first dealer drawn, the first deal dealt."""
-        await self._new_deal(live, dealer=self.host.rng.randrange(len(live.row.seats)))
+        chance = live.chance or self.host.rng  # a replayed deal's: its dealer, then its deck
+        await self._new_deal(live, dealer=chance.randrange(len(live.row.seats)))
         return Moved.IN_PLAY
 
     async def resume(self, live: OpenTable) -> None:
@@ -227,7 +229,8 @@ class DealTables:
             dealer, dealt_dealer = everyone.index(dealer_uid), seats.index(dealer_uid)
             sitting_out = tuple(uid for uid in everyone if uid not in seats)
         names = labels([live.users[uid].name for uid in seats])
-        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), self.host.rng)
+        chance = live.first_chance(self.host.rng)
+        deck = shuffled(make_deck(cls.deck_size_for(rules, len(seats))), chance)
         new, events = cls.create(
             rules, names, dealt_dealer, ante, chat.pot_of(game), deck,
             pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,
@@ -488,6 +491,9 @@ class DealTables:
             offer_next=offer_next,
             record=played.to_record(),
         )
+        if played.finished and live.deal_id is not None:
+            show = review.shows_hands(chat)
+            content = review.at_the_end(content, chat.lang, played.to_record(), live.deal_id, show)
         return content
 
     async def _post_result(

@@ -28,6 +28,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
+from ...view import review
 from ...view.message import Rendered
 from ...view.screen import ContractScreen, SheetScreen
 from ..base import Moved
@@ -92,7 +93,8 @@ class PulyaTables:
         live.users.update(await self.storage.users(live.row.seats))
         names = labels([live.users[uid].name for uid in live.row.seats])
         rules = self.ui.typed_rules(chat.rules)
-        match = Match.start(names, rules, self.ui.whist_price(chat.rules), self.host.rng)
+        chance = live.first_chance(self.host.rng)  # (a replayed deal's: its dealer and deck)
+        match = Match.start(names, rules, self.ui.whist_price(chat.rules), chance)
         assert match.deal is not None
         live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
         live.deal_seats, live.play, live.mover = live.row.seats, PulyaTable(match), None
@@ -266,7 +268,11 @@ class PulyaTables:
         await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
         live.play = PulyaTable(step.match)
         self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
-        self._show_result(live, chat, render.result_message(chat.lang, step.line, step.match))
+        result = render.result_message(chat.lang, step.line, step.match)
+        show = review.shows_hands(chat)
+        self._show_result(
+            live, chat, review.at_the_end(result, chat.lang, record, live.deal_id, show)
+        )
         await self._show_sheet(live, chat, last=over)
         if over:
             return Moved.MATCH_OVER

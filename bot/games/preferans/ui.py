@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.preferans import record as deal_record
+from engine.preferans.bidding import RANK
 from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import MISERE, PrefRules
 from locales import SEPARATOR, t
@@ -19,6 +20,8 @@ from .render import result_lines
 from .words import PrefWords
 
 if TYPE_CHECKING:
+    from engine.review import Review
+
     from ...storage import DealRow
 
 TARGETS = (10, 20, 30, 50)  # P14
@@ -160,6 +163,36 @@ class PreferansUI(PrefWords):
         outcome = deal.outcome
         made = bool(outcome.declarer is not None and outcome.made)
         return outcome.declarer, made, MISERE if outcome.contract == MISERE else None
+
+    def review_lines(self, lang: str, review: Review) -> list[str]:
+        """P5, P6, P9: the contract against what the declarer's cards took with best play by
+        all (with the discard he made), the highest contract that was on, and the whist
+        against the defence's obligation; misère, whether it was on."""
+        contract = review.contract
+        if contract is None or review.declarer is None:
+            return []
+        named = self.bid_label(lang, contract.named)
+        if contract.misere is not None:
+            if contract.misere == 0:
+                return [self.text(lang, "review.misere_on")]
+            return [self.text(lang, "review.misere_off", n=contract.misere)]
+        best_play = dict(contract.tricks)[contract.named.lstrip("0123456789")]
+        lines = [self.text(lang, "review.contract", contract=named, n=best_play)]
+        if review.taken is not None:
+            lines[0] += " " + self.text(lang, "review.taken", n=review.taken)
+        best = contract.best
+        if best is None:
+            lines.append(self.text(lang, "review.nothing_on"))
+        elif best != contract.named:
+            higher = RANK[best] > RANK[contract.named]
+            key = "review.more_on" if higher else "review.most_on"
+            lines.append(self.text(lang, key, contract=self.bid_label(lang, best)))
+        if contract.defence is not None and contract.obligation is not None:
+            key = "review.whist_right" if contract.defence >= contract.obligation else (
+                "review.whist_wrong"
+            )  # fmt: skip
+            lines.append(self.text(lang, key, n=contract.defence, need=contract.obligation))
+        return lines
 
     def move_words(self, lang: str, action: Any) -> str:
         """What the bot played for a player: his button's words."""

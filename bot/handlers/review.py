@@ -1,0 +1,87 @@
+"""A finished deal's review: /review [N] and the "Review" button under a deal's result
+(bot/chat/review.py works it out and words it), and its "play again" buttons."""
+
+from __future__ import annotations
+
+from telegram import Bot, Message, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+
+from locales import t
+
+from .. import computer
+from ..callbacks import Press
+from ..chat import review
+from ..service import Refusal
+from ..storage import DealRow
+from ..view.message import Rendered
+from .common import Common, Context, Pressed, is_id
+
+_IN_CHAT = (
+    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
+    ChatMemberStatus.RESTRICTED,
+)  # fmt: skip
+
+
+class Reviews(Common):
+    """/review and its button."""
+
+    async def review(self, update: Update, context: Context, message: Message, lang: str) -> None:
+        """/review: the review of the chat's last deal; /review <number>: of that deal (the
+        numbers /history shows)."""
+        args = context.args or []
+        if len(args) > 1 or (args and not is_id(args[0])):
+            await self._reply(message, t(lang, "usage.review"))
+            return
+        wanted = int(args[0]) if args else None
+        found = await self.storage.numbered_deals(message.chat_id, number=wanted)
+        if not found:
+            await self._reply(message, t(lang, "history.no_such"))
+            return
+        ((number, deal),) = found
+        await self._reply(message, await self._text(deal, number, lang), review.again(lang, deal))
+
+    async def review_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+        """r: the button under a deal's result (it names the deal): the review is posted under
+        the result, for the players of the deal and the members of its chat only."""
+        deal = await self.storage.finished_deal(press.table_id)
+        if deal is None:
+            raise Refusal("err.stale")
+        if deal.chat_id != chat_id or not await self._may_see(bot, deal, pressed.user.user_id):
+            raise Refusal("review.refused")
+        chat = await self.storage.chat(chat_id)
+        number = await self.storage.deal_number(deal)
+        text = await self._text(deal, number, chat.lang)
+        await self.service.presenter.post(
+            chat_id,
+            Rendered(text, review.again(chat.lang, deal)),
+            reply_to=pressed.message_id or None,
+        )
+
+    async def replay_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+        """p: a player of the deal plays it again in his private chat, from his seat, against
+        computer players of the level pressed (a practice table: his practice chips)."""
+        deal = await self.storage.finished_deal(press.table_id)
+        if deal is None:
+            raise Refusal("err.stale")
+        user = pressed.user
+        if deal.chat_id != chat_id or user.user_id not in deal.seats:
+            raise Refusal("review.replay_refused")
+        lang = await self.service.user_lang(user.user_id, user.language_code)
+        level = computer.ORDER[int(press.code)]
+        async with self.service.lock(user.user_id):
+            await self.service.replay(user, deal, level, t(lang, "practice.title"))
+
+    async def _text(self, deal: DealRow, number: int, lang: str) -> str:
+        worked = await review.review_of(self.storage, self.service.computers, deal)
+        return review.message(lang, worked, number)
+
+    async def _may_see(self, bot: Bot, deal: DealRow, user_id: int) -> bool:
+        """A player of the deal, or a member of its chat."""
+        if user_id in deal.seats or deal.chat_id == user_id:
+            return True
+        try:
+            member = await bot.get_chat_member(deal.chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in _IN_CHAT

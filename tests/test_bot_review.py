@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram import User
 
 from bot import computer
 from bot.chat.review import message as review_text
@@ -21,6 +20,7 @@ from bot.format import card_label
 from bot.games import preferans as pref
 from bot.games.family.codes import action_code as family_code
 from bot.handlers import Answer, Handlers, Pressed
+from bot.table.live import Person
 from engine.actions import Action
 from engine.cards import Card, parse_cards
 from engine.games import GAMES
@@ -229,7 +229,7 @@ async def test_a_stranger_and_another_chat_are_refused_the_review(tmp_path: Path
         handlers: Handlers = bot.app.bot_data["handlers"]
         data = next(d for _, d in _result(tg).buttons if d and d[:2] == "r:")
         before = len(bot_messages(tg, tg.world.chats[GROUP_ID]))
-        stranger = User(4242, "Mallory", is_bot=False, language_code="en")
+        stranger = Person(4242, "Mallory", language_code="en")
         other = tg.group(-100600, "Elsewhere")
         other.add(tg.user(4242, "Mallory", language_code="en"))
         refused = Answer("Only the players of this deal and the members of its chat can see "
@@ -237,7 +237,7 @@ async def test_a_stranger_and_another_chat_are_refused_the_review(tmp_path: Path
         for chat_id in (GROUP_ID, other.id):
             pressed = Pressed(stranger, chat_id, data, 0)
             assert await handlers.handle_press(bot.app.bot, pressed) == refused
-        bob = User(users[1].id, "Bob", is_bot=False, language_code="en")
+        bob = Person(users[1].id, "Bob", language_code="en")
         other.add(users[1])
         assert await handlers.handle_press(bot.app.bot, Pressed(bob, other.id, data, 0)) == refused
         await _settled(bot)
@@ -301,9 +301,7 @@ async def test_play_this_deal_again_opens_a_practice_table_with_the_same_hand(
         handlers: Handlers = bot.app.bot_data["handlers"]
         dave = tg.user(4243, "Dave", language_code="en")
         tg.world.chats[GROUP_ID].add(dave)
-        pressed = Pressed(
-            User(dave.id, "Dave", is_bot=False, language_code="en"), GROUP_ID, data, 0
-        )
+        pressed = Pressed(Person(dave.id, "Dave", language_code="en"), GROUP_ID, data, 0)
         refused = await handlers.handle_press(bot.app.bot, pressed)
         assert refused.text is not None and refused.text.startswith("Only a player of this deal")
         await users[1].press(shown, data=data)

@@ -39,8 +39,8 @@ update's requests; "minus HTTP" subtracts the union of the whole request round t
 bound for the bot's own part; it also removes client-side HTTP work); "to the last reply" ends
 at the response of the last request the update caused, before the presenter's bookkeeping.
 
-The Frap bot sends its Bot API requests with aiohttp (`bot.http.AiohttpRequest`); the echo bot
-is stock python-telegram-bot with its default httpx transport, the baseline.
+The Frap bot sends its Bot API requests with aiohttp (`bot.client.http.AiohttpRequest`); the echo
+bot is stock python-telegram-bot with its default httpx transport, the baseline.
 
 `--tweak` (off by default; see bench/bot_runner.py) applies what-if changes inside the bot
 processes, to size fixes without editing bot/: `pool=N` (the connection pool size),
@@ -975,7 +975,7 @@ def main() -> None:
     parser.add_argument(
         "--pace-limiter",
         default="bot",
-        help="comma-separated: bot (the limiter bot.app.build sets: bot/ratelimit.py), "
+        help="comma-separated: bot (the limiter bot.app.build sets: bot/client/ratelimit.py), "
         "stock (python-telegram-bot's AIORateLimiter), "
         "messages-only (a bench-side AIORateLimiter that skips edits)",
     )

@@ -22,7 +22,7 @@ Instrumentation is done from here, without touching `bot/`:
   the union of the fake's handler intervals (and, as a bound, the union of whole request
   round trips) can be subtracted from the latency.
 
-A request is timed from its start to its response headers: for the Frap bot (`bot.http.
+A request is timed from its start to its response headers: for the Frap bot (`bot.client.http.
 AiohttpRequest`) with an aiohttp TraceConfig added to each AiohttpRequest it creates (about
 15 µs of CPU per request), for the echo bot (stock python-telegram-bot, httpx) by wrapping
 `httpx.AsyncHTTPTransport.handle_async_request`.
@@ -380,7 +380,7 @@ def _request_timing() -> Any:
 def install_bot_hooks() -> None:
     """Hooks into the Frap bot: its requests, presenter slot tasks, deals started and finished,
     resume time, its storage's jobs."""
-    from bot.http import AiohttpRequest
+    from bot.client.http import AiohttpRequest
     from bot.presenter import Presenter
     from bot.service import GameService
     from bot.storage import Storage
@@ -483,7 +483,7 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
     - `gc-threshold=N`: the Frap bot's garbage collector passes every N net allocations
       (`bot.app.GC_THRESHOLD`, 10,000; Python's default is 700).
     - `echo-aiohttp`: the echo bot's requests over the Frap bot's transport
-      (`bot.http.AiohttpRequest`) instead of python-telegram-bot's httpx: the same client on
+      (`bot.client.http.AiohttpRequest`) instead of python-telegram-bot's httpx: the same client on
       both sides, to see what the game itself costs beyond a bare bot.
     """
     for tweak in tweaks:
@@ -504,7 +504,7 @@ def apply_tweaks(tweaks: list[str], mode: str) -> None:
 
 
 def _echo_over_aiohttp() -> None:
-    from bot.http import AiohttpRequest
+    from bot.client.http import AiohttpRequest
 
     original_build = ApplicationBuilder.build
     timing = _request_timing()

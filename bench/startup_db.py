@@ -30,7 +30,8 @@ from engine.actions import Do  # noqa: E402
 
 
 class StubBot:
-    """Enough of bot.api.FrapBot for the presenter: numbered messages per chat, edits accepted."""
+    """Enough of bot.client.api.FrapBot for the presenter: numbered messages per chat, edits
+    accepted."""
 
     rate_limiter = None  # no Telegram limits to spare: a turn ping is always a new message
 

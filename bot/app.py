@@ -31,14 +31,14 @@ from telegram.ext import (
 from locales import LANGUAGES, t
 
 from . import metrics
-from .api import FrapBot
+from .client.api import FrapBot
+from .client.http import AiohttpRequest
+from .client.ratelimit import SendLimiter
 from .config import Settings
 from .handlers import Handlers
 from .health import Heartbeat, healthz
-from .http import AiohttpRequest
 from .metrics import MetricsServer, Telegram
 from .presenter import Presenter
-from .ratelimit import SendLimiter
 from .service import GameService
 from .storage import Problem, Storage
 from .web.opening import Opener

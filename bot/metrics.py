@@ -3,7 +3,7 @@ been answering, and whether the bot is healthy.
 
 The metrics live in `prometheus_client`'s default registry (docs/operating.md lists them); they
 are served at `/metrics` on METRICS_PORT, with `/healthz` beside it. `Telegram` follows every Bot
-API call (bot/http.py reports each one): an outage is one warning line when it begins and one
+API call (bot/client/http.py reports each one): an outage is one warning line when it begins and one
 line when Telegram answers again, whatever the number of calls that failed meanwhile.
 """
 

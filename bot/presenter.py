@@ -18,8 +18,8 @@ from telegram.error import (
     TimedOut,
 )
 
-from .api import FrapBot
-from .ratelimit import SendLimiter
+from .client.api import FrapBot
+from .client.ratelimit import SendLimiter
 from .storage import Storage, StorageUnavailable
 from .view.message import Rendered
 
@@ -151,7 +151,7 @@ class Presenter:
         while tasks := [
             *(s.task for s in self._slots.values() if s.task and not s.task.done()),
             *self._background,
-            *self.bot.sweeps,  # duplicates of sends whose answers were lost (bot/api.py)
+            *self.bot.sweeps,  # duplicates of sends whose answers were lost (bot/client/api.py)
         ]:
             await asyncio.gather(*tasks, return_exceptions=True)
 

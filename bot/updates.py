@@ -15,8 +15,8 @@ from typing import Any
 from telegram.error import NetworkError
 from telegram.ext import Application
 
-from .api import FrapBot
 from .app import ALLOWED_UPDATES
+from .client.api import FrapBot
 from .config import Settings
 
 log = logging.getLogger(__name__)

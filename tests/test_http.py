@@ -1,4 +1,4 @@
-"""bot.http.AiohttpRequest: python-telegram-bot's requests over aiohttp, on 127.0.0.1 only.
+"""bot.client.http.AiohttpRequest: python-telegram-bot's requests over aiohttp, on 127.0.0.1 only.
 
 The fake Bot API serves the PTB-level round trips (JSON calls, an upload, long polling); a small
 aiohttp server of this file's own shows what goes over the wire and stalls on purpose.
@@ -24,8 +24,8 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 from yarl import URL
 
-from bot import http as bot_http
-from bot.http import AiohttpRequest, _client_timeout, _env_proxy
+from bot.client import http as bot_http
+from bot.client.http import AiohttpRequest, _client_timeout, _env_proxy
 from tests.fakebot import FakeTelegram
 
 TOKEN = "123456:AAsecretSecretSecretSecretSecret_xyz"  # the shape @BotFather gives

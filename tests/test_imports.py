@@ -108,9 +108,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.format",
         "bot.names",
         "bot.storage",
-        "bot.api",
-        "bot.http",
-        "bot.ratelimit",
+        "bot.client",  # the Telegram client: the Bot API calls, their HTTP, the flood limits
         "bot.metrics",
         "bot.health",  # the heartbeat and /healthz, which the Mini App's server serves too
         "bot.config",

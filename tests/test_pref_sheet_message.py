@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.api import FrapBot
+from bot.client.api import FrapBot
 from bot.games import preferans as pref
 from bot.presenter import Presenter
 from bot.storage import Storage

@@ -11,7 +11,7 @@ from pathlib import Path
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import presenter as presenter_module
-from bot.api import FrapBot, markup
+from bot.client.api import FrapBot, markup
 from bot.presenter import Presenter
 from bot.storage import Storage, StorageUnavailable
 from bot.view.message import Choice, Link, Rendered

@@ -26,7 +26,7 @@ from telegram.ext import ContextTypes
 from locales import t
 
 from .. import games
-from ..api import markup
+from ..client.api import markup
 from ..service import GameService, Person, Refusal
 from ..storage import StorageUnavailable
 from ..view.message import Button, Link, Rendered

@@ -12,9 +12,9 @@ from telegram.error import BadRequest, TelegramError
 from locales import LANGUAGES, pick_language, t
 
 from .. import callbacks
-from ..api import markup
 from ..callbacks import Press
 from ..chat import settings_menu
+from ..client.api import markup
 from ..service import GameService, Person, Refusal
 from ..view.message import Choice
 from .common import Common, Context, Pressed, log, person

@@ -1,7 +1,7 @@
 """What a message shows, whatever front end shows it: its text (HTML), rows of buttons and a
 photo. A button is a `Choice` (a label and the press it sends back) or a `Link` (a label and an
 address it opens); no front end's types are in it: the Telegram client turns the rows into an
-inline keyboard (bot/api.py), a page draws choices as its own buttons."""
+inline keyboard (bot/client/api.py), a page draws choices as its own buttons."""
 
 from __future__ import annotations
 

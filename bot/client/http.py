@@ -31,7 +31,7 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
 
-from .metrics import Telegram
+from ..metrics import Telegram
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ExtBot
 
-from .view.message import Button, Choice
+from ..view.message import Button, Choice
 
 log = logging.getLogger(__name__)
 

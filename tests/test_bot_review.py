@@ -244,7 +244,7 @@ async def test_a_stranger_and_another_chat_are_refused_the_review(tmp_path: Path
         assert len(bot_messages(tg, tg.world.chats[GROUP_ID])) == before
         assert await handlers.handle_press(bot.app.bot, Pressed(bob, GROUP_ID, data, 0)) == Answer()
         await _settled(bot)
-        assert "Review of deal 1" in bot_messages(tg, tg.world.chats[GROUP_ID])[-1].text
+        assert "Review of deal #1" in bot_messages(tg, tg.world.chats[GROUP_ID])[-1].text
 
 
 @pytest.mark.parametrize("shown", [True, False])

@@ -224,3 +224,22 @@ def test_no_text_names_a_rule_number(lang: str) -> None:
         if _RULE_NUMBER.search(text)
     ]
     assert named == []
+
+
+# A deal named by its number, bare: "deal 3", "Deal {deal_no}", «сдача 3», «Сдачи {n}».
+_BARE_DEAL_NUMBER = re.compile(r"(?i)\b(?:deal|сдач[аиеу])\s+(?:\{\w+\}|\d)")
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(SHIPPED)])
+def test_every_game_numbers_its_deals_one_way(lang: str) -> None:
+    """One word for one thing: every game's headings, its results and the page's title name a
+    deal "deal #3" / «сдача №3», never "deal 3" in one game and "deal #3" in another."""
+    catalog = TEMPLATE if lang == "en" else catalogs.read(SHIPPED[lang])
+    bare = [
+        (m.context, text)
+        for m in catalog
+        if m.id and m.context
+        for text in _forms(m.id if lang == "en" else m.string)
+        if _BARE_DEAL_NUMBER.search(text)
+    ]
+    assert bare == []

@@ -215,15 +215,19 @@ _RULE_NUMBER = re.compile(r"\b(?:F|K|SK|N|P)\d+\b|\{rule\}")
 @pytest.mark.parametrize("lang", ["en", *sorted(SHIPPED)])
 def test_no_text_names_a_rule_number(lang: str) -> None:
     """A rule's number (P4, F8) is for code and tests, never in a text a player reads."""
+    assert _matching(lang, _RULE_NUMBER) == []
+
+
+def _matching(lang: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """Every text of a language's catalog (English: the template's) that `pattern` finds in."""
     catalog = TEMPLATE if lang == "en" else catalogs.read(SHIPPED[lang])
-    named = [
+    return [
         (m.context, text)
         for m in catalog
         if m.id and m.context
         for text in _forms(m.id if lang == "en" else m.string)
-        if _RULE_NUMBER.search(text)
+        if pattern.search(text)
     ]
-    assert named == []
 
 
 # A deal named by its number, bare: "deal 3", "Deal {deal_no}", «сдача 3», «Сдачи {n}».
@@ -234,12 +238,4 @@ _BARE_DEAL_NUMBER = re.compile(r"(?i)\b(?:deal|сдач[аиеу])\s+(?:\{\w+\}|
 def test_every_game_numbers_its_deals_one_way(lang: str) -> None:
     """One word for one thing: every game's headings, its results and the page's title name a
     deal "deal #3" / «сдача №3», never "deal 3" in one game and "deal #3" in another."""
-    catalog = TEMPLATE if lang == "en" else catalogs.read(SHIPPED[lang])
-    bare = [
-        (m.context, text)
-        for m in catalog
-        if m.id and m.context
-        for text in _forms(m.id if lang == "en" else m.string)
-        if _BARE_DEAL_NUMBER.search(text)
-    ]
-    assert bare == []
+    assert _matching(lang, _BARE_DEAL_NUMBER) == []

@@ -159,7 +159,7 @@ async def test_a_table_nobody_deals_on_closes_after_the_idle_time(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
     """After a result, nobody presses "next deal": after LOBBY_TIMEOUT the table closes, the
-    result loses its button, and the chat can open a new table."""
+    result loses its next-deal button (its review's stays), and the chat can open a new table."""
     group, users = make_players(tg, 3)
     db = tmp_path / "db.sqlite3"
     async with running_bot(tg, db, seed=8, lobby_timeout=2) as bot:
@@ -174,7 +174,7 @@ async def test_a_table_nobody_deals_on_closes_after_the_idle_time(
         await _until(bot, lambda: bot.service.find(1) is None, 10)
         await bot.idle()
         assert "следующую сдачу так и не начали" in bot_messages(tg, group)[-1].text
-        assert not result.buttons
+        assert [d[:2] for _, d in result.buttons] == ["r:"]
         await users[0].send(group, "/newgame")
         await bot.idle()
         assert bot.service.find(2) is not None

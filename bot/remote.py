@@ -22,6 +22,7 @@ import importlib
 import logging
 import pickle
 import time
+import uuid
 from collections.abc import AsyncGenerator, Callable
 from typing import Any, cast
 
@@ -173,13 +174,11 @@ class Remote:
     def __init__(self, url: str) -> None:
         self.broker = broker(url)
         self._backend: _Pushed = self.broker.result_backend  # type: ignore[assignment]
-        self._task = self.broker.find_task(TASK)
         self._started = False
 
     async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
         """`function(*args)` run by a worker; Failed unless its value is back in `timeout`
         seconds (it is then never used: a late value expires unread)."""
-        assert self._task is not None
         loop = asyncio.get_running_loop()
         sent = loop.time()
         try:
@@ -187,14 +186,16 @@ class Remote:
                 if not self._started:
                     await self.broker.startup()
                     self._started = True
-                task = await self._task.kiq(name_of(function), args, time.time() + timeout)
-                metrics.REMOTE_TASKS.labels("sent").inc()
-                result = await self._backend.wait(task.task_id, timeout - (loop.time() - sent))
-        except TimeoutError:
+                result = await self._send_and_wait(
+                    (name_of(function), args, time.time() + timeout),
+                    timeout - (loop.time() - sent),
+                )
+        except TimeoutError:  # while waiting (or, seldom, while sending)
             result = None
         except (TaskiqError, RedisError, OSError) as exc:
             metrics.REMOTE_TASKS.labels("failed").inc()
             raise Failed(f"the broker: {exc.__cause__ or exc}") from exc
+        metrics.REMOTE_TASKS.labels("sent").inc()
         if result is None:
             metrics.REMOTE_TASKS.labels("late").inc()
             raise Late(f"no result in {timeout:g} s")
@@ -208,6 +209,20 @@ class Remote:
         metrics.REMOTE_TASKS.labels("run").inc()
         metrics.REMOTE_QUEUE_SECONDS.observe(max(0.0, loop.time() - sent - ran))
         return value
+
+    async def _send_and_wait(self, args: tuple[Any, ...], timeout: float) -> Any:
+        """The call's message pushed on the queue and its result waited for in one round trip
+        to the broker (a pipeline of LPUSH and BLPOP on one connection), not two: the message
+        is taskiq's, made by its formatter, as `kiq` sends it (no middlewares are set)."""
+        message = TaskiqMessage(
+            task_id=uuid.uuid4().hex, task_name=TASK, labels={}, args=list(args), kwargs={}
+        )
+        body = self.broker.formatter.dumps(message).message
+        async with self._backend.redis.pipeline(transaction=False) as pipe:
+            pipe.lpush(QUEUE, body)
+            pipe.blpop([RESULT + message.task_id], timeout=max(timeout, 0.001))
+            _, got = await pipe.execute()
+        return None if got is None else pickle.loads(got[1])
 
     async def close(self) -> None:
         if self._started:

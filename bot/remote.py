@@ -4,7 +4,8 @@ With COMPUTER_BROKER set, `bot.computer.Computers.call` sends a named pure funct
 arguments (a Master's decision: `decide(knowledge, level, seed)`, a seat's knowledge only) as a
 taskiq task to a Redis list; `python -m bot worker` (taskiq's worker, any number of processes, on
 any machine reaching the broker) runs it and pushes the result on a list of the call's own, on
-which the bot blocks (BLPOP): no polling. docs/computer-players.md says why taskiq, with the
+which the bot blocks (BLPOP): no polling. The bot sends the call and the wait as one pipeline: one
+round trip to the broker per call. docs/computer-players.md says why taskiq, with the
 figures of bench/remote_engines.py.
 
 Two of taskiq's plug points are set here, nothing else: the messages are pickled as they are

@@ -27,7 +27,7 @@ import uuid
 from collections.abc import AsyncGenerator, Callable
 from typing import Any, cast
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 from taskiq import AsyncResultBackend, TaskiqFormatter, TaskiqMessage, TaskiqResult
 from taskiq.exceptions import TaskiqError
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 QUEUE = "frap:calls"  # the broker's list of calls waiting for a worker
 RESULT = "frap:result:"  # + a call's id: the list its result is pushed on
 TASK = "frap.call"
+WAITS = 2000  # calls waiting at once for their results, at most (Redis takes 10,000 clients)
 CONNECT_TIMEOUT = 1.0  # seconds: a broker that is down is known at once, not at the deadline
 
 
@@ -91,9 +92,18 @@ class _Pushed(AsyncResultBackend[Any]):
     """Each result pushed on a list of its own, kept `keep` seconds; the caller blocks on it."""
 
     def __init__(self, url: str, keep: float) -> None:
-        # no read time-out: a wait (BLPOP) is bounded by its own, the caller's deadline
-        self.redis = Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=None
+        # A call waiting (BLPOP) holds a connection: as many connections as calls in flight, up
+        # to WAITS (redis-py's own pool stops at 100 and then fails a call at once); past that a
+        # call waits for a connection within its deadline. No read time-out: a wait is bounded
+        # by its own, the caller's deadline.
+        self.redis = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url,
+                max_connections=WAITS,
+                timeout=None,
+                socket_connect_timeout=CONNECT_TIMEOUT,
+                socket_timeout=None,
+            )
         )
         self.keep_ms = max(1, int(keep * 1000))
 
@@ -115,14 +125,6 @@ class _Pushed(AsyncResultBackend[Any]):
         if body is None:
             raise TaskiqError(message=f"no result for {task_id}")
         result: TaskiqResult[Any] = pickle.loads(cast(bytes, body))
-        return result
-
-    async def wait(self, task_id: str, timeout: float) -> TaskiqResult[Any] | None:
-        """The result, taken off its list, once it is there; None after `timeout` seconds."""
-        got = await self.redis.blpop([RESULT + task_id], timeout=max(timeout, 0.001))
-        if got is None:
-            return None
-        result: TaskiqResult[Any] = pickle.loads(cast(bytes, got[1]))
         return result
 
 
@@ -211,7 +213,9 @@ class Remote:
         metrics.REMOTE_QUEUE_SECONDS.observe(max(0.0, loop.time() - sent - ran))
         return value
 
-    async def _send_and_wait(self, args: tuple[Any, ...], timeout: float) -> Any:
+    async def _send_and_wait(
+        self, args: tuple[Any, ...], timeout: float
+    ) -> TaskiqResult[Any] | None:
         """The call's message pushed on the queue and its result waited for in one round trip
         to the broker (a pipeline of LPUSH and BLPOP on one connection), not two: the message
         is taskiq's, made by its formatter, as `kiq` sends it (no middlewares are set)."""
@@ -223,7 +227,10 @@ class Remote:
             pipe.lpush(QUEUE, body)
             pipe.blpop([RESULT + message.task_id], timeout=max(timeout, 0.001))
             _, got = await pipe.execute()
-        return None if got is None else pickle.loads(got[1])
+        if got is None:
+            return None
+        result: TaskiqResult[Any] = pickle.loads(got[1])
+        return result
 
     async def close(self) -> None:
         if self._started:

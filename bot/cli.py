@@ -228,6 +228,7 @@ def worker(processes: int, log_level: str) -> int:
         workers=processes or cores(),
         max_async_tasks=1,
         max_prefetch=0,
+        no_parse=True,  # the arguments come pickled as they are: no pydantic pass over them
         log_level=LogLevel[log_level],
         log_format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
     )

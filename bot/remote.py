@@ -4,7 +4,8 @@ With COMPUTER_BROKER set, `bot.computer.Computers.call` sends a named pure funct
 arguments (a Master's decision: `decide(knowledge, level, seed)`, a seat's knowledge only) as a
 taskiq task to a Redis list; `python -m bot worker` (taskiq's worker, any number of processes, on
 any machine reaching the broker) runs it and pushes the result on a list of the call's own, on
-which the bot blocks (BLPOP): no polling. docs/computer-players.md says why taskiq, with the
+which the bot blocks (BLPOP): no polling. The bot sends the call and the wait as one pipeline: one
+round trip to the broker per call. docs/computer-players.md says why taskiq, with the
 figures of bench/remote_engines.py.
 
 Two of taskiq's plug points are set here, nothing else: the messages are pickled as they are
@@ -22,10 +23,11 @@ import importlib
 import logging
 import pickle
 import time
+import uuid
 from collections.abc import AsyncGenerator, Callable
 from typing import Any, cast
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 from taskiq import AsyncResultBackend, TaskiqFormatter, TaskiqMessage, TaskiqResult
 from taskiq.exceptions import TaskiqError
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 QUEUE = "frap:calls"  # the broker's list of calls waiting for a worker
 RESULT = "frap:result:"  # + a call's id: the list its result is pushed on
 TASK = "frap.call"
+WAITS = 2000  # calls waiting at once for their results, at most (Redis takes 10,000 clients)
 CONNECT_TIMEOUT = 1.0  # seconds: a broker that is down is known at once, not at the deadline
 
 
@@ -89,9 +92,18 @@ class _Pushed(AsyncResultBackend[Any]):
     """Each result pushed on a list of its own, kept `keep` seconds; the caller blocks on it."""
 
     def __init__(self, url: str, keep: float) -> None:
-        # no read time-out: a wait (BLPOP) is bounded by its own, the caller's deadline
-        self.redis = Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=None
+        # A call waiting (BLPOP) holds a connection: as many connections as calls in flight, up
+        # to WAITS (redis-py's own pool stops at 100 and then fails a call at once); past that a
+        # call waits for a connection within its deadline. No read time-out: a wait is bounded
+        # by its own, the caller's deadline.
+        self.redis = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url,
+                max_connections=WAITS,
+                timeout=None,
+                socket_connect_timeout=CONNECT_TIMEOUT,
+                socket_timeout=None,
+            )
         )
         self.keep_ms = max(1, int(keep * 1000))
 
@@ -113,14 +125,6 @@ class _Pushed(AsyncResultBackend[Any]):
         if body is None:
             raise TaskiqError(message=f"no result for {task_id}")
         result: TaskiqResult[Any] = pickle.loads(cast(bytes, body))
-        return result
-
-    async def wait(self, task_id: str, timeout: float) -> TaskiqResult[Any] | None:
-        """The result, taken off its list, once it is there; None after `timeout` seconds."""
-        got = await self.redis.blpop([RESULT + task_id], timeout=max(timeout, 0.001))
-        if got is None:
-            return None
-        result: TaskiqResult[Any] = pickle.loads(cast(bytes, got[1]))
         return result
 
 
@@ -173,13 +177,11 @@ class Remote:
     def __init__(self, url: str) -> None:
         self.broker = broker(url)
         self._backend: _Pushed = self.broker.result_backend  # type: ignore[assignment]
-        self._task = self.broker.find_task(TASK)
         self._started = False
 
     async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
         """`function(*args)` run by a worker; Failed unless its value is back in `timeout`
         seconds (it is then never used: a late value expires unread)."""
-        assert self._task is not None
         loop = asyncio.get_running_loop()
         sent = loop.time()
         try:
@@ -187,14 +189,16 @@ class Remote:
                 if not self._started:
                     await self.broker.startup()
                     self._started = True
-                task = await self._task.kiq(name_of(function), args, time.time() + timeout)
-                metrics.REMOTE_TASKS.labels("sent").inc()
-                result = await self._backend.wait(task.task_id, timeout - (loop.time() - sent))
-        except TimeoutError:
+                result = await self._send_and_wait(
+                    (name_of(function), args, time.time() + timeout),
+                    timeout - (loop.time() - sent),
+                )
+        except TimeoutError:  # while waiting (or, seldom, while sending)
             result = None
         except (TaskiqError, RedisError, OSError) as exc:
             metrics.REMOTE_TASKS.labels("failed").inc()
             raise Failed(f"the broker: {exc.__cause__ or exc}") from exc
+        metrics.REMOTE_TASKS.labels("sent").inc()
         if result is None:
             metrics.REMOTE_TASKS.labels("late").inc()
             raise Late(f"no result in {timeout:g} s")
@@ -208,6 +212,25 @@ class Remote:
         metrics.REMOTE_TASKS.labels("run").inc()
         metrics.REMOTE_QUEUE_SECONDS.observe(max(0.0, loop.time() - sent - ran))
         return value
+
+    async def _send_and_wait(
+        self, args: tuple[Any, ...], timeout: float
+    ) -> TaskiqResult[Any] | None:
+        """The call's message pushed on the queue and its result waited for in one round trip
+        to the broker (a pipeline of LPUSH and BLPOP on one connection), not two: the message
+        is taskiq's, made by its formatter, as `kiq` sends it (no middlewares are set)."""
+        message = TaskiqMessage(
+            task_id=uuid.uuid4().hex, task_name=TASK, labels={}, args=list(args), kwargs={}
+        )
+        body = self.broker.formatter.dumps(message).message
+        async with self._backend.redis.pipeline(transaction=False) as pipe:
+            pipe.lpush(QUEUE, body)
+            pipe.blpop([RESULT + message.task_id], timeout=max(timeout, 0.001))
+            _, got = await pipe.execute()
+        if got is None:
+            return None
+        result: TaskiqResult[Any] = pickle.loads(got[1])
+        return result
 
     async def close(self) -> None:
         if self._started:

@@ -198,6 +198,20 @@ async def test_a_worker_killed_mid_call_leaves_the_rules_level_to_move_once(
             await computers.close()
 
 
+async def test_more_calls_at_once_than_a_connection_pool_holds(workers: Workers) -> None:
+    """150 calls in flight (a table each): each waits on a connection of its own, and redis-py's
+    pool stops at 100 by default; every one is answered by the workers, none fails."""
+    await _ready(workers.url)
+    client = remote.Remote(workers.url)
+    try:
+        values = await asyncio.gather(
+            *(client.call(max, n, 0, timeout=DEADLINE) for n in range(150))
+        )
+    finally:
+        await client.close()
+    assert values == list(range(150))
+
+
 async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_used(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:

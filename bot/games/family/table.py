@@ -454,16 +454,16 @@ class DealTables:
         view = seat_view(played, seat)
         if closing:
             view = replace(view, legal=())
+        seen = screen.screen(self, self.ui, played, live, seat, lang, {}, closing=closing)
+        assert seen is not None
         content = render.hand_message(
             lang,
             self.ui,
             view,
+            seen,
             self._names(live),
-            live.row.table_id,
             live.row.deal_no,
-            live.step,
             chat.title,
-            live.selection.get(seat, ()),
             closed=closing,
             beside_table=seating.practice(chat.chat_id),  # the table is in the same chat
         )

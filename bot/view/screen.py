@@ -16,7 +16,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from engine.cards import Card
 from engine.tricks import Play
@@ -304,3 +305,17 @@ def keyboard(held: Sequence[Held], words: Sequence[Word]) -> list[list[Choice]]:
     for w in words:
         rows.setdefault(w.row, []).append(Choice(w.label, w.press))
     return [rows[at] for at in sorted(rows)]
+
+
+S = TypeVar("S", bound=Screen)
+
+
+def with_chips(seen: S, chips: Sequence[str | None]) -> S:
+    """`seen` with each seat's chips in the chat (by seat; None: he has no record), on its seats
+    and its result's lines: a screen is built once per change of the deal, the chips laid on."""
+    result = seen.result
+    if result is not None:
+        lines = tuple(replace(line, total=chips[line.seat]) for line in result.seats)
+        result = replace(result, seats=lines)
+    seats = tuple(replace(seat, chips=chips[seat.seat]) for seat in seen.seats)
+    return replace(seen, seats=seats, result=result)

@@ -86,6 +86,17 @@ def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
     return trump + SEPARATOR + pot
 
 
+def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
+    """`_trump_and_pot` as a seat's screen holds them (their words carry no markup)."""
+    if seen.trump is None:  # N4: the first lead will name it
+        trump = t(lang, "table.trump_unnamed")
+    elif seen.turnup is not None:
+        trump = t(lang, "table.trump_turnup", suit=seen.trump, card=seen.turnup.label)
+    else:
+        trump = t(lang, "table.trump", suit=seen.trump)
+    return trump + SEPARATOR + (seen.pot_text or "")
+
+
 def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
     if table.to_act is None:
         return t(lang, "table.over")
@@ -168,8 +179,13 @@ def hand_message(
     if not beside_table:
         title = escape(chat_title)
         lines.append(t(lang, "hand.title", game=ui.title(lang), title=title, deal_no=deal_no))
-        header = _header(lang, ui, table, deal_no, False)[1:]
-        lines += header if acting else [_trump_and_pot(lang, ui, table)]
+        lines.append(_seen_trump_and_pot(lang, seen))
+        if acting:
+            lines[-1] += SEPARATOR + t(lang, "table.stock", n=seen.stock)
+            if table.phase == "bidding" and table.max_rounds > 1:  # (not on the screen)
+                lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+            if seen.stakes:
+                lines.append(seen.stakes)
     if seen.hidden:
         if seen.phase == "bidding":  # F7: the game's own dark bid is still open to him
             lines.append(ui.text(lang, "hand.closed", n=seen.hidden))

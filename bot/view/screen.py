@@ -313,6 +313,8 @@ S = TypeVar("S", bound=Screen)
 def with_chips(seen: S, chips: Sequence[str | None]) -> S:
     """`seen` with each seat's chips in the chat (by seat; None: he has no record), on its seats
     and its result's lines: a screen is built once per change of the deal, the chips laid on."""
+    if not any(chips):
+        return seen
     result = seen.result
     if result is not None:
         lines = tuple(replace(line, total=chips[line.seat]) for line in result.seats)

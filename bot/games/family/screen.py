@@ -38,13 +38,16 @@ def screen(
     balances: Mapping[int, int],
     *,
     closing: bool = False,
+    mine: SeatView | None = None,
 ) -> s.PotScreen | None:
     """The deal in play (or just finished) as `seat` sees it; `seat` None: the public table;
-    `closing`: the table closes, so no choice is left to him."""
+    `closing`: the table closes, so no choice is left to him; `mine`: his seat view, if at
+    hand."""
     public: TableView | None = game.public_view(table)
     if public is None:
         return None
-    mine = game.seat_view(table, seat) if seat is not None else None
+    if mine is None and seat is not None:
+        mine = game.seat_view(table, seat)
 
     def total(at: int) -> str | None:
         uid = table.deal_seats[at]

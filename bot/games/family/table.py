@@ -198,7 +198,13 @@ class DealTables:
         return with_chips(seen, [None if c is None else signed(c) for c in chips])
 
     def _screen(
-        self, live: OpenTable, seat: int | None, lang: str, *, closing: bool = False
+        self,
+        live: OpenTable,
+        seat: int | None,
+        lang: str,
+        *,
+        closing: bool = False,
+        view: SeatView | None = None,
     ) -> PotScreen | None:
         """The deal as `seat` sees it, no chips on it: built once per change of the deal (a
         move, a discard marked, a player away or back, the table closing) for the chat's message
@@ -213,7 +219,7 @@ class DealTables:
         seen = live.screens.get(key)
         if seen is None:
             seen = live.screens[key] = screen.screen(
-                self, self.ui, played, live, seat, lang, {}, closing=closing
+                self, self.ui, played, live, seat, lang, {}, closing=closing, mine=view
             )
         return seen
 
@@ -474,9 +480,9 @@ class DealTables:
             return
         lang = pick_language(user.lang)
         view = seat_view(played, seat)
+        seen = self._screen(live, seat, lang, closing=closing, view=view)
         if closing:
             view = replace(view, legal=())
-        seen = self._screen(live, seat, lang, closing=closing)
         assert seen is not None
         content = render.hand_message(
             lang,

@@ -72,7 +72,8 @@ def faces(cards: Iterable[Card], lang: str) -> tuple[Face, ...]:
 @dataclass(frozen=True, slots=True)
 class Held(Face):
     """A card of a hand the viewer may play from: the press of the choice that plays or marks it
-    (None: not to play now), and whether it is marked for the discard."""
+    (None: not to play now), whether it is marked for the discard, and its row on the chat's
+    keyboard (`keyboard`; the page is not sent it)."""
 
     press: str | None = field(default=None, metadata=OMIT_NONE)
     marked: bool = False
@@ -205,8 +206,9 @@ class Screen:
 @dataclass(frozen=True, slots=True)
 class PotScreen(Screen):
     """A deal played for a pot (the Frap family): the card turned up for trump, the pot and the
-    stock, the stakes in words, and how many cards the viewer holds unseen (F7: a dark bid).
-    `pot_text`: the pot as the game names it ('Treasure: 50', N1)."""
+    stock, the stakes in words, how many cards the viewer holds unseen (F7: a dark bid), and
+    how many tricks have been taken. `pot_text`: the pot as the game names it ('Treasure: 50',
+    N1)."""
 
     turnup: Face | None
     pot: int
@@ -214,6 +216,7 @@ class PotScreen(Screen):
     stock: int
     stakes: str | None
     hidden: int
+    tricks_played: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from ... import callbacks
 from ...format import card_label, name, signed, sorted_hand
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
-from ...view.screen import PotScreen, keyboard
+from ...view.screen import Played, PotScreen, keyboard
 from . import account, codes
 from .words import FamilyWords
 
@@ -55,6 +55,25 @@ def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[
         cards = _trick_line(lang, ui, table.last_trick, names)
         who = name(names[table.last_winner])
         return t(lang, "table.trick_taken", k=table.tricks_played, cards=cards, name=who)
+    return None
+
+
+def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
+    """`_trick_status` as a seat's screen holds it."""
+
+    def line(plays: Sequence[Played]) -> str:
+        return SEPARATOR.join(
+            f"{ui.play_label(lang, Card.parse(p.code), bool(p.joker))} "
+            f"{name(seen.seats[p.seat].name)}"
+            for p in plays
+        )
+
+    if seen.trick is not None:
+        return t(lang, "table.trick", k=seen.tricks_played + 1, cards=line(seen.trick.plays))
+    last = seen.last_trick
+    if last is not None and last.taker is not None:
+        who = name(seen.seats[last.taker].name)
+        return t(lang, "table.trick_taken", k=seen.tricks_played, cards=line(last.plays), name=who)
     return None
 
 
@@ -157,7 +176,6 @@ def hand_message(
     ui: FamilyWords,
     view: SeatView,
     seen: PotScreen,
-    names: Sequence[str],
     deal_no: int,
     chat_title: str,
     *,
@@ -201,7 +219,7 @@ def hand_message(
         lines.append(t(lang, "hand.my_tricks", n=mine.tricks))
     if seen.result is not None:
         lines.append(t(lang, "hand.result", delta=seen.result.seats[view.seat].delta))
-    trick = _trick_status(lang, ui, table, names) if acting and not beside_table else None
+    trick = _seen_trick(lang, ui, seen) if acting and not beside_table else None
     if trick:
         lines.append(trick)
     if beside_table:

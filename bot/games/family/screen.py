@@ -117,6 +117,7 @@ def build(
         last_trick=s.taken(public.last_trick, public.last_winner, lang),
         hand=s.hand(mine.hand, on_cards, lang, chosen) if mine and mine.hand else None,
         hidden=mine.table.seats[mine.seat].cards if mine and mine.hand is None else 0,  # F7
+        tricks_played=public.tricks_played,
         choices=words,
         question=question,
         result=_result(lang, ui, public, played, total) if played.finished else None,

@@ -489,7 +489,6 @@ class DealTables:
             self.ui,
             view,
             seen,
-            self._names(live),
             live.row.deal_no,
             chat.title,
             closed=closing,

@@ -19,6 +19,8 @@ from bot.chat import lines as render
 from bot.games import preferans as pref
 from bot.games.family import account
 from bot.games.family import render as family_render
+from bot.games.family import screen as family_screen
+from bot.games.family.ui import FamilyUI
 from bot.games.family.words import FamilyWords
 from bot.handlers.common import help_text
 from bot.storage import ChatRow, DealRow, Storage, UserRow
@@ -123,6 +125,25 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     yield pref.sheet_photo(lang, stopped)[1]
 
 
+def _family_hand(game: str, lang: str, deal: TrickDeal, seat: int, chat: str) -> Rendered:
+    """A family player's control message, drawn from his screen as the bot builds it."""
+    ui = games.ui(game)
+    assert isinstance(ui, FamilyUI)
+    view = seat_view(deal, seat)
+    seen = family_screen.build(
+        ui,
+        deal,
+        table_view(deal),
+        view,
+        lang,
+        (1, 1, 0),
+        (),
+        lambda at, name: (at, name, False, False, None),
+        lambda at: None,
+    )
+    return family_render.hand_message(lang, ui, view, seen, 1, chat)
+
+
 def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     """One deal the shared service plays, from its first message to /history."""
     names = NAMES
@@ -131,9 +152,7 @@ def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
         table = table_view(deal)
         yield family_render.table_message(lang, games.ui(game), table, names, 1, False, "bot").text
         for seat in range(deal.n):
-            content = family_render.hand_message(
-                lang, games.ui(game), seat_view(deal, seat), names, 1, 1, 0, "Group"
-            )
+            content = _family_hand(game, lang, deal, seat, "Group")
             yield content.text
             yield from (b.label for row in content.rows for b in row)
     assert deal is not None
@@ -417,9 +436,7 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:
     """Khrap's unopened hand names «храп втёмную», never «фрап втёмную» (K2)."""
     deal = _deal("khrap", 1, 3)
-    content = family_render.hand_message(
-        "ru", games.ui("khrap"), seat_view(deal, deal.to_act or 0), NAMES, 1, 1, 0, "G"
-    )
+    content = _family_hand("khrap", "ru", deal, deal.to_act or 0, "G")
     buttons = [b.label for row in content.rows for b in row]
     assert "Храп втёмную" in buttons and "храп втёмную" in content.text
     assert "фрап" not in content.text.lower() + " ".join(buttons).lower()

@@ -70,6 +70,10 @@ class OpenTable:
     # A deal played again (a review's "play again"): the chance of the table's first deal, which
     # lays out that deal's deck and dealer; the host's own after it
     chance: random.Random | None = None
+    # its seats' screens built since the deal last changed (the chat's message and each page
+    # draw the same one), by what else they depend on: a kind keeps them here (the family's
+    # `DealTables._screen`)
+    screens: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
     def first_chance(self, host: random.Random) -> random.Random:
         """The chance to deal with now: a replayed deal's, once, else the host's."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from engine.cards import Card
 from engine.tricks import Play
@@ -27,6 +28,8 @@ from .message import Choice
 _TAG = re.compile(r"<[^>]+>")
 # a field a front end leaves out when it holds None (a card with no press is not to play now)
 OMIT_NONE = {"omit_none": True}
+# a field only the chat draws from (its keyboard's rows), never sent to a page
+CHAT_ONLY = {"chat_only": True}
 
 
 def plain(text: str | None) -> str | None:
@@ -69,10 +72,12 @@ def faces(cards: Iterable[Card], lang: str) -> tuple[Face, ...]:
 @dataclass(frozen=True, slots=True)
 class Held(Face):
     """A card of a hand the viewer may play from: the press of the choice that plays or marks it
-    (None: not to play now), and whether it is marked for the discard."""
+    (None: not to play now), whether it is marked for the discard, and its row on the chat's
+    keyboard (`keyboard`; the page is not sent it)."""
 
     press: str | None = field(default=None, metadata=OMIT_NONE)
     marked: bool = False
+    row: int | None = field(default=None, metadata=CHAT_ONLY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +126,12 @@ def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """A choice that is not a card ('Pass', 'Exchange 2'): its label and the press it sends."""
+    """A choice that is not a card ('Pass', 'Exchange 2'): its label and the press it sends;
+    `row`: its row on the chat's keyboard."""
 
     label: str
     press: str
+    row: int = field(default=0, metadata=CHAT_ONLY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +206,9 @@ class Screen:
 @dataclass(frozen=True, slots=True)
 class PotScreen(Screen):
     """A deal played for a pot (the Frap family): the card turned up for trump, the pot and the
-    stock, the stakes in words, and how many cards the viewer holds unseen (F7: a dark bid).
-    `pot_text`: the pot as the game names it ('Treasure: 50', N1)."""
+    stock, the stakes in words, how many cards the viewer holds unseen (F7: a dark bid), and
+    how many tricks have been taken. `pot_text`: the pot as the game names it ('Treasure: 50',
+    N1)."""
 
     turnup: Face | None
     pot: int
@@ -208,6 +216,7 @@ class PotScreen(Screen):
     stock: int
     stakes: str | None
     hidden: int
+    tricks_played: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,28 +263,64 @@ class ContractScreen(Screen):
     discards: tuple[Face, ...]
 
 
-def split(rows: Sequence[Sequence[Choice]]) -> tuple[dict[Card, Choice], tuple[Word, ...]]:
-    """The player's choices: those that play or mark a card (by the card, drawn on it) and the
-    words."""
-    on_cards: dict[Card, Choice] = {}
+def split(
+    rows: Sequence[Sequence[Choice]],
+) -> tuple[dict[Card, tuple[Choice, int]], tuple[Word, ...]]:
+    """The player's choices: those that play or mark a card (by the card, drawn on it, with its
+    row) and the words."""
+    on_cards: dict[Card, tuple[Choice, int]] = {}
     words: list[Word] = []
-    for row in rows:
+    for at, row in enumerate(rows):
         for choice in row:
             if choice.card is not None:
-                on_cards[choice.card] = choice
+                on_cards[choice.card] = (choice, at)
             else:
-                words.append(Word(choice.label, choice.press))
+                words.append(Word(choice.label, choice.press, at))
     return on_cards, tuple(words)
 
 
 def hand(
-    held: Sequence[Card], on_cards: Mapping[Card, Choice], lang: str, marked: Sequence[Card] = ()
+    held: Sequence[Card],
+    on_cards: Mapping[Card, tuple[Choice, int]],
+    lang: str,
+    marked: Sequence[Card] = (),
 ) -> tuple[Held, ...]:
-    """Cards sorted by suit, each with the press of the choice that plays or marks it and
-    whether it is marked for the discard."""
+    """Cards sorted by suit, each with the press of the choice that plays or marks it (and its
+    row on the chat's keyboard) and whether it is marked for the discard."""
     shown = []
     for c in sorted_hand(held):
-        choice = on_cards.get(c)
+        choice, row = on_cards.get(c, (None, None))
         press = choice.press if choice is not None else None
-        shown.append(Held(*_named(c, lang), press=press, marked=c in marked))
+        shown.append(Held(*_named(c, lang), press=press, marked=c in marked, row=row))
     return tuple(shown)
+
+
+def keyboard(held: Sequence[Held], words: Sequence[Word]) -> list[list[Choice]]:
+    """The chat's keyboard drawn from a screen's choices: each row's cards in the hand's order
+    (a card marked for the discard crossed out), then its words."""
+    rows: dict[int, list[Choice]] = {}
+    for h in held:
+        if h.press is not None and h.row is not None:
+            label = "✖️ " + h.label if h.marked else h.label
+            rows.setdefault(h.row, []).append(
+                Choice(label, h.press, Card.parse(h.code), marked=h.marked)
+            )
+    for w in words:
+        rows.setdefault(w.row, []).append(Choice(w.label, w.press))
+    return [rows[at] for at in sorted(rows)]
+
+
+S = TypeVar("S", bound=Screen)
+
+
+def with_chips(seen: S, chips: Sequence[str | None]) -> S:
+    """`seen` with each seat's chips in the chat (by seat; None: he has no record), on its seats
+    and its result's lines: a screen is built once per change of the deal, the chips laid on."""
+    if not any(chips):
+        return seen
+    result = seen.result
+    if result is not None:
+        lines = tuple(replace(line, total=chips[line.seat]) for line in result.seats)
+        result = replace(result, seats=lines)
+    seats = tuple(replace(seat, chips=chips[seat.seat]) for seat in seen.seats)
+    return replace(seen, seats=seats, result=result)

@@ -24,7 +24,9 @@ def encode(value: Any) -> Any:
     shown = _FIELDS.get(kind)
     if shown is None:
         shown = _FIELDS[kind] = tuple(
-            (f.name, bool(f.metadata.get("omit_none"))) for f in fields(value)
+            (f.name, bool(f.metadata.get("omit_none")))
+            for f in fields(value)
+            if not f.metadata.get("chat_only")
         )
     out: Json = {}
     for name, omit in shown:

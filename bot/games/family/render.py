@@ -19,9 +19,10 @@ from engine.views import SeatView, TableView
 from locales import SEPARATOR, t
 
 from ... import callbacks
-from ...format import card_label, cards_text, name, signed, sorted_hand
+from ...format import card_label, name, signed, sorted_hand
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
+from ...view.screen import Played, PotScreen, keyboard
 from . import account, codes
 from .words import FamilyWords
 
@@ -57,6 +58,25 @@ def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[
     return None
 
 
+def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
+    """`_trick_status` as a seat's screen holds it."""
+
+    def line(plays: Sequence[Played]) -> str:
+        return SEPARATOR.join(
+            f"{ui.play_label(lang, Card.parse(p.code), bool(p.joker))} "
+            f"{name(seen.seats[p.seat].name)}"
+            for p in plays
+        )
+
+    if seen.trick is not None:
+        return t(lang, "table.trick", k=seen.tricks_played + 1, cards=line(seen.trick.plays))
+    last = seen.last_trick
+    if last is not None and last.taker is not None:
+        who = name(seen.seats[last.taker].name)
+        return t(lang, "table.trick_taken", k=seen.tricks_played, cards=line(last.plays), name=who)
+    return None
+
+
 def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: bool) -> list[str]:
     title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
@@ -83,6 +103,17 @@ def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
         trump = t(lang, "table.trump", suit=table.trump.symbol)
     pot = ui.text(lang, "table.pot", pot=table.pot)  # N1: the treasure
     return trump + SEPARATOR + pot
+
+
+def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
+    """`_trump_and_pot` as a seat's screen holds them (their words carry no markup)."""
+    if seen.trump is None:  # N4: the first lead will name it
+        trump = t(lang, "table.trump_unnamed")
+    elif seen.turnup is not None:
+        trump = t(lang, "table.trump_turnup", suit=seen.trump, card=seen.turnup.label)
+    else:
+        trump = t(lang, "table.trump", suit=seen.trump)
+    return trump + SEPARATOR + (seen.pot_text or "")
 
 
 def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
@@ -144,12 +175,9 @@ def hand_message(
     lang: str,
     ui: FamilyWords,
     view: SeatView,
-    names: Sequence[str],
-    table_id: int,
+    seen: PotScreen,
     deal_no: int,
-    step: int,
     chat_title: str,
-    selection: Sequence[Card] = (),
     *,
     closed: bool = False,
     beside_table: bool = False,
@@ -160,7 +188,8 @@ def hand_message(
     While a player waits, his message shows only what changes with his own hand (each
     move edits the mover's and the next mover's messages, not everyone's); the table message in
     the group follows every move. `beside_table`: the table message is in the same chat (a
-    practice table), so this one leaves the game, trump, pot and trick to it."""
+    practice table), so this one leaves the game, trump, pot and trick to it. His hand, tricks,
+    result and keyboard are drawn from `seen`, his screen (built from `view`)."""
     table = view.table
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     acting = not closed and (bool(turn) or table.to_act == view.seat)
@@ -168,24 +197,29 @@ def hand_message(
     if not beside_table:
         title = escape(chat_title)
         lines.append(t(lang, "hand.title", game=ui.title(lang), title=title, deal_no=deal_no))
-        header = _header(lang, ui, table, deal_no, False)[1:]
-        lines += header if acting else [_trump_and_pot(lang, ui, table)]
-    if view.hand is None:
-        closed_cards = table.seats[view.seat].cards
-        if table.phase == "bidding":  # F7: the game's own dark bid is still open to him
-            lines.append(ui.text(lang, "hand.closed", n=closed_cards))
+        lines.append(_seen_trump_and_pot(lang, seen))
+        if acting:
+            lines[-1] += SEPARATOR + t(lang, "table.stock", n=seen.stock)
+            if table.phase == "bidding" and table.max_rounds > 1:  # (not on the screen)
+                lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+            if seen.stakes:
+                lines.append(seen.stakes)
+    if seen.hidden:
+        if seen.phase == "bidding":  # F7: the game's own dark bid is still open to him
+            lines.append(ui.text(lang, "hand.closed", n=seen.hidden))
         else:
-            lines.append(t(lang, "hand.closed", n=closed_cards))
-    elif view.hand:
-        lines.append(t(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
+            lines.append(t(lang, "hand.closed", n=seen.hidden))
+    elif seen.hand:
+        cards = " ".join(f"<u>{h.label}</u>" if h.marked else h.label for h in seen.hand)
+        lines.append(t(lang, "hand.cards", cards=cards))
     else:
         lines.append(t(lang, "hand.empty"))
-    info = table.seats[view.seat]
-    if info.role in PLAYING_ROLES and (table.phase == "play" or table.finished):
-        lines.append(t(lang, "hand.my_tricks", n=info.tricks))
-    if table.finished:
-        lines.append(t(lang, "hand.result", delta=signed(table.delta[view.seat])))
-    trick = _trick_status(lang, ui, table, names) if acting and not beside_table else None
+    mine = seen.seats[view.seat]
+    if mine.tricks is not None:
+        lines.append(t(lang, "hand.my_tricks", n=mine.tricks))
+    if seen.result is not None:
+        lines.append(t(lang, "hand.result", delta=seen.result.seats[view.seat].delta))
+    trick = _seen_trick(lang, ui, seen) if acting and not beside_table else None
     if trick:
         lines.append(trick)
     if beside_table:
@@ -197,8 +231,7 @@ def hand_message(
         lines += ["", ask]
     elif not table.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
-    rows = hand_choices(lang, ui, view, table_id, deal_no, step, selection)
-    return Rendered(_fit("\n".join(lines)), rows)
+    return Rendered(_fit("\n".join(lines)), keyboard(seen.hand or (), seen.choices))
 
 
 def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:

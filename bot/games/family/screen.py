@@ -7,10 +7,11 @@ the player's hand with his choices laid on its cards (the choices his chat messa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.views import SeatView, TableView
 from locales import t
@@ -35,23 +36,59 @@ def screen(
     seat: int | None,
     lang: str,
     balances: Mapping[int, int],
+    *,
+    closing: bool = False,
+    mine: SeatView | None = None,
 ) -> s.PotScreen | None:
-    """The deal in play (or just finished) as `seat` sees it; `seat` None: the public table."""
+    """The deal in play (or just finished) as `seat` sees it; `seat` None: the public table;
+    `closing`: the table closes, so no choice is left to him; `mine`: his seat view, if at
+    hand."""
     public: TableView | None = game.public_view(table)
     if public is None:
         return None
-    mine: SeatView | None = None
+    if mine is None and seat is not None:
+        mine = game.seat_view(table, seat)
+
+    def total(at: int) -> str | None:
+        uid = table.deal_seats[at]
+        return signed(balances[uid]) if uid in balances else None
+
+    return build(
+        ui,
+        played,
+        public,
+        mine,
+        lang,
+        (table.row.table_id, table.row.deal_no, table.step),
+        table.selection.get(seat, ()) if seat is not None else (),
+        lambda at, name: who(table, at, name, balances),
+        total,
+        closing=closing,
+    )
+
+
+def build(
+    ui: FamilyUI,
+    played: TrickDeal,
+    public: TableView,
+    mine: SeatView | None,
+    lang: str,
+    ids: tuple[int, int, int],
+    chosen: Sequence[Card],
+    facts: Callable[[int, str], tuple[int, str, bool, bool, str | None]],
+    total: Callable[[int], str | None],
+    *,
+    closing: bool = False,
+) -> s.PotScreen:
+    """The screen from the engine's views: `mine` (None: the public table's), the table's
+    (id, deal number, step) its presses name, the seat's chosen discard, each seat's first
+    fields (`who`) and chips after the deal (`total`)."""
     rows: list[list[Choice]] = []
     question = None
-    chosen = table.selection.get(seat, ()) if seat is not None else ()
-    if seat is not None:
-        mine = game.seat_view(table, seat)
-        assert mine is not None
-        if played.finished:
+    if mine is not None:
+        if played.finished or closing:
             mine = replace(mine, legal=())
-        rows = render.hand_choices(
-            lang, ui, mine, table.row.table_id, table.row.deal_no, table.step, chosen
-        )
+        rows = render.hand_choices(lang, ui, mine, *ids, chosen)
         question = s.plain(render.question(lang, ui, mine))
     on_cards, words = s.split(rows)
     playing = public.phase == "play" or public.tricks_played or public.finished
@@ -60,7 +97,7 @@ def screen(
         mover=public.to_act,
         seats=tuple(
             s.Seat(
-                *who(table, info.seat, info.name, balances),
+                *facts(info.seat, info.name),
                 cards=info.cards,
                 tricks=info.tricks if playing and info.role in render.PLAYING_ROLES else None,
                 word=_word(lang, ui, public, info.seat),
@@ -80,9 +117,10 @@ def screen(
         last_trick=s.taken(public.last_trick, public.last_winner, lang),
         hand=s.hand(mine.hand, on_cards, lang, chosen) if mine and mine.hand else None,
         hidden=mine.table.seats[mine.seat].cards if mine and mine.hand is None else 0,  # F7
+        tricks_played=public.tricks_played,
         choices=words,
         question=question,
-        result=_result(lang, ui, public, played, table, balances) if played.finished else None,
+        result=_result(lang, ui, public, played, total) if played.finished else None,
         finished=public.finished,
     )
 
@@ -98,8 +136,7 @@ def _result(
     ui: FamilyUI,
     table: TableView,
     played: TrickDeal,
-    live: OpenTable,
-    balances: Mapping[int, int],
+    total: Callable[[int], str | None],
 ) -> s.Result:
     """How the deal went, then each seat's change with its reasons (the record's money events,
     as the chat's result says them), and what the pot carries."""
@@ -113,10 +150,10 @@ def _result(
             s.plain(account.reason_text(lang, ui, table, info.seat, item))
             for item in (items[info.seat] if items else [])
         )
-        uid = live.deal_seats[info.seat]
-        total = signed(balances[uid]) if uid in balances else None
         seats.append(
-            s.ResultSeat(info.seat, info.name, signed(table.delta[info.seat]), reasons, total)
+            s.ResultSeat(
+                info.seat, info.name, signed(table.delta[info.seat]), reasons, total(info.seat)
+            )
         )
     pot = ui.text(lang, "result.pot", pot=table.pot)
     if played.pot_has_penalty:

@@ -21,14 +21,14 @@ from engine.views import SeatView, TableView, seat_view, table_view
 from locales import pick_language, t
 
 from ... import callbacks, computer
-from ...format import name
+from ...format import name, signed
 from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
 from ...view import review
 from ...view.message import Rendered
-from ...view.screen import PotScreen
+from ...view.screen import PotScreen, with_chips
 from ..base import Host, Moved
 from . import codes, render, screen
 from .ui import FamilyUI
@@ -189,11 +189,39 @@ class DealTables:
     def screen(
         self, live: OpenTable, seat: int | None, lang: str, balances: Mapping[int, int]
     ) -> PotScreen | None:
-        """The deal as `seat` sees it (bot/games/family/screen.py)."""
+        """The deal as `seat` sees it (bot/games/family/screen.py), with the chat's chips laid on
+        the screen his chat message was drawn from."""
+        seen = self._screen(live, seat, lang)
+        if seen is None:
+            return None
+        chips = [balances.get(uid) for uid in live.deal_seats]
+        return with_chips(seen, [None if c is None else signed(c) for c in chips])
+
+    def _screen(
+        self,
+        live: OpenTable,
+        seat: int | None,
+        lang: str,
+        *,
+        closing: bool = False,
+        view: SeatView | None = None,
+    ) -> PotScreen | None:
+        """The deal as `seat` sees it, no chips on it: built once per change of the deal (a
+        move, a discard marked, a player away or back, the table closing) for the chat's message
+        and every page."""
         played = deal(live)
         if played is None:
             return None
-        return screen.screen(self, self.ui, played, live, seat, lang, balances)
+        chosen = live.selection.get(seat, ()) if seat is not None else ()
+        key = (seat, lang, closing, chosen, frozenset(live.row.away))
+        if not live.screens or live.screens[()] is not played:  # a move makes a new deal
+            live.screens = {(): played}
+        seen = live.screens.get(key)
+        if seen is None:
+            seen = live.screens[key] = screen.screen(
+                self, self.ui, played, live, seat, lang, {}, closing=closing, mine=view
+            )
+        return seen
 
     async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """A family table keeps no score sheet."""
@@ -452,18 +480,17 @@ class DealTables:
             return
         lang = pick_language(user.lang)
         view = seat_view(played, seat)
+        seen = self._screen(live, seat, lang, closing=closing, view=view)
         if closing:
             view = replace(view, legal=())
+        assert seen is not None
         content = render.hand_message(
             lang,
             self.ui,
             view,
-            self._names(live),
-            live.row.table_id,
+            seen,
             live.row.deal_no,
-            live.step,
             chat.title,
-            live.selection.get(seat, ()),
             closed=closing,
             beside_table=seating.practice(chat.chat_id),  # the table is in the same chat
         )

@@ -277,6 +277,7 @@ def review_json(review: Review, lang: str) -> Json:
     only = review.only_hands
     return {
         "game": review.game,
+        "declarer": review.declarer,
         "hands": _hands(review, lang),
         "steps": steps,
         "only": None if only is None else plain(t(lang, f"review.only.{only}")),

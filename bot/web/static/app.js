@@ -668,6 +668,7 @@ function drawReview() {
   const w = data.words;
   const faces = new Map();
   for (const s of data.hands.seats) for (const c of s.cards) faces.set(c.code, c);
+  for (const c of data.hands.talon) faces.set(c.code, c);
   box.dataset.at = String(at);
   const nodes = [el("h2", null, w.title)];
   if (!data.steps.length) {
@@ -690,11 +691,15 @@ function drawReview() {
   }
   nodes.push(tricks, el("p", "head", w.trick.replace("{n}", step.trick)));
   const values = new Map(step.values);
+  const discard = new Set(data.hands.discard.map((c) => c.code));
   for (const s of data.hands.seats) {
     const line = el("div", "hand-line" + (s.seat === step.seat ? " mover" : ""));
     line.append(el("span", "name", s.name));
     const row = el("div", "cards");
-    for (const c of s.cards) {
+    // a declarer who discarded took the talon: he plays from his cards and it less the discard
+    const took = s.seat === data.declarer && discard.size;
+    const cards = took ? [...s.cards, ...data.hands.talon].filter((c) => !discard.has(c.code)) : s.cards;
+    for (const c of cards) {
       if (played.has(c.code)) continue;
       if (s.seat !== step.seat || !values.has(c.code)) { row.append(cardNode(c, "mini")); continue; }
       const cell = el("figure", "weighed");

@@ -5,7 +5,8 @@ Run: `nice -n 19 python bench/review_load.py [--presses 300] [--reviews 4] [--se
 
 The real bot on the fake Bot API (tests/bot_harness.py), in this process. A press is a move of a
 Frap deal played by random legal presses in the players' private chats, timed from the press to
-the bot being idle again (handled, every message edited). "With reviews": `--reviews` loops keep
+the bot being idle again (handled, every message edited); each phase is a fresh bot with the same
+seed, so both time the same presses. "With reviews": `--reviews` loops keep
 asking the workers for the review of the rigged Preferans deal of tests/test_review.py (a full
 10-trick double-dummy review each time, as /review or the page's Review asks for a new deal),
 so the workers are never idle while the presses are timed. The goal: p99 with reviews at most
@@ -86,7 +87,9 @@ def report(label: str, times: list[float]) -> float:
     return p99
 
 
-async def run(args: argparse.Namespace) -> None:
+async def phase(args: argparse.Namespace, reviews: int) -> list[float]:
+    """The timed presses of a fresh bot with `reviews` loops of reviews running: the same
+    seed, so the same deals and the same presses in each phase."""
     with tempfile.TemporaryDirectory() as where:
         tg = FakeTelegram()
         async with tg, running_bot(tg, Path(where) / "db.sqlite3", seed=args.seed) as bot:
@@ -95,25 +98,28 @@ async def run(args: argparse.Namespace) -> None:
             group, users = make_players(tg, 3)
             await open_table(bot, group, users, "/newgame frap")
             await presses(bot, group, users, 20, rng)  # warm up
-            alone = report("without reviews", await presses(bot, group, users, args.presses, rng))
             done = [0]
-            loops = [asyncio.create_task(reviewing(bot, done)) for _ in range(args.reviews)]
+            loops = [asyncio.create_task(reviewing(bot, done)) for _ in range(reviews)]
             started = time.perf_counter()
-            busy = report(
-                f"with {args.reviews} reviews running",
-                await presses(bot, group, users, args.presses, rng),
-            )
+            times = await presses(bot, group, users, args.presses, rng)
             took = time.perf_counter() - started
             for loop in loops:
                 loop.cancel()
             for loop in loops:
                 with contextlib.suppress(asyncio.CancelledError):
                     await loop
-            print(
-                f"reviews done meanwhile: {done[0]} ({done[0] / took:.2f}/s), "
-                f"workers: {bot.service.computers.workers}"
-            )
-            print(f"p99 with / without: {busy / alone:.2f}× (goal ≤ 1.5×)")
+            if reviews:
+                print(
+                    f"reviews done meanwhile: {done[0]} ({done[0] / took:.2f}/s) on "
+                    f"{bot.service.computers.workers} workers"
+                )
+            return times
+
+
+async def run(args: argparse.Namespace) -> None:
+    alone = report("without reviews", await phase(args, 0))
+    busy = report(f"with {args.reviews} reviews running", await phase(args, args.reviews))
+    print(f"p99 with / without: {busy / alone:.2f}× (goal ≤ 1.5×)")
 
 
 def main() -> None:

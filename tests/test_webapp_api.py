@@ -18,6 +18,7 @@ from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
     action_buttons,
+    bot_messages,
     control_message,
     make_players,
     moves_now,
@@ -349,3 +350,58 @@ async def test_a_stopped_table_shows_closed_on_its_pages(tg: FakeTelegram, tmp_p
         )
         assert status == 409 and body["error"]
         await socket.close()
+
+
+async def test_p8_the_review_on_the_page_and_its_refusals(tg: FakeTelegram, tmp_path: Path) -> None:
+    """A finished deal's review through the page's API: the players of the deal and the members
+    of its chat get it (the defender's costly A♥ marked with its cost and the best card); bad
+    input and a stranger a clear 4xx that works out and keeps nothing. Beside the result, the
+    page is told the deal's id and every hand as dealt with the discard (only once it is over)."""
+    from tests.test_bot_review import _preferans
+
+    async with (
+        running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        users = await _preferans(bot, "en")
+        table_id = await _table_id(bot)
+        deal = await bot.service.storage.last_finished(table_id)
+        assert deal is not None
+        stranger = tg.user(77, "Mallory", language_code="en")  # not in the group
+        url = _base(bot) + "/api/review"
+        headers = auth(tg, users[1], table_id)
+        for query in ("", "?deal=", "?deal=abc", "?deal=-1", "?deal=1e3", "?deal=" + "9" * 30):
+            status, answer = await _get(http, url + query, headers)
+            assert status == 400 and answer["error"] == "no_deal" and answer["text"], query
+        assert (await _get(http, url + f"?deal={deal.deal_id + 50}", headers))[0] == 404
+        status, answer = await _get(http, url + f"?deal={deal.deal_id}", auth(tg, stranger, 1))
+        assert status == 403 and answer["error"] == "review" and answer["lang"] == "en"
+        unsigned = {"Authorization": "tma garbage"}
+        assert (await _get(http, url + f"?deal={deal.deal_id}", unsigned))[0] == 401
+        assert await bot.service.storage.deal_review(deal.deal_id) is None  # nothing worked out
+        # a member of the group who did not play sees it
+        member = tg.user(78, "Dora", language_code="en")
+        tg.world.chats[GROUP_ID].add(member)
+        for who in (users[1], member):
+            status, answer = await _get(http, url + f"?deal={deal.deal_id}", auth(tg, who, 1))
+            assert status == 200, answer
+        costly = next(s for s in answer["steps"] if s["card"] == "AH")
+        assert costly["cost"] == 1 and costly["trick"] == 1 and costly["best"]
+        assert "AH" not in costly["best"]
+        assert answer["words"]["cost"] == "tricks given away: {n}"
+        assert [len(s["cards"]) for s in answer["hands"]["seats"]] == [10, 10, 10]
+        assert len(answer["hands"]["talon"]) == 2
+        # beside the result: the deal's id and the hands as dealt, the discard among them
+        status, view = await _get(http, _base(bot) + "/api/view", headers)
+        assert view["deal"]["review"] == deal.deal_id
+        assert [c["code"] for c in view["deal"]["hands"]["discard"]] == ["8C", "TC"]
+        # the chat turns the hands off: the result no longer shows them, the review stays
+        group = tg.world.chats[GROUP_ID]
+        await users[0].send(group, "/settings")
+        await bot.idle()
+        menu = bot_messages(tg, group)[-1]
+        await users[0].press(menu, data=next(d for _, d in menu.buttons if d == "c:hands"))
+        await bot.idle()
+        status, view = await _get(http, _base(bot) + "/api/view", headers)
+        assert view["deal"]["review"] == deal.deal_id and "hands" not in view["deal"]
+        assert view["deal"]["result"] is not None

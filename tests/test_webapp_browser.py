@@ -666,3 +666,39 @@ async def test_a_stranger_and_a_stale_page_are_told_in_their_language(
         old = await open_from(browser, bot, users[1], lobby, auth_date=1_000_000)
         await old.wait_for_selector('body[data-state="refused"]')
         assert "снова откройте стол" in (await old.text_content("#refusal") or "")
+
+
+async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """The rigged Preferans deal played out; Boris opens the page from the table's button, the
+    last deal's result shows every hand and its "Review", which steps through the deal card by
+    card: his A♥ on the first trick marked with the trick it gave away, a best card marked best;
+    a trick jumped to and a step back."""
+    from tests.test_bot_review import _preferans
+
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        users = await _preferans(bot, "en")
+        group = tg.world.chats[GROUP_ID]
+        page = await live(await open_from(browser, bot, users[1], lobby_message(tg, group)))
+        await page.locator('button[data-open="lastdeal"]').click()
+        await page.wait_for_selector("#lastdeal:not([hidden]) .hands")
+        assert "8♣" in (await page.text_content("#lastdeal .hands") or "")  # the discard
+        await page.locator("#lastdeal button.review-open").click()
+        review = page.locator("#review")
+        await page.wait_for_selector('#review:not([hidden])[data-at="0"]')
+        await review.locator('button[data-go="forward"]').click()
+        await page.wait_for_selector('#review[data-at="1"]')
+        played = review.locator("figure.weighed.played")
+        assert await played.locator(".card").get_attribute("data-code") == "AH"
+        assert "tricks given away: 1" in (await played.text_content() or "")
+        assert "best" in (await review.locator("figure.weighed.best").first.text_content() or "")
+        assert await review.locator(".review-trick .card").get_attribute("data-code") == "JS"
+        await picture(page, shots(tmp_path) / "review.png")
+        await review.locator('button[data-trick="2"]').click()
+        await page.wait_for_selector('#review[data-at="3"]')
+        assert await review.locator('.card[data-code="AH"]').count() == 0  # played: gone
+        await review.locator('button[data-go="back"]').click()
+        await page.wait_for_selector('#review[data-at="2"]')
+        await page.evaluate("window.__telegram.back()")
+        await page.wait_for_selector("#review", state="hidden")

@@ -78,7 +78,13 @@ class Checker:
             unseen: set[Card] = set()
             for s in seats:
                 unseen |= set(self.bot.service.game(live).knowledge(live, s).unseen)
-            leaked = {str(c) for c in unseen} & _codes(view)
+            shown = view["deal"]
+            if "hands" in shown:  # the hands as dealt of the last deal over, never the one in play
+                over = await self.bot.service.storage.finished_deal(shown["review"])
+                assert over is not None and live is not None
+                assert shown["finished"] or over.deal_id != live.deal_id
+                shown = {key: value for key, value in shown.items() if key != "hands"}
+            leaked = {str(c) for c in unseen} & _codes({**view, "deal": shown})
             assert not leaked, f"seat {seat} was sent {leaked}"
             if live is not None and live.row.game != "preferans":  # its words name bids like 7♠
                 text = _texts(view["deal"])

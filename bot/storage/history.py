@@ -44,6 +44,15 @@ class History(Jobs):
         )
         return None if row is None else read_deal(row)
 
+    async def last_finished(self, table_id: int) -> DealRow | None:
+        """The table's last finished deal (its result is the one a page shows)."""
+        row = await self.query_one(
+            "SELECT * FROM deals WHERE table_id = ? AND status = 'finished' "
+            "ORDER BY deal_id DESC LIMIT 1",
+            (table_id,),
+        )
+        return None if row is None else read_deal(row)
+
     async def deal_review(self, deal_id: int) -> str | None:
         """The deal's review as stored (JSON text), None until one is saved."""
         row = await self.query_one("SELECT review FROM deals WHERE deal_id = ?", (deal_id,))

@@ -32,14 +32,16 @@ from locales import pick_language, t
 
 from .. import callbacks
 from ..callbacks import Kind
+from ..chat import review as chat_review
 from ..config import Settings
 from ..handlers import Handlers
 from ..handlers.common import Pressed
 from ..health import Heartbeat, healthz
 from ..service import GameService, Person
+from ..table.live import Refusal
 from . import protocol
 from .initdata import BadInitData, StaleInitData, WebUser, claimed_language, secret_key, verify
-from .viewers import Viewer, Viewers, words
+from .viewers import Viewer, Viewers, review_json, words
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +123,7 @@ class WebServer:
         http.router.add_get(root + "/api/view", self._view)
         http.router.add_post(root + "/api/press", self._press)
         http.router.add_get(root + "/api/sheet", self._sheet)
+        http.router.add_get(root + "/api/review", self._review)
         http.router.add_get(root + "/api/ws", self._socket)
         if self.settings.webhook_url:
             http.router.add_post("/" + self.settings.webhook_path, self._update)
@@ -298,6 +301,27 @@ class WebServer:
         if png is None:
             raise _refused(web.HTTPNotFound, "gone", lang)
         return web.Response(body=png, content_type="image/png")
+
+    async def _review(self, request: web.Request) -> web.Response:
+        """A finished deal's review (`?deal=` its id, as the result names it), with the same
+        refusals as the chat's button: only the players of the deal and the members of its chat
+        see it."""
+        user = self._user(request)
+        lang = pick_language(user.language_code)
+        deal_id = callbacks.parse_id(request.query.get("deal") or "")
+        if deal_id is None:
+            raise _refused(web.HTTPBadRequest, "no_deal", lang)
+        deal = await self.service.storage.finished_deal(deal_id)
+        if deal is None:
+            raise _refused(web.HTTPNotFound, "no_deal", lang)
+        seen = user.user_id in deal.seats or user.user_id == deal.chat_id
+        if not seen and not (deal.chat_id < 0 and await self._member(deal.chat_id, user.user_id)):
+            raise _refused(web.HTTPForbidden, "review", lang)
+        try:
+            worked = await chat_review.review_of(self.service.storage, self.service.computers, deal)
+        except Refusal:
+            raise _refused(web.HTTPNotFound, "no_review", lang) from None
+        return web.json_response(review_json(worked, lang))
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         """The page's live view: the current one at once, then after every change."""

@@ -16,15 +16,19 @@ from typing import Any
 
 from aiohttp import WSCloseCode, web
 
+from engine.games import GAMES
+from engine.review import Review
 from locales import pick_language, t
 
 from .. import computer, games
 from ..chat import lobby
 from ..service import GameService
+from ..storage import ChatRow
 from ..table import seating
 from ..table.live import OpenTable
 from ..view.message import Choice, next_deal_choice
-from ..view.screen import Word
+from ..view.review import shows_hands
+from ..view.screen import Word, faces, plain
 from .encode import encode
 from .initdata import WebUser
 
@@ -170,6 +174,8 @@ class Viewers:
         deal = None
         if live.play is not None:
             deal = encode(game.screen(live, seat, lang, balances))
+            if deal.get("result") is not None:
+                deal.update(await self._ended(live, chat, lang))
         left = None
         if live.to_act is not None and live.row.deadline is not None:
             left = max(0, round(live.row.deadline - self.clock()))
@@ -189,6 +195,17 @@ class Viewers:
             "sitting_out": _sitting_out(live, user.user_id) if deal is not None else [],
             "choices": _rows(self._choices(live, chat.chat_id, lang)),
         }
+
+    async def _ended(self, live: OpenTable, chat: ChatRow, lang: str) -> Json:
+        """Beside a result: the finished deal's id (the page's "Review" asks for it) and, where
+        the chat shows them, every hand as dealt with the talon and the discard."""
+        last = await self.service.storage.last_finished(live.row.table_id)
+        if last is None:
+            return {}
+        ended: Json = {"review": last.deal_id}
+        if shows_hands(chat):
+            ended["hands"] = _hands(GAMES[last.record["game"]].hands(last.record), lang)
+        return ended
 
     def _choices(self, live: OpenTable, chat_id: int, lang: str) -> list[list[Choice]]:
         """The group's buttons of the table, as its message in the chat shows them: the lobby's
@@ -229,6 +246,48 @@ def _sitting_out(live: OpenTable, user_id: int) -> list[Json]:
     return out
 
 
+# ---- the review (docs/playing.md "The review") ---------------------------------------------
+
+
+def _hands(review: Review, lang: str) -> Json:
+    """Every hand as dealt (seats out of the deal left out), the talon and the discard."""
+    return {
+        "seats": [
+            {"seat": seat, "name": review.players[seat], "cards": encode(faces(hand, lang))}
+            for seat, hand in enumerate(review.hands)
+            if hand
+        ],
+        "talon": encode(faces(review.talon, lang)),
+        "discard": encode(faces(review.discard, lang)),
+    }
+
+
+def review_json(review: Review, lang: str) -> Json:
+    """A deal's review as the page steps through it: the hands as dealt, and each card played
+    with every legal card's double-dummy value, its cost and the best cards; the page's words
+    for it."""
+    steps = [
+        {
+            "trick": step.trick, "seat": step.seat, "card": str(step.card),
+            "values": [[str(card), value] for card, value in step.values],
+            "cost": step.cost, "best": [str(card) for card in step.best_cards],
+        }
+        for step in review.steps
+    ]  # fmt: skip
+    only = review.only_hands
+    return {
+        "game": review.game,
+        "declarer": review.declarer,
+        "hands": _hands(review, lang),
+        "steps": steps,
+        "only": None if only is None else plain(t(lang, f"review.only.{only}")),
+        "words": {key: t(lang, f"web.review.{key}") for key in _REVIEW_WORDS},
+    }
+
+
+_REVIEW_WORDS = ("title", "back", "forward", "trick", "cost", "best", "hands", "discard", "close")
+
+
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
     return [[encode(Word(c.label, c.press)) for c in row] for row in rows]
 
@@ -238,6 +297,7 @@ _WORDS = (
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
+    "review",
 )  # fmt: skip
 
 

@@ -449,6 +449,7 @@ function resultNodes(deal) {
     nodes.push(line);
   }
   if (r.foot) nodes.push(el("p", "foot hint", r.foot));
+  nodes.push(...endNodes(deal));
   return nodes;
 }
 
@@ -605,6 +606,133 @@ function linkButton(url) {
   });
   return button;
 }
+
+// ---- the review of a finished deal (docs/playing.md "The review") ---------------------------
+// The result's "Review" asks the server for the deal's double-dummy review and steps through
+// it card by card: the hands as dealt less the cards played, the trick, and the mover's legal
+// cards each with the tricks his side ends with if it is played (the one played marked with
+// what it gave away, the best ones marked best).
+
+let review = null; // {data, at}: the review shown and the card it stands at
+
+// Beside a result: every hand as dealt (where the chat shows them) and the "Review" button.
+function endNodes(deal) {
+  const nodes = [];
+  if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon));
+  if (deal.review) {
+    const button = el("button", "tool review-open", words.review || "🔍");
+    button.type = "button";
+    button.dataset.deal = String(deal.review);
+    button.addEventListener("click", () => openReview(deal.review));
+    nodes.push(button);
+  }
+  return nodes;
+}
+
+function handsNodes(hands, talonWord, discardWord) {
+  const box = el("div", "hands");
+  for (const s of hands.seats) {
+    const line = el("div", "hand-line");
+    line.append(el("span", "name", s.name), cardsRow(s.cards, "mini"));
+    box.append(line);
+  }
+  for (const [cards, word] of [[hands.talon, talonWord], [hands.discard, discardWord || words.discards]]) {
+    if (!cards.length) continue;
+    const line = el("div", "hand-line");
+    line.append(el("span", "hint", word || ""), cardsRow(cards, "mini"));
+    box.append(line);
+  }
+  return [box];
+}
+
+async function openReview(dealId) {
+  const url = new URL("api/review", base);
+  url.searchParams.set("deal", String(dealId));
+  const response = await fetch(url.href, { headers: { Authorization: "tma " + initData } });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) { notice(body.text || body.title || ""); return; }
+  review = { data: body, at: 0 };
+  drawReview();
+  openSub("review");
+}
+
+function reviewGo(at) {
+  review.at = Math.max(0, Math.min(at, review.data.steps.length - 1));
+  haptic("impact", "light");
+  drawReview();
+}
+
+function drawReview() {
+  const box = document.getElementById("review");
+  const { data, at } = review;
+  const w = data.words;
+  const faces = new Map();
+  for (const s of data.hands.seats) for (const c of s.cards) faces.set(c.code, c);
+  for (const c of data.hands.talon) faces.set(c.code, c);
+  box.dataset.at = String(at);
+  const nodes = [el("h2", null, w.title)];
+  if (!data.steps.length) {
+    if (data.only) nodes.push(el("p", "hint", data.only));
+    nodes.push(...handsNodes(data.hands, words.talon, w.discard), closeButton());
+    box.replaceChildren(...nodes);
+    return;
+  }
+  const step = data.steps[at];
+  const played = new Set(data.steps.slice(0, at).map((s) => s.card));
+  const tricks = el("div", "review-tricks");
+  const last = data.steps[data.steps.length - 1].trick;
+  for (let n = 1; n <= last; n++) {
+    const jump = el("button", "tool" + (n === step.trick ? " now" : ""), String(n));
+    jump.type = "button";
+    jump.dataset.trick = String(n);
+    jump.setAttribute("aria-label", w.trick.replace("{n}", n));
+    jump.addEventListener("click", () => reviewGo(data.steps.findIndex((s) => s.trick === n)));
+    tricks.append(jump);
+  }
+  nodes.push(tricks, el("p", "head", w.trick.replace("{n}", step.trick)));
+  const values = new Map(step.values);
+  const discard = new Set(data.hands.discard.map((c) => c.code));
+  for (const s of data.hands.seats) {
+    const line = el("div", "hand-line" + (s.seat === step.seat ? " mover" : ""));
+    line.append(el("span", "name", s.name));
+    const row = el("div", "cards");
+    // a declarer who discarded took the talon: he plays from his cards and it less the discard
+    const took = s.seat === data.declarer && discard.size;
+    const cards = took ? [...s.cards, ...data.hands.talon].filter((c) => !discard.has(c.code)) : s.cards;
+    for (const c of cards) {
+      if (played.has(c.code)) continue;
+      if (s.seat !== step.seat || !values.has(c.code)) { row.append(cardNode(c, "mini")); continue; }
+      const cell = el("figure", "weighed");
+      const label = [String(values.get(c.code))];
+      if (step.best.includes(c.code)) { cell.classList.add("best"); label.push(w.best); }
+      if (c.code === step.card) {
+        cell.classList.add("played");
+        if (step.cost) label.push(w.cost.replace("{n}", step.cost));
+      }
+      cell.append(cardNode(c, "mini"), el("figcaption", null, label.join(" · ")));
+      row.append(cell);
+    }
+    line.append(row);
+    nodes.push(line);
+  }
+  const trick = data.steps.slice(0, at).filter((s) => s.trick === step.trick);
+  if (trick.length) {
+    nodes.push(cardsRow(trick.map((s) => faces.get(s.card)), "mini", "review-trick"));
+  }
+  const nav = el("div", "review-nav");
+  for (const [word, to, dir] of [[w.back, at - 1, "back"], [w.forward, at + 1, "forward"]]) {
+    const button = el("button", "tool", word);
+    button.type = "button";
+    button.dataset.go = dir;
+    button.disabled = to < 0 || to >= data.steps.length;
+    button.addEventListener("click", () => reviewGo(to));
+    nav.append(button);
+  }
+  nodes.push(nav, closeButton());
+  box.replaceChildren(...nodes);
+}
+
+// ---- end of the review -------------------------------------------------------------------------
 
 function connect() {
   const url = new URL(api("ws"));

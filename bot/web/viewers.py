@@ -200,11 +200,12 @@ class Viewers:
         """Beside a result: the finished deal's id (the page's "Review" asks for it) and, where
         the chat shows them, every hand as dealt with the talon and the discard."""
         last = await self.service.storage.last_finished(live.row.table_id)
-        if last is None:
+        game = GAMES.get(str(last.record.get("game"))) if last is not None else None
+        if last is None or game is None:  # a game the engine cannot replay has no review
             return {}
         ended: Json = {"review": last.deal_id}
         if shows_hands(chat):
-            ended["hands"] = _hands(GAMES[last.record["game"]].hands(last.record), lang)
+            ended["hands"] = _hands(game.hands(last.record), lang)
         return ended
 
     def _choices(self, live: OpenTable, chat_id: int, lang: str) -> list[list[Choice]]:

@@ -22,19 +22,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import make_deck, shuffled
 from engine.games import GAMES
-
-
-def played(game: str, rng: random.Random, players: int) -> dict[str, Any]:
-    """A deal played by the rules level at every seat, as its record."""
-    entry = GAMES[game]
-    names = [f"p{i}" for i in range(players)]
-    deck = shuffled(make_deck(entry.deck_size({}, players)), rng)
-    state = entry.new({}, names, rng.randrange(players), deck)
-    while (seat := entry.to_act(state)) is not None:
-        state, _ = state.apply(entry.computer.choose(state, seat, entry.legal(state)))
-    return entry.to_record(state)
+from tests.engine_helpers import rules_played
 
 
 def timed(game: str, records: list[dict[str, Any]]) -> list[float]:
@@ -66,7 +55,7 @@ def main() -> None:
     rng = random.Random(f"review/{args.seed}")
     records: list[dict[str, Any]] = []
     while len(records) < args.deals:
-        record = played("preferans", rng, 3)
+        record = rules_played("preferans", rng, 3)
         actions = record["actions"]
         played_out = sum(entry["do"] == "play" for entry in actions) == 30
         if played_out and any(entry["do"] == "bid" for entry in actions):  # not raspasy
@@ -74,7 +63,7 @@ def main() -> None:
     report("Preferans, a 10-trick deal played out", timed("preferans", records))
     for players in map(int, args.napoleon_players.split(",")):
         rng = random.Random(f"review/napoleon/{args.seed}/{players}")
-        deals = [played("napoleon", rng, players) for _ in range(args.deals)]
+        deals = [rules_played("napoleon", rng, players) for _ in range(args.deals)]
         report(f"Napoleon, {players} players", timed("napoleon", deals))
 
 

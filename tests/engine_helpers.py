@@ -8,13 +8,14 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.actions import Action, Do
 from engine.cards import Card, Suit, make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.events import ChipsMoved, Event
 from engine.frap import PRESETS, FrapDeal, FrapRules
+from engine.games import GAMES
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
 
@@ -253,3 +254,14 @@ def replayed(*prefixes: str) -> list[str]:
     """The records with a `.replay.txt` beside them whose names begin with one of `prefixes`."""
     names = (path.name.removesuffix(".replay.txt") for path in RECORDS.glob("*.replay.txt"))
     return sorted(name for name in names if name.startswith(prefixes))
+
+
+def rules_played(game: str, rng: random.Random, players: int) -> dict[str, Any]:
+    """A deal of a registry game played by its rules level at every seat, as its record."""
+    entry = GAMES[game]
+    names = [f"p{i}" for i in range(players)]
+    deck = shuffled(make_deck(entry.deck_size({}, players)), rng)
+    state = entry.new({}, names, rng.randrange(players), deck)
+    while (seat := entry.to_act(state)) is not None:
+        state, _ = state.apply(entry.computer.choose(state, seat, entry.legal(state)))
+    return entry.to_record(state)

@@ -23,6 +23,7 @@ from engine.preferans.outcome import PrefRules
 from engine.preferans.record import to_record
 from engine.review import Review, Step
 from engine.tricks import Play, legal_plays, trick_winner
+from tests.engine_helpers import rules_played
 from tests.pref_solver_reference import brute_force
 
 NAMES = ("Anna", "Boris", "Vera")
@@ -73,14 +74,7 @@ def _played_preferans(seed: int) -> dict[str, Any]:
 
 def _played(game: str, seed: int, players: int) -> dict[str, Any]:
     """A seeded deal of a registry game played by its rules level, as its record."""
-    entry = GAMES[game]
-    rng = random.Random(seed)
-    names = [f"p{i}" for i in range(players)]
-    deck = shuffled(make_deck(entry.deck_size({}, players)), rng)
-    state = entry.new({}, names, rng.randrange(players), deck)
-    while (seat := entry.to_act(state)) is not None:
-        state, _ = state.apply(entry.computer.choose(state, seat, entry.legal(state)))
-    return entry.to_record(state)
+    return rules_played(game, random.Random(seed), players)
 
 
 def _declarer_tricks(review: Review, step: Step, value: int) -> int:

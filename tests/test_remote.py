@@ -25,27 +25,22 @@ from typing import Any
 
 import pytest
 
+from tests.installed import require
 from tests.redis_helpers import REDIS, RedisServer, Workers
 
-if not Path(REDIS).exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"no redis-server at {REDIS}: .ci/run installs Debian's", pytrace=False)
-    pytest.skip(
-        "no redis-server (apt-get install redis-server): the remote tests run in CI",
-        allow_module_level=True,
-    )
+require(REDIS, "redis-server", "redis-server", "remote")
 
-from redis import Redis
+from redis import Redis  # noqa: E402
 
-from bot import computer, metrics, remote
-from bot.games.family.table import deal as deal_of
-from engine.ai import rules_player
-from engine.cards import make_deck, shuffled
-from engine.games import GAMES
-from tests.bot_harness import bot_messages, make_players, running_bot
-from tests.fakebot import FakeTelegram
-from tests.test_bot_computer import QUICK, _data, _lobby_id, _lobby_with_computers
-from tests.test_bot_computer import _play_deal as play_deal
+from bot import computer, metrics, remote  # noqa: E402
+from bot.games.family.table import deal as deal_of  # noqa: E402
+from engine.ai import rules_player  # noqa: E402
+from engine.cards import make_deck, shuffled  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from tests.bot_harness import bot_messages, make_players, running_bot  # noqa: E402
+from tests.fakebot import FakeTelegram  # noqa: E402
+from tests.test_bot_computer import QUICK, _data, _lobby_id, _lobby_with_computers  # noqa: E402
+from tests.test_bot_computer import _play_deal as play_deal  # noqa: E402
 
 DEADLINE = 10.0  # long enough for a loaded machine: no stand-in move in the same-results test
 

@@ -35,6 +35,7 @@ from tests.bot_harness import (
 from tests.fakebot import FakeTelegram, StoredMessage
 from tests.fakebot.miniapp import DARK, LIGHT
 from tests.fakebot.models import FakeUser
+from tests.installed import require
 from tests.webapp_helpers import webapp_overrides
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -46,13 +47,7 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium", pytrace=False)
-    pytest.skip(
-        "no Chromium (apt-get install chromium): the browser tests run in CI",
-        allow_module_level=True,
-    )
+require(CHROMIUM, "Chromium", "chromium", "browser")
 
 from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
 

@@ -760,10 +760,16 @@ async function recheck() {
   if (await load()) connect();
 }
 
+// the status of the last load(): 503 while the bot starts or restarts (the page tries again)
+let loaded = 0;
+
 async function load() {
   const response = await fetch(api("view"), { headers: { Authorization: "tma " + initData } });
   const body = await response.json().catch(() => ({}));
+  loaded = response.status;
   if (!response.ok) { refuse(body, response.status); return false; }
+  document.getElementById("refusal").hidden = true;
+  document.getElementById("board").hidden = false;
   show(body);
   return true;
 }
@@ -782,7 +788,10 @@ async function start() {
     try { tg.onEvent("themeChanged", theme); } catch (e) { /* an old client */ }
     try { tg.BackButton.onClick(closeSub); } catch (e) { /* an old client */ }
   }
-  if (!(await load())) return;
+  while (!(await load())) {
+    if (loaded !== 503) return;
+    await new Promise((done) => setTimeout(done, 5000));
+  }
   document.body.dataset.state = "live";
   connect();
   setInterval(tick, 1000);

@@ -678,7 +678,10 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         page = await live(await open_from(browser, bot, users[1], lobby_message(tg, group)))
         await page.locator('button[data-open="lastdeal"]').click()
         await page.wait_for_selector("#lastdeal:not([hidden]) .hands")
-        assert "8♣" in (await page.text_content("#lastdeal .hands") or "")  # the discard
+        hands = await page.text_content("#lastdeal .hands") or ""
+        # the declarer's discard, named as the chat's result names it: not "Your discard" to
+        # a player whose discard it is not
+        assert "Discard8♣" in hands.replace(" ", "") and "Your discard" not in hands
         await page.locator("#lastdeal button.review-open").click()
         review = page.locator("#review")
         await page.wait_for_selector('#review:not([hidden])[data-at="0"]')

@@ -618,7 +618,7 @@ let review = null; // {data, at}: the review shown and the card it stands at
 // Beside a result: every hand as dealt (where the chat shows them) and the "Review" button.
 function endNodes(deal) {
   const nodes = [];
-  if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon));
+  if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon, words.discard));
   if (deal.review) {
     const button = el("button", "tool review-open", words.review || "🔍");
     button.type = "button";
@@ -636,7 +636,7 @@ function handsNodes(hands, talonWord, discardWord) {
     line.append(el("span", "name", s.name), cardsRow(s.cards, "mini"));
     box.append(line);
   }
-  for (const [cards, word] of [[hands.talon, talonWord], [hands.discard, discardWord || words.discards]]) {
+  for (const [cards, word] of [[hands.talon, talonWord], [hands.discard, discardWord]]) {
     if (!cards.length) continue;
     const line = el("div", "hand-line");
     line.append(el("span", "hint", word || ""), cardsRow(cards, "mini"));

@@ -381,8 +381,11 @@ class WebServer:
             await self.viewers.send(
                 page, await self.viewers.view(page.user, page.table_id), first=True
             )
-            async for _ in socket:  # the page sends nothing: presses are calls of their own
-                pass
+            # presses are calls of their own; the page only asks "ping" and is answered "pong",
+            # so a server that hangs with the socket open is told from one that is quiet
+            async for message in socket:
+                if message.type == WSMsgType.TEXT and message.data == "ping":
+                    await socket.send_str("pong")
         finally:
             self.viewers.remove(page)
         return socket

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from bot.rating import Rating, rate, ranks
+from bot.rating import Rating, ranks, rate
 
 BETA = 25 / 6
 KAPPA = 0.0001

@@ -30,8 +30,12 @@ def by_hand(ratings: list[tuple[float, float]], rank: list[int]) -> list[tuple[f
             omega += ((1 - quotient) if q == i else -quotient) / a[q]
             delta += quotient * (1 - quotient) / a[q]
         gamma = sigma / c
-        out.append((mu + sigma * sigma / c * omega,
-                    sigma * math.sqrt(max(1 - sigma * sigma / (c * c) * delta * gamma, KAPPA))))
+        out.append(
+            (
+                mu + sigma * sigma / c * omega,
+                sigma * math.sqrt(max(1 - sigma * sigma / (c * c) * delta * gamma, KAPPA)),
+            )
+        )
     return out
 
 
@@ -40,13 +44,17 @@ def test_ranks_share_on_equal_changes() -> None:
     assert ranks([0, 10, 0, -10]) == [2, 1, 2, 4]
 
 
-@pytest.mark.parametrize("start, changes", [
-    ([(25, 25 / 3)] * 3, [30, -15, -15]),
-    ([(27.0, 7.5), (25, 25 / 3), (22.0, 6.0), (30.0, 8.0)], [-20, 10, 10, 0]),
-    ([(25 + k, 25 / 3 - k / 4) for k in range(7)], [5, 5, -3, 0, 0, 0, -7]),
-])
-def test_update_matches_hand_computation(start: list[tuple[float, float]],
-                                         changes: list[int]) -> None:
+@pytest.mark.parametrize(
+    "start, changes",
+    [
+        ([(25, 25 / 3)] * 3, [30, -15, -15]),
+        ([(27.0, 7.5), (25, 25 / 3), (22.0, 6.0), (30.0, 8.0)], [-20, 10, 10, 0]),
+        ([(25 + k, 25 / 3 - k / 4) for k in range(7)], [5, 5, -3, 0, 0, 0, -7]),
+    ],
+)
+def test_update_matches_hand_computation(
+    start: list[tuple[float, float]], changes: list[int]
+) -> None:
     after = rate([Rating(m, s, 3) for m, s in start], changes)
     for got, (mu, sigma) in zip(after, by_hand(start, ranks(changes)), strict=True):
         assert got.mu == pytest.approx(mu, abs=1e-9)

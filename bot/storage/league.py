@@ -150,22 +150,29 @@ def _result(row: sqlite3.Row) -> Result:
 class League(Jobs):
     """Readers of the league, its rebuild and its check."""
 
-    async def standings(self, chat_id: int, game: str) -> list[Standing]:
+    async def standings(
+        self, chat_id: int, game: str, table_id: int | None = None
+    ) -> list[Standing]:
         """The chat's league for `game` this season, best first (a provisional rating after
-        every settled one), each with the rating it had before the chat's last table of the
-        game."""
+        every settled one), each with the rating it had before the table `table_id` (by
+        default the chat's last table of the game: the evening's change); with `table_id`,
+        only the players it rated."""
         results = await self.results(chat_id, game)
         if not results:
             return []
-        last = results[-1].table_id
+        table = results[-1].table_id if table_id is None else table_id
         now: dict[int, Rating] = {}
         before: dict[int, Rating] = {}
+        at_table: set[int] = set()
         for result in results:
             for uid, _, after in result.players:
-                if result.table_id != last:
+                if result.table_id == table:
+                    at_table.add(uid)
+                elif uid not in at_table:
                     before[uid] = after
                 now[uid] = after
-        out = [Standing(uid, r, before.get(uid, Rating())) for uid, r in now.items()]
+        shown = now if table_id is None else {uid: now[uid] for uid in at_table}
+        out = [Standing(uid, r, before.get(uid, Rating())) for uid, r in shown.items()]
         out.sort(key=lambda s: (s.now.provisional, -s.now.shown, -s.now.deals, s.user_id))
         return out
 

@@ -124,9 +124,10 @@ async def player_stats(
     replied_to: int | None,
     query: str | None,
 ) -> str:
-    """/stats: a player's deals, contracts, best and worst deal, biggest pot, streak,
-    and the chat's records. The player: the one replied to, else the one named `query` (case
-    folded; exactly one must match), else the asker (`asker`: the id and name of who asked)."""
+    """/stats: a player's deals, his rating in each game the league rates him in, contracts,
+    best and worst deal, biggest pot, streak, and the chat's records. The player: the one
+    replied to, else the one named `query` (case folded; exactly one must match), else the
+    asker (`asker`: the id and name of who asked)."""
     players = [u for u, _ in await storage.balances(chat_id)]
     labels = names.distinct(players)
     wanted = asker[0]
@@ -148,7 +149,14 @@ async def player_stats(
     more = await storage.users(seated - set(labels))
     labels = names.distinct([*players, *more.values()])
     labels.setdefault(wanted, asker[1])
-    text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
+    rated = [
+        (game, standing)
+        for game in await storage.rated_games(chat_id)
+        for standing in await storage.standings(chat_id, game)
+        if standing.user_id == wanted
+    ]
+    figures = stats.player_stats(wanted, deals)
+    text = stats_view.player_text(lang, labels[wanted], figures, rated)
     records = stats_view.records_text(lang, stats.chat_records(deals), labels)
     return text + ("\n\n" + records if records else "")
 

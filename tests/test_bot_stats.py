@@ -67,6 +67,11 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
         assert f"Заявлено контрактов: {declared}, из них выполнено: {made}" in text, text
         assert f"Лучшая сдача: {signed(max(results))}, худшая: {signed(min(results))}" in text
         assert "Рекорды чата" in text
+        (league,) = [
+            s for s in await storage.standings(group.id, "frap") if s.user_id == users[2].id
+        ]
+        mark = "?" if league.now.provisional else ""
+        assert f"🏆 Рейтинг, Фрап: {league.now.shown}{mark}\n" in text, text  # one table: no change
         # two players called Лена: told apart everywhere
         for command in ("/balance", "/top", "/stats Лена (@lena_k)", "/stats Лена (1)"):
             await users[2].send(group, command)

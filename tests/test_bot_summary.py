@@ -136,6 +136,10 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         }
         assert await storage.seasons(group.id) == 1
         assert await storage.check() == []
+        await users[2].send(group, "/top")  # the league starts anew too
+        await bot.idle()
+        assert "пока ни у кого нет рейтинга" in bot_messages(tg, group)[-1].text
+        assert {season for _, season, _, _, _, _ in await storage.ratings()} == {0}  # archived
         assert not ask.buttons  # the question became the answer
         again = push_callback(tg, users[0], ask, data)  # a second press of it, from a client
         await bot.idle()

@@ -21,7 +21,6 @@ from .storage import DealRow, Storage
 HISTORY_SHOWN = 5
 TOP_SHOWN = 10
 BALANCES_SHOWN = 50
-PROVISIONAL = "?"  # after a provisional rating
 
 
 async def pot(storage: Storage, chat_id: int, lang: str) -> str:
@@ -90,7 +89,7 @@ async def top(service: GameService, chat_id: int, lang: str, word: str | None = 
     rows = [
         [
             f"{i}.",
-            f"{s.now.shown}{PROVISIONAL if s.now.provisional else ' '}",
+            s.now.label.ljust(len(str(s.now.shown)) + 1),  # the numbers aligned, "?" or not
             signed(s.now.shown - s.before.shown) if s.before.deals else "",
             str(s.now.deals),
             signed(chips.get(s.user_id, 0)),

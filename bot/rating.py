@@ -33,6 +33,11 @@ class Rating:
     def provisional(self) -> bool:
         return self.deals < PROVISIONAL_DEALS or self.sigma > PROVISIONAL_SIGMA
 
+    @property
+    def label(self) -> str:
+        """The rating as players see it: "?" after a provisional one."""
+        return f"{self.shown}{'?' if self.provisional else ''}"
+
 
 def ranks(changes: list[int]) -> list[int]:
     """Competition ranks by chip change: the highest change is 1, equal changes share a rank."""

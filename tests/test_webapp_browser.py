@@ -505,6 +505,32 @@ async def test_a_full_frap_table_fits_a_phone_and_a_window(
         assert taps > players
 
 
+async def test_the_league_rating_stands_beside_each_name_on_the_result_and_in_the_lobby(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """After a rated deal each player's rating in the chat's league stands beside his name on
+    the result, and beside the name in the chairs of the next table's lobby."""
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot:
+        pages, table_id = await gather_on_pages(browser, bot, group, users, "/newgame frap")
+        await play_deal_by_taps(bot, users, pages, table_id, any_move)
+        await synced(bot, pages, table_id)
+        league = {s.user_id: s.now for s in await bot.service.storage.standings(GROUP_ID, "frap")}
+        want = sorted(f"🏆 {r.shown}?" for r in league.values())  # provisional after one
+        for page in pages:
+            await page.wait_for_selector("#result:not([hidden]) .rating")
+            assert sorted(await page.locator("#result .rating").all_text_contents()) == want
+        await picture(pages[0], shots(tmp_path) / "league-result.png")
+        await users[0].send(group, "/stopgame")
+        await bot.idle()
+        await users[0].send(group, "/newgame frap")
+        await bot.idle()
+        page = await live(await open_from(browser, bot, users[1], lobby_message(tg, group), PHONE))
+        await page.wait_for_selector("#seats .seat .rating")
+        chairs = await page.locator("#seats .seat .rating").all_text_contents()
+        assert chairs == [f"🏆 {league[users[0].id].shown}?"]  # the creator, seated
+
+
 @pytest.mark.parametrize("players", [3, 4], ids=["three", "four-dealer-sits-out"])
 async def test_a_preferans_deal_played_on_the_pages(
     tg: FakeTelegram, tmp_path: Path, browser: Browser, players: int

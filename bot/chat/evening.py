@@ -64,9 +64,8 @@ def ratings(lang: str, rated: Sequence[Standing], names: Mapping[int, str]) -> s
     """The league after the evening: each player's rating and how far the table moved it."""
     lines = [t(lang, "summary.ratings")]
     for s in rated:
-        mark = "?" if s.now.provisional else ""
         change = signed(s.now.shown - s.before.shown)
-        lines.append(f"{name(names.get(s.user_id, '?'))}: {s.now.shown}{mark} ({change})")
+        lines.append(f"{name(names.get(s.user_id, '?'))}: {s.now.label} ({change})")
     if any(s.now.provisional for s in rated):
         lines.append(t(lang, "top.provisional", n=PROVISIONAL_DEALS))
     return "\n".join(lines)

@@ -60,8 +60,7 @@ def player_text(
     lines.append(t(lang, "stats.deals", total=stats.deals.total(), games=per_game))
     for game, standing in rated:
         now, before = standing.now, standing.before
-        shown = f"{now.shown}{'?' if now.provisional else ''}"
-        line = t(lang, "stats.rating", game=games.ui(game).title(lang), rating=shown)
+        line = t(lang, "stats.rating", game=games.ui(game).title(lang), rating=now.label)
         if before.deals:
             line += " " + t(lang, "stats.rating_change", change=signed(now.shown - before.shown))
         lines.append(line)

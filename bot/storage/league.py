@@ -16,7 +16,7 @@ import json
 import math
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import rating
@@ -176,6 +176,21 @@ class League(Jobs):
         out.sort(key=lambda s: (s.now.provisional, -s.now.shown, -s.now.deals, s.user_id))
         return out
 
+    async def current_ratings(
+        self, chat_id: int, game: str, user_ids: Sequence[int]
+    ) -> dict[int, Rating]:
+        """The ratings this season in `game` of those of `user_ids` the league has rated."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self.query(
+            "SELECT user_id, mu, sigma, deals FROM ratings WHERE chat_id = ? AND game = ? "
+            "AND season = (SELECT COUNT(*) FROM seasons WHERE chat_id = ?) "
+            f"AND user_id IN ({marks})",
+            (chat_id, game, chat_id, *user_ids),
+        )
+        return {r["user_id"]: Rating(r["mu"], r["sigma"], r["deals"]) for r in rows}
+
     async def results(self, chat_id: int, game: str | None = None) -> list[Result]:
         """The chat's rated results this season (of `game`, or every game), oldest first."""
         season = await self.query_one(
@@ -270,8 +285,3 @@ def _same(a: Rating | None, b: Rating | None) -> bool:
         return a is b
     close = all(math.isclose(x, y, abs_tol=SAME) for x, y in ((a.mu, b.mu), (a.sigma, b.sigma)))
     return close and a.deals == b.deals
-
-
-def players_of(results: Iterable[Result]) -> set[int]:
-    """Everyone rated in `results`."""
-    return {uid for result in results for uid, _, _ in result.players}

@@ -125,8 +125,9 @@ class Viewers:
                 made = next(self._made)
                 live = self.service.find(table_id)
                 balances = await self._balances(live)
+                ratings = await self._ratings(live)
                 views = [
-                    (page, await self.view(page.user, table_id, live, balances))
+                    (page, await self.view(page.user, table_id, live, balances, ratings))
                     for page in list(self._open.get(table_id, ()))
                 ]
             for page, view in views:
@@ -161,12 +162,22 @@ class Viewers:
         rows = await self.service.storage.balances(live.row.chat_id)
         return {user.user_id: balance for user, balance in rows}
 
+    async def _ratings(self, live: OpenTable | None) -> dict[int, str]:
+        """The league's rating in the table's game of each player seated or dealt in, as the
+        page shows it ("?" after a provisional one); none for a practice table's."""
+        if live is None or seating.practice(live.row.chat_id):
+            return {}
+        players = list(dict.fromkeys([*live.row.seats, *live.deal_seats]))
+        found = await self.service.storage.current_ratings(live.row.chat_id, live.row.game, players)
+        return {uid: r.label for uid, r in found.items()}
+
     async def view(
         self,
         user: WebUser,
         table_id: int,
         live: OpenTable | None = None,
         balances: dict[int, int] | None = None,
+        ratings: dict[int, str] | None = None,
     ) -> Json:
         """What `user`'s page shows of the table: his seat's view if he is dealt in, else the
         public table; only what the engine's view for that seat holds (the game builds it). The
@@ -182,6 +193,8 @@ class Viewers:
             }
         if balances is None:
             balances = await self._balances(live)
+        if ratings is None:
+            ratings = await self._ratings(live)
         game = self.service.game(live)
         ui = games.ui(live.row.game)  # (its name)
         chat = await self.service.storage.chat(live.row.chat_id)
@@ -206,6 +219,9 @@ class Viewers:
             "seat": seat,
             "seated": user.user_id in live.row.seats,
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
+            # the league's rating beside each of them, and beside each seat dealt in
+            "player_ratings": [ratings.get(uid) for uid in live.row.seats if uid in live.users],
+            "seat_ratings": [ratings.get(uid) for uid in live.deal_seats],
             "time_left": left,
             "deal": deal,
             "sitting_out": _sitting_out(live, user.user_id) if deal is not None else [],
@@ -315,7 +331,7 @@ _WORDS = (
     "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
-    "review",
+    "review", "rating",
 )  # fmt: skip
 
 

@@ -276,11 +276,13 @@ function drawLobby(seats) {
   seats.append(el("h2", "wide", words.players));
   const players = view.players || [];
   if (!players.length) seats.append(el("p", "wide", words.empty_seat));
-  for (const name of players) {
+  const ratings = view.player_ratings || [];
+  players.forEach((name, i) => {
     const box = el("div", "seat");
     box.append(el("div", "name", name));
+    if (ratings[i]) box.append(ratingNode(ratings[i]));
     seats.append(box);
-  }
+  });
 }
 
 function facts(deal) {
@@ -437,13 +439,22 @@ function carry(trick, before) {
   setTimeout(() => { for (const [node] of nodes) node.remove(); }, 1400);
 }
 
+// The league's rating of a player in this game ("?": provisional), beside his name.
+function ratingNode(rating) {
+  const node = el("span", "rating", "🏆 " + rating);
+  node.title = words.rating || "";
+  return node;
+}
+
 function resultNodes(deal) {
   const r = deal.result;
   const nodes = [el("h2", null, words.result), el("p", "head", r.head)];
+  const ratings = view.seat_ratings || [];
   for (const s of r.seats) {
     if (s.delta === null && !s.reasons.length) continue;
     const line = el("p", "line");
     line.append(el("b", null, s.name + (s.delta !== null ? " " + s.delta : "")));
+    if (ratings[s.seat]) line.append(" ", ratingNode(ratings[s.seat]));
     if (s.reasons.length) line.append(": " + s.reasons.join(" · "));
     if (s.total) line.append(" (" + words.chips + " " + s.total + ")");
     nodes.push(line);

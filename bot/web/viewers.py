@@ -296,6 +296,7 @@ def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
 _WORDS = (
     "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
+    "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
     "review",

@@ -29,14 +29,14 @@ class Answer:
     url: str | None = None
 
 
-# Refusals told in a toast: a button pressed twice, or after its moment passed, needs no modal
-# to be dismissed; the press simply did nothing.
+# Refusals told in a toast: a button pressed twice, or after its moment passed, or a review
+# already in the chat, needs no modal to be dismissed; the press simply did nothing.
 QUIET = frozenset({"err.stale", "review.posted"})
 
 # Seconds a press's handling may take before its callback query is answered without waiting
 # for it: Telegram's client shows an error if the spinner turns for long, and the handling may
 # wait on the group's budget of new messages (a review posted) for many seconds.
-ANSWER_WITHIN = 0.8
+ANSWER_WITHIN = 0.7
 
 # A press that needs no chat: the presser's own move (a/t, on the presser's private message).
 AnywherePress = Callable[[int, Press], Awaitable[None]]

@@ -11,7 +11,7 @@ from datetime import datetime, tzinfo
 
 from locales import t
 
-from . import export, names, stats
+from . import export, games, names, rating, stats
 from .chat import lines as chat_lines
 from .chat import stats_view
 from .format import name, signed
@@ -21,7 +21,7 @@ from .storage import DealRow, Storage
 HISTORY_SHOWN = 5
 TOP_SHOWN = 10
 BALANCES_SHOWN = 50
-MEDALS = ("🥇", "🥈", "🥉")
+PROVISIONAL = "?"  # after a provisional rating
 
 
 async def pot(storage: Storage, chat_id: int, lang: str) -> str:
@@ -59,20 +59,61 @@ async def balance(
     return "\n".join(lines)
 
 
-async def top(service: GameService, chat_id: int, lang: str) -> str:
-    """/top: the ten richest players of the chat, and a match's standing."""
-    everyone = await service.storage.balances(chat_id)
-    rows = everyone[:TOP_SHOWN]
+async def top(service: GameService, chat_id: int, lang: str, word: str | None = None) -> str:
+    """/top [game]: the chat's league for a game (the one named, else the open table's, else the
+    last rated here, else the chat's): each player's rating, its change over the last table of
+    that game, the results rated and the chips held, in columns; a match in play's standing
+    under it."""
+    storage = service.storage
+    game = games.parse(word) if word else None
+    if word and game is None:
+        return t(lang, "top.usage", games=games.choices())
+    playing = service.table_in(chat_id)
+    if game is None and playing is not None:
+        game = playing.row.game
+    if game is None:
+        rated = await storage.rated_games(chat_id)
+        game = rated[0] if rated else (await storage.chat(chat_id)).game
+    ui = games.ui(game)
+    title = t(lang, "top.title", game=ui.title(lang))
+    standings = (await storage.standings(chat_id, game))[:TOP_SHOWN]
     standing = service.match_standing(chat_id, lang)
-    if not rows:
-        return standing or t(lang, "balance.empty")
-    labels = names.distinct(u for u, _ in everyone)
-    lines = [t(lang, "top.title")]
-    for i, (user, bal) in enumerate(rows):
-        mark = MEDALS[i] if i < len(MEDALS) else f"{i + 1}."
-        lines.append(f"{mark} {name(labels[user.user_id])}: <b>{signed(bal)}</b>")
-    lines += [] if standing is None else ["", standing]
-    return "\n".join(lines)
+    after = [] if standing is None else ["", standing]
+    if not standings:
+        return "\n".join([title, t(lang, "top.none"), *after])
+    chips = {user.user_id: bal for user, bal in await storage.balances(chat_id)}
+    users = await storage.users(s.user_id for s in standings)
+    labels = names.distinct(users.values())
+    head = [
+        ui.text(lang, f"top.{column}") for column in ("rank", "rating", "change", "deals", "chips")
+    ]
+    rows = [
+        [
+            f"{i}.",
+            f"{s.now.shown}{PROVISIONAL if s.now.provisional else ' '}",
+            signed(s.now.shown - s.before.shown) if s.before.deals else "",
+            str(s.now.deals),
+            signed(chips.get(s.user_id, 0)),
+            name(labels.get(s.user_id, "?")),
+        ]
+        for i, s in enumerate(standings, 1)
+    ]
+    table = "\n".join(_columns([[*head, ""], *rows]))
+    lines = [title, f"<pre>{table}</pre>"]
+    if any(s.now.provisional for s in standings):
+        lines.append(t(lang, "top.provisional", n=rating.PROVISIONAL_DEALS))
+    return "\n".join(lines + after)
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    """Rows of a monospace table: every column but the last (a name) right-aligned."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [
+        "  ".join(
+            [*(cell.rjust(w) for cell, w in zip(row, widths, strict=False)), row[-1]]
+        ).rstrip()
+        for row in rows
+    ]
 
 
 async def player_stats(
@@ -83,9 +124,10 @@ async def player_stats(
     replied_to: int | None,
     query: str | None,
 ) -> str:
-    """/stats: a player's deals, contracts, best and worst deal, biggest pot, streak,
-    and the chat's records. The player: the one replied to, else the one named `query` (case
-    folded; exactly one must match), else the asker (`asker`: the id and name of who asked)."""
+    """/stats: a player's deals, his rating in each game the league rates him in, contracts,
+    best and worst deal, biggest pot, streak, and the chat's records. The player: the one
+    replied to, else the one named `query` (case folded; exactly one must match), else the
+    asker (`asker`: the id and name of who asked)."""
     players = [u for u, _ in await storage.balances(chat_id)]
     labels = names.distinct(players)
     wanted = asker[0]
@@ -107,7 +149,14 @@ async def player_stats(
     more = await storage.users(seated - set(labels))
     labels = names.distinct([*players, *more.values()])
     labels.setdefault(wanted, asker[1])
-    text = stats_view.player_text(lang, labels[wanted], stats.player_stats(wanted, deals))
+    rated = [
+        (game, standing)
+        for game in await storage.rated_games(chat_id)
+        for standing in await storage.standings(chat_id, game)
+        if standing.user_id == wanted
+    ]
+    figures = stats.player_stats(wanted, deals)
+    text = stats_view.player_text(lang, labels[wanted], figures, rated)
     records = stats_view.records_text(lang, stats.chat_records(deals), labels)
     return text + ("\n\n" + records if records else "")
 

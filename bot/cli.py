@@ -1,12 +1,13 @@
-"""The command line: `python -m bot [--force]` runs the bot; `check`, `backup` and `health` are
-the operator's database commands; `worker` runs the computer players' searches for a bot whose
-COMPUTER_BROKER is set (bot/remote.py); `--help` on each, `--version`. A name that begins with
-"-" is never taken for a file (`backup --help` once wrote a database named `--help`)."""
+"""The command line: `python -m bot [--force]` runs the bot; `check`, `backup`, `health` and
+`ratings` are the operator's database commands; `worker` runs the computer players' searches for
+a bot whose COMPUTER_BROKER is set (bot/remote.py); `--help` on each, `--version`. A name that
+begins with "-" is never taken for a file (`backup --help` once wrote a database named `--help`)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sqlite3
 import sys
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 
 from . import health
 from .config import DatabaseSettings, Settings, WorkerSettings
+from .rating import Rating
 from .storage import Problem, Storage
 
 PROG = "python -m bot"
@@ -72,6 +74,17 @@ def parser() -> Parser:
         "fresh and Telegram answers it, else 1 and a line per problem.",
     )
     probe.add_argument("db", nargs="?", metavar="DB", help="a database file (default: DB_PATH)")
+    league = commands.add_parser(
+        "ratings",
+        help="print the chats' league ratings, or rebuild them from the rated results",
+        description="Print every chat's league: per chat, season and game, each rated player "
+        "(a user id, or a computer player's) with mu, sigma, the rating shown and the results "
+        "rated. --rebuild first recomputes them all from the rated results, in the order "
+        "played (after a change of the rating model); `check` says whether they match.",
+    )
+    league.add_argument("db", nargs="?", metavar="DB", help="a database file (default: DB_PATH)")
+    league.add_argument("--rebuild", action="store_true", help="recompute every rating first")
+    league.add_argument("--json", action="store_true", help="one JSON document on stdout")
     worker = commands.add_parser(
         "worker",
         help="run the computer players' searches for bots on COMPUTER_BROKER",
@@ -90,7 +103,13 @@ def parser() -> Parser:
     worker.add_argument(
         "--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR")
     )
-    root.commands = {"check": check, "backup": backup, "health": probe, "worker": worker}
+    root.commands = {
+        "check": check,
+        "backup": backup,
+        "health": probe,
+        "ratings": league,
+        "worker": worker,
+    }
     return root
 
 
@@ -132,7 +151,8 @@ def configuration_errors(exc: ValidationError) -> list[str]:
 
 
 def run_command(parsed: argparse.Namespace) -> int:
-    """Run `check`, `backup`, `health` or `worker`; the exit status is non-zero on any problem."""
+    """Run `check`, `backup`, `health`, `ratings` or `worker`; the exit status is non-zero on
+    any problem."""
     if parsed.command == "worker":
         return worker(parsed.processes, parsed.log_level)
     try:
@@ -146,6 +166,8 @@ def run_command(parsed: argparse.Namespace) -> int:
         return check_all()
     if parsed.command == "backup":
         return backup(settings.db_path, parsed.file)
+    if parsed.command == "ratings":
+        return ratings(parsed.db or settings.db_path, rebuild=parsed.rebuild, as_json=parsed.json)
     return health.command(parsed.db or settings.db_path, settings)
 
 
@@ -197,7 +219,54 @@ def backup(path: str, target: str) -> int:
 async def _problems(path: str) -> list[Problem]:
     storage = await Storage.open(path)
     try:
-        return await storage.check()
+        return await storage.check() + await storage.rating_problems()
+    finally:
+        await storage.close()
+
+
+def ratings(path: str, *, rebuild: bool, as_json: bool) -> int:
+    """`ratings`: every stored rating, as lines or JSON; recomputed first with `rebuild`."""
+    if not Path(path).is_file():
+        print(f"no database at {path}", file=sys.stderr)
+        return 1
+    replayed, rows = asyncio.run(_ratings(path, rebuild))
+    if rebuild:
+        print(f"{path}: {replayed} rated results replayed", file=sys.stderr)
+    if as_json:
+        listed = [
+            {
+                "chat": chat,
+                "season": season + 1,
+                "game": game,
+                "player": uid if uid > 0 else name,
+                "user_id": uid,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "rating": r.shown,
+                "provisional": r.provisional,
+                "rated": r.deals,
+            }
+            for chat, season, game, uid, name, r in rows
+        ]
+        print(json.dumps(listed, ensure_ascii=False, indent=1))
+        return 0
+    for chat, season, game, uid, name, r in rows:
+        who = f"{name} ({uid})" if name else str(uid)
+        print(
+            f"chat {chat} season {season + 1} {game}: {who}: {r.shown}"
+            f"{' provisional' if r.provisional else ''} (mu {r.mu:.3f}, sigma {r.sigma:.3f}, "
+            f"{r.deals} rated)"
+        )
+    return 0
+
+
+async def _ratings(
+    path: str, rebuild: bool
+) -> tuple[int, list[tuple[int, int, str, int, str, Rating]]]:
+    storage = await Storage.open(path)
+    try:
+        replayed = await storage.rebuild_ratings() if rebuild else 0
+        return replayed, await storage.ratings()
     finally:
         await storage.close()
 

@@ -243,10 +243,14 @@ class GameService(Seats):
         said = games.ui(live.row.game).text(chat.lang, reason)  # in the game's own words
         text = said + ("\n" + t(chat.lang, "table.voided") if voided else "")
         deals, results = await self.storage.session(table_id)
-        if deals:  # the evening's result and who pays whom, in the same message
-            names = distinct((await self.storage.users(results)).values())
+        if deals:  # the evening's result, who pays whom and the league, in the same message
+            rated = await self.storage.standings(chat.chat_id, live.row.game, table_id)
+            people = {*results, *(s.user_id for s in rated)}
+            names = distinct((await self.storage.users(people)).values())
             ui = games.ui(live.row.game)
             text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
+            if rated:
+                text += "\n\n" + evening.ratings(chat.lang, rated, names)
         await self.presenter.post(chat.chat_id, Rendered(text))
 
     async def repost(self, chat_id: int) -> None:

@@ -193,6 +193,7 @@ async def test_a_practice_table_in_private_plays_against_computers(
         amateurs = {computer.seat_id("rules", k) for k in (1, 2, 3)}
         assert set(practice) == {alice.id, *amateurs}
         assert await storage.balances(GROUP_ID) == []
+        assert await storage.results(alice.id) == []  # practice: the league rates nothing
         assert await storage.check() == []
         _no_message_to_computers(tg)
 

@@ -23,7 +23,8 @@ from bot.games.family import screen as family_screen
 from bot.games.family.ui import FamilyUI
 from bot.games.family.words import FamilyWords
 from bot.handlers.common import help_text
-from bot.storage import ChatRow, DealRow, Storage, UserRow
+from bot.rating import Rating
+from bot.storage import ChatRow, DealRow, Standing, Storage, UserRow
 from bot.view.message import Rendered
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
@@ -207,6 +208,13 @@ class _Stored:
 
     async def deal_sums(self, chat_id: int, taken: object) -> list[tuple[object, ...]]:
         return [(row, self.game, dict.fromkeys(row.seats, 0), {}, False) for row in self.rows]
+
+    async def rated_games(self, chat_id: int) -> list[str]:
+        return [self.game]
+
+    async def standings(self, chat_id: int, game: str) -> list[Standing]:
+        seated = sorted({uid for row in self.rows for uid in row.seats})
+        return [Standing(uid, Rating(), Rating()) for uid in seated]
 
 
 def _stats_text(lang: str, game: str, rows: list[DealRow], *, holding: bool) -> str:

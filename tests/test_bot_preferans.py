@@ -29,7 +29,7 @@ from engine.preferans.match import Match, default_action, from_records
 from engine.preferans.outcome import level
 from engine.preferans.record import story
 from engine.preferans.views import table_view
-from locales import SEPARATOR
+from locales import SEPARATOR, t
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -431,12 +431,15 @@ async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_
         whists = match.balances()  # P16 with P14's top-up, were it closed now
         assert any(whists)
         stands = pref.settlement_lines(lang, match.names, whists, 5, stopped=True)[1:]
-        for command in ("/balance", "/top"):
-            await users[2].send(tg.chat(GROUP_ID), command)
-            await bot.idle()
-            said = _group(tg)[-1].html
-            head = pref.UI.text(lang, "standing", price=5, target=10)
-            assert said.split("\n") == [head, *stands]
+        head = pref.UI.text(lang, "standing", price=5, target=10)
+        await users[2].send(tg.chat(GROUP_ID), "/balance")
+        await bot.idle()
+        said = _group(tg)[-1].html
+        assert said.split("\n") == [head, *stands]
+        await users[2].send(tg.chat(GROUP_ID), "/top")  # the league, not /balance again
+        await bot.idle()
+        league = [t(lang, "top.title", game=pref.UI.title(lang)), t(lang, "top.none")]
+        assert _group(tg)[-1].html.split("\n") == [*league, "", head, *stands]
         assert ("chips move only when it closes" in said) == (lang == "en")
         assert ("фишки переходят, только когда она закрыта" in said) == (lang == "ru")
     assert tg.errors == []

@@ -57,7 +57,8 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
             seat = view.declarer
             if seat is not None and not view.needs_redeal and deal.seats[seat] == users[2].id:
                 declared += 1
-                made += view.seats[seat].tricks >= view.declarer_needs
+                uncontested = view.tricks_played == 0  # F6: the pot his with no play
+                made += uncontested or view.seats[seat].tricks >= view.declarer_needs
         results = [sums.get(d.deal_id, 0) for d in mine]
         await users[2].send(group, "/stats")
         await bot.idle()
@@ -66,6 +67,11 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
         assert f"Заявлено контрактов: {declared}, из них выполнено: {made}" in text, text
         assert f"Лучшая сдача: {signed(max(results))}, худшая: {signed(min(results))}" in text
         assert "Рекорды чата" in text
+        (league,) = [
+            s for s in await storage.standings(group.id, "frap") if s.user_id == users[2].id
+        ]
+        mark = "?" if league.now.provisional else ""
+        assert f"🏆 Рейтинг, Фрап: {league.now.shown}{mark}\n" in text, text  # one table: no change
         # two players called Лена: told apart everywhere
         for command in ("/balance", "/top", "/stats Лена (@lena_k)", "/stats Лена (1)"):
             await users[2].send(group, command)

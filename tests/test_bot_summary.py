@@ -56,7 +56,13 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
         shown: dict[str, int] = {}
         left: dict[str, int] = {}
         transfers = 0
-        for line in text.splitlines():
+        summary, _, league = text.partition("🏆")  # the result, then the league after it
+        rated = await bot.service.storage.standings(group.id, game)
+        assert {s.user_id for s in rated} == set(names.values())
+        for s in rated:
+            name = next(n for n, uid in names.items() if uid == s.user_id)
+            assert f"{name}: {s.now.shown}" in league, league
+        for line in summary.splitlines():
             head, _, amount = line.rpartition(": ")
             if " → " in head:
                 payer, payee = head.split(" → ")
@@ -130,6 +136,10 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         }
         assert await storage.seasons(group.id) == 1
         assert await storage.check() == []
+        await users[2].send(group, "/top")  # the league starts anew too
+        await bot.idle()
+        assert "пока ни у кого нет рейтинга" in bot_messages(tg, group)[-1].text
+        assert {season for _, season, _, _, _, _ in await storage.ratings()} == {0}  # archived
         assert not ask.buttons  # the question became the answer
         again = push_callback(tg, users[0], ask, data)  # a second press of it, from a client
         await bot.idle()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot import games
 from bot.chat import stats_view
 from bot.names import distinct
 from bot.stats import DealFacts, Record, chat_records, player_stats
 from bot.storage import UserRow
+from tests.engine_helpers import act, new_deal
 from tests.fakebot import parse_html
 
 A, B, C = 1, 2, 3
@@ -116,3 +118,15 @@ def test_stats_read_a_pulya_in_its_own_words(lang: str, said: list[str], unsaid:
     text = parse_html(mine + "\n" + records).text
     assert all(line in text for line in said), text
     assert not any(word in text for word in unsaid), text
+
+
+@pytest.mark.parametrize("contract", ["frap", "dark_frap"])
+def test_f6_a_frap_nobody_whists_is_a_contract_declared_and_made(contract: str) -> None:
+    """Nobody whists: the declarer takes the pot with no play (F6), and /stats counts it as a
+    contract made, not a failed one."""
+    deal = new_deal(3)
+    deal, _ = deal.apply(act(f"0 {contract}"))
+    while not deal.finished:
+        deal, _ = deal.apply(act(f"{deal.to_act} pass"))
+    assert deal.delta[0] > 0 and not deal.tricks_played
+    assert games.ui("frap").declared(deal.to_record()) == (0, True, None)

@@ -1,13 +1,18 @@
 """The evening summary a group gets when its table closes: deals played, each
-player's result over the session, and the fewest transfers that settle it."""
+player's result over the session, the fewest transfers that settle it, and the league's
+ratings the table moved."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+
+from locales import t
 
 from ..format import name, signed
 from ..games import GameUI
+from ..rating import PROVISIONAL_DEALS
 from ..settlement import settle
+from ..storage import Standing
 
 POT = 0  # the pot's place among the parties: no Telegram user has id 0
 
@@ -52,4 +57,16 @@ def session_summary(
         who = pot if payer == POT else name(names.get(payer, "?"))
         whom = pot if payee == POT else name(names.get(payee, "?"))
         lines.append(f"{who} → {whom}: <b>{amount}</b>")
+    return "\n".join(lines)
+
+
+def ratings(lang: str, rated: Sequence[Standing], names: Mapping[int, str]) -> str:
+    """The league after the evening: each player's rating and how far the table moved it."""
+    lines = [t(lang, "summary.ratings")]
+    for s in rated:
+        mark = "?" if s.now.provisional else ""
+        change = signed(s.now.shown - s.before.shown)
+        lines.append(f"{name(names.get(s.user_id, '?'))}: {s.now.shown}{mark} ({change})")
+    if any(s.now.provisional for s in rated):
+        lines.append(t(lang, "top.provisional", n=PROVISIONAL_DEALS))
     return "\n".join(lines)

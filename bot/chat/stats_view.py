@@ -4,14 +4,14 @@ replay, and the text of a player's statistics and of the chat's records."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from locales import t
 
 from .. import games
 from ..format import name, signed
 from ..stats import ChatRecords, DealFacts, PlayerStats
-from ..storage import DealRow, Storage
+from ..storage import DealRow, Standing, Storage
 
 
 def from_pot() -> tuple[str, ...]:
@@ -44,8 +44,11 @@ def _facts(
     return DealFacts(deal.deal_id, game, deltas, taken, who, made, kind, match, closed)
 
 
-def player_text(lang: str, label: str, stats: PlayerStats) -> str:
-    """A player's statistics (HTML)."""
+def player_text(
+    lang: str, label: str, stats: PlayerStats, rated: Sequence[tuple[str, Standing]] = ()
+) -> str:
+    """A player's statistics (HTML), with his rating in each game `rated` (the latest played
+    first) and what his last evening of it changed."""
     lines = [t(lang, "stats.title", name=name(label))]
     if not stats.deals:
         lines.append(t(lang, "stats.no_deals"))
@@ -55,6 +58,13 @@ def player_text(lang: str, label: str, stats: PlayerStats) -> str:
         for game, n in stats.deals.most_common()
     )
     lines.append(t(lang, "stats.deals", total=stats.deals.total(), games=per_game))
+    for game, standing in rated:
+        now, before = standing.now, standing.before
+        shown = f"{now.shown}{'?' if now.provisional else ''}"
+        line = t(lang, "stats.rating", game=games.ui(game).title(lang), rating=shown)
+        if before.deals:
+            line += " " + t(lang, "stats.rating_change", change=signed(now.shown - before.shown))
+        lines.append(line)
     lines.append(t(lang, "stats.declared", declared=stats.declared, made=stats.made))
     for game, kind in dict.fromkeys((game, kind) for game, kind, _ in stats.kinds):
         made = stats.kinds[(game, kind, True)]

@@ -39,8 +39,9 @@ class MoneyCommands(Common):
         await self._reply(message, text)
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/top: the ten richest players of this chat."""
-        await self._reply(message, await answers.top(self.service, message.chat_id, lang))
+        """/top [game]: the chat's league for a game."""
+        word = " ".join(context.args) if context.args else None
+        await self._reply(message, await answers.top(self.service, message.chat_id, lang, word))
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and

@@ -7,8 +7,8 @@ beside it so that, per chat, the sum of balances plus the pot is always zero.
 One facade, `Storage`, over parts split by concern, all on one connection and one job runner
 (`db.Jobs`): `chats` (users, chats, supergroup moves), `tables` (tables, deals, the steps that
 write them), `money` (ledger, balances, pots, seasons, the money invariants), `history`
-(finished deals), `messages` (the presenter's slots, the heartbeat); `schema` holds the
-migrations and `rows` the values handed out.
+(finished deals), `league` (the ratings), `messages` (the presenter's slots, the heartbeat);
+`schema` holds the migrations and `rows` the values handed out.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from .chats import Chats
 from .db import RETRY_AFTER, StorageUnavailable, connect
 from .history import History
+from .league import League, Result, Standing
 from .messages import Messages
 from .money import Money
 from .rows import ChatRow, DealRow, LedgerEntry, Movement, Problem, TableRow, UserRow
@@ -30,6 +31,8 @@ __all__ = [
     "LedgerEntry",
     "Movement",
     "Problem",
+    "Result",
+    "Standing",
     "Storage",
     "StorageUnavailable",
     "TableRow",
@@ -37,7 +40,7 @@ __all__ = [
 ]
 
 
-class Storage(Chats, Tables, Money, History, Messages):
+class Storage(Chats, Tables, Money, History, League, Messages):
     """All database access. Each public method is one job on aiosqlite's database thread: a
     query, or a whole transaction (BEGIN IMMEDIATE … COMMIT) run there at once (`db._Connection`).
     Jobs run one after another, so none interleaves with another, and a write costs one round

@@ -12,6 +12,7 @@ from typing import Any
 import aiosqlite
 
 from .db import Jobs
+from .league import replay
 from .rows import ChatRow, UserRow, read_chat, read_user
 
 
@@ -151,8 +152,10 @@ class Chats(Jobs):
                 (old_id, new_id, time.time()),
             )
             _merge_chat(db, old_id, new_id, title)
-            for table in ("tables", "deals", "ledger"):
+            for table in ("tables", "deals", "ledger", "rated"):
                 db.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            db.execute("DELETE FROM ratings WHERE chat_id = ?", (old_id,))
+            replay(db, new_id)  # the results of both, in the order played
             db.execute("DELETE FROM messages WHERE chat_id = ?", (old_id,))
             return True
 

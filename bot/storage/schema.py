@@ -167,7 +167,30 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE deals ADD COLUMN review TEXT;
     """,
-    # 12: the chat's message that shows a deal's review, once its button posted it: a later
+    # 12: the league (bot/storage/league.py): each rated result, its players in seat order with
+    # their chips and ratings after it, and each player's rating per chat, season and game
+    """
+    CREATE TABLE rated (
+        deal_id INTEGER PRIMARY KEY REFERENCES deals (deal_id),
+        chat_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        players TEXT NOT NULL,
+        rated_at REAL NOT NULL
+    );
+    CREATE INDEX rated_by_chat ON rated (chat_id, season, game);
+    CREATE TABLE ratings (
+        chat_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        deals INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, season, game, user_id)
+    );
+    """,
+    # 13: the chat's message that shows a deal's review, once its button posted it: a later
     # press points to it instead of posting it again (a column of the deal, not a presenter
     # slot, which would keep a row in memory per deal ever reviewed)
     """

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import metrics
 from .db import Jobs
+from .league import rate
 from .money import book
 from .rows import DealRow, Movement, TableRow, read_deal, read_table
 
@@ -121,8 +122,11 @@ class Tables(Jobs):
         *,
         finished: bool = False,
         pot_has_penalty: bool | None = None,
+        rated: Sequence[int] = (),
     ) -> None:
-        """Write one game step: the record, the table, the chips it moved: one transaction."""
+        """Write one game step: the record, the table, the chips it moved, and the league's
+        ratings of the `rated` players by the deal's chips (a rated result: `league.rate`): one
+        transaction."""
 
         def body(db: sqlite3.Connection) -> bool:
             _write_table(db, table)
@@ -139,6 +143,7 @@ class Tables(Jobs):
             if cursor.rowcount != 1:  # settling twice changes nothing
                 raise RuntimeError(f"deal {deal_id} is not in play")
             pot_moved = book(db, table.chat_id, table.game, deal_id, movements)
+            rate(db, table.chat_id, table.game, deal_id, rated)
             if pot_has_penalty is None:
                 return pot_moved
             db.execute(
@@ -188,12 +193,17 @@ class Tables(Jobs):
         return [read_deal(row) for row in rows]
 
     async def settle_match(
-        self, table: TableRow, deal_id: int, movements: Sequence[Movement]
+        self,
+        table: TableRow,
+        deal_id: int,
+        movements: Sequence[Movement],
+        rated: Sequence[int] = (),
     ) -> None:
         """A match stopped early: its deal in play voided (it moved no chips) and the match's
         settlement booked against its last finished deal, the one its score stands at (a voided
-        deal books nothing: the start-up check holds it to that), with the table closed: one
-        transaction. With no deal finished the sheet is empty, so nothing is owed or booked."""
+        deal books nothing: the start-up check holds it to that), with the table closed, and
+        the `rated` players rated by it: one transaction. With no deal finished the sheet is
+        empty, so nothing is owed, booked or rated."""
 
         def body(db: sqlite3.Connection) -> bool:
             _write_table(db, table)
@@ -211,7 +221,9 @@ class Tables(Jobs):
                 if any(m.amount for m in movements):
                     raise RuntimeError(f"table {table.table_id}: a settlement with no deal played")
                 return False
-            return book(db, table.chat_id, table.game, last["deal_id"], movements)
+            pot_moved = book(db, table.chat_id, table.game, last["deal_id"], movements)
+            rate(db, table.chat_id, table.game, last["deal_id"], rated)
+            return pot_moved
 
         if await self.transaction(body):
             self._chat_changed(table.chat_id)

@@ -17,6 +17,12 @@ def practice(chat_id: int) -> bool:
     return chat_id > 0
 
 
+def rated(live: OpenTable) -> tuple[int, ...]:
+    """The players the league rates by the deal now ending (its seats dealt in); nobody at a
+    practice table."""
+    return () if practice(live.row.chat_id) else tuple(live.deal_seats)
+
+
 def sits_out(live: OpenTable, user_id: int) -> bool:
     """Away, unreachable or leaving players are not dealt in (no ante)."""
     user = live.users.get(user_id)

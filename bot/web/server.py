@@ -376,11 +376,8 @@ class WebServer:
             await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
             return socket
         page = Viewer(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
-        self.viewers.add(page)
         try:
-            await self.viewers.send(
-                page, await self.viewers.view(page.user, page.table_id), first=True
-            )
+            await self.viewers.greet(page)
             # presses are calls of their own; the page only asks "ping" and is answered "pong",
             # so a server that hangs with the socket open is told from one that is quiet
             async for message in socket:

@@ -312,6 +312,7 @@ class DealTables:
                 self._movements(live, events),
                 finished=new.finished,
                 pot_has_penalty=new.pot_has_penalty if new.finished else None,
+                rated=seating.rated(live) if new.finished else (),
             )
         except StorageUnavailable:
             live.row = before

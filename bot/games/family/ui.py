@@ -75,12 +75,15 @@ class FamilyUI(FamilyWords):
         return account.deal_account(lang, self, record, number)
 
     def declared(self, record: dict[str, Any]) -> tuple[int | None, bool, str | None]:
-        """The replayed deal's declarer and whether he took what his contract needs (nobody's
-        after an F8 redeal)."""
+        """The replayed deal's declarer and whether he made his contract: took the tricks it
+        needs, or the pot with no play when nobody stood against him (nobody's after an F8
+        redeal)."""
         try:
             view = table_view(replay(record))
         except (ReplayError, KeyError, ValueError):
             return None, False, None
         if view.declarer is None or view.needs_redeal:
             return None, False, None
+        if view.tricks_played == 0:  # F6, SK4: nobody stood against him, the pot was his
+            return view.declarer, True, None
         return view.declarer, view.seats[view.declarer].tricks >= view.declarer_needs, None

@@ -265,7 +265,10 @@ class PulyaTables:
             live.row = replace(live.row, status="closed", deadline=None)
         moves = self._settlement(live, step.match) if over else []
         record = deal_record.to_record(step.finished_deal)
-        await self.storage.save_step(live.row, live.deal_id, record, moves, finished=True)
+        await self.storage.save_step(
+            live.row, live.deal_id, record, moves, finished=True,
+            rated=seating.rated(live) if over else (),
+        )  # fmt: skip
         live.play = PulyaTable(step.match)
         self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
         result = render.result_message(chat.lang, step.line, step.match)
@@ -289,7 +292,9 @@ class PulyaTables:
             return False
         stopped = match.stop()
         assert live.deal_id is not None
-        await self.storage.settle_match(live.row, live.deal_id, self._settlement(live, stopped))
+        await self.storage.settle_match(
+            live.row, live.deal_id, self._settlement(live, stopped), seating.rated(live)
+        )
         live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
         self._show_deal(live, chat, match.deal, closed=True)
         self._show_result(live, chat, render.result_message(chat.lang, None, stopped))

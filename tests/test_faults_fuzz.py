@@ -37,6 +37,7 @@ GROUP_COMMANDS = (
 )  # fmt: skip
 PRESSES_PER_EXAMPLE = 70
 COMMANDS_PER_EXAMPLE = 12
+KEPT_WITH_DEAL = ("review", "review_message")
 
 
 @dataclass(repr=False)
@@ -165,9 +166,11 @@ async def _snapshot(service: GameService) -> Any:
     for name in ("chats", "balances", "tables", "deals", "ledger"):
         async with db.execute(f"SELECT * FROM {name} ORDER BY 1, 2") as cursor:
             rows = await cursor.fetchall()
-        # a finished deal's review (a replayed Review button's) is kept beside it: no change
+        # a finished deal's review (a replayed Review button's) and the message it was posted
+        # in are kept beside it: no change
         tables[name] = [
-            tuple(v for k, v in zip(row.keys(), row, strict=True) if k != "review") for row in rows
+            tuple(v for k, v in zip(row.keys(), row, strict=True) if k not in KEPT_WITH_DEAL)
+            for row in rows
         ]
     sql = "SELECT user_id, lang, started, blocked FROM users WHERE started ORDER BY 1"
     async with db.execute(sql) as cur:  # (a stranger pressing Join is only recorded)

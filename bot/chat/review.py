@@ -7,6 +7,7 @@ never changes. The words every game shares are here; a game adds its own lines
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -29,11 +30,36 @@ if TYPE_CHECKING:
     from ..storage import DealRow, Storage
 
 
+# The reviews being worked out now, keyed by storage and deal: whoever asks for a deal's review
+# while it is worked out waits for that one computation rather than starting another. A flight
+# leaves once it ends, a failed one too, so a failure is not kept and the next ask tries again.
+_flights: dict[tuple[int, int], asyncio.Task[Review]] = {}
+
+
 async def review_of(storage: Storage, computers: Computers, deal: DealRow) -> Review:
-    """The deal's review: kept, or worked out on a worker and kept."""
+    """The deal's review: kept, or worked out on a worker (once, however many ask at once)
+    and kept."""
     kept = await storage.deal_review(deal.deal_id)
     if kept is not None:
         return Review.from_json(json.loads(kept))
+    key = (id(storage), deal.deal_id)
+    flight = _flights.get(key)
+    if flight is None:
+        flight = asyncio.ensure_future(_work_out(storage, computers, deal))
+        _flights[key] = flight
+        flight.add_done_callback(lambda done: _land(key, done))
+    # shielded: one asker giving up (a page closed) does not stop the others' computation
+    return await asyncio.shield(flight)
+
+
+def _land(key: tuple[int, int], done: asyncio.Task[Review]) -> None:
+    if _flights.get(key) is done:
+        del _flights[key]
+    if not done.cancelled():
+        done.exception()  # retrieved: every asker that still waits has it raised
+
+
+async def _work_out(storage: Storage, computers: Computers, deal: DealRow) -> Review:
     data = await computers.work(compute, deal.record)
     if data is None:  # a record an older engine wrote that no longer replays
         log.warning("deal %s: its record does not replay, no review", deal.deal_id)

@@ -4,6 +4,7 @@ carrier (`button`), so a Mini App page sends its presses through the same path."
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -28,9 +29,14 @@ class Answer:
     url: str | None = None
 
 
-# Refusals told in a toast: a button pressed twice, or after its moment passed, needs no modal
-# to be dismissed; the press simply did nothing.
-QUIET = frozenset({"err.stale"})
+# Refusals told in a toast: a button pressed twice, or after its moment passed, or a review
+# already in the chat, needs no modal to be dismissed; the press simply did nothing.
+QUIET = frozenset({"err.stale", "review.posted"})
+
+# Seconds a press's handling may take before its callback query is answered without waiting
+# for it: Telegram's client shows an error if the spinner turns for long, and the handling may
+# wait on the group's budget of new messages (a review posted) for many seconds.
+ANSWER_WITHIN = 0.7
 
 # A press that needs no chat: the presser's own move (a/t, on the presser's private message).
 AnywherePress = Callable[[int, Press], Awaitable[None]]
@@ -78,7 +84,9 @@ class Presses(Common):
         await self.in_chat[kind](bot, pressed, press, pressed.chat_id)
 
     async def button(self, update: Update, context: Context) -> None:
-        """Every inline button: handled by `handle_press`, and always answered."""
+        """Every inline button: handled by `handle_press`, and always answered within a second:
+        as the handling says if it is done by then, else at once with no text while it goes on
+        (a refusal it then comes to changed nothing and is only logged)."""
         query = update.callback_query
         if query is None:
             return
@@ -90,5 +98,17 @@ class Presses(Common):
             message.message_id if message else 0,
             getattr(message, "reply_markup", None),
         )
-        said = await self.handle_press(context.bot, pressed)
-        await answer(query, said.text, alert=said.alert, url=said.url)
+        handling = asyncio.ensure_future(self.handle_press(context.bot, pressed))
+        try:
+            await asyncio.wait({handling}, timeout=ANSWER_WITHIN)
+            if handling.done():
+                said = handling.result()
+                await answer(query, said.text, alert=said.alert, url=said.url)
+                return
+            await answer(query, None)  # the spinner stops; the handling goes on
+            said = await handling
+        finally:
+            handling.cancel()  # done by now, unless this handler itself was cancelled
+        if said.text is not None:  # a refusal once answered: nothing was done, nothing to show
+            log.info("press %r of %s refused after its answer: %s", pressed.data,
+                     pressed.user.user_id, said.text)  # fmt: skip

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, tzinfo
+from weakref import WeakValueDictionary
+
 from telegram import Bot, Message, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -12,7 +16,7 @@ from locales import t
 from .. import computer
 from ..callbacks import Press
 from ..chat import review
-from ..service import Refusal
+from ..service import GameService, Refusal
 from ..storage import DealRow
 from ..view.message import Rendered
 from .common import Common, Context, Pressed, is_id
@@ -25,6 +29,12 @@ _IN_CHAT = (
 
 class Reviews(Common):
     """/review and its button."""
+
+    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
+        super().__init__(service, time_zone)
+        # a lock per deal whose review is being posted by its button: held while it is looked up
+        # and posted, so presses at once post it once (a lock lives while someone holds it)
+        self._posting: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
     async def review(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/review: the review of the chat's last deal; /review <number>: of that deal (the
@@ -43,20 +53,27 @@ class Reviews(Common):
 
     async def review_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """r: the button under a deal's result (it names the deal): the review is posted under
-        the result, for the players of the deal and the members of its chat only."""
+        the result, for the players of the deal and the members of its chat only, and once: a
+        later press is told it is in the chat already."""
         deal = await self.storage.finished_deal(press.table_id)
         if deal is None:
             raise Refusal("err.stale")
         if deal.chat_id != chat_id or not await self._may_see(bot, deal, pressed.user.user_id):
             raise Refusal("review.refused")
-        chat = await self.storage.chat(chat_id)
         number = await self.storage.deal_number(deal)
-        text = await self._text(deal, number, chat.lang)
-        await self.service.presenter.post(
-            chat_id,
-            Rendered(text, review.again(chat.lang, deal)),
-            reply_to=pressed.message_id or None,
-        )
+        lock = self._posting.setdefault(deal.deal_id, asyncio.Lock())
+        async with lock:
+            if await self.storage.review_message(deal.deal_id) is not None:
+                raise Refusal("review.posted", number=number)
+            chat = await self.storage.chat(chat_id)
+            text = await self._text(deal, number, chat.lang)
+            posted = await self.service.presenter.post(
+                chat_id,
+                Rendered(text, review.again(chat.lang, deal)),
+                reply_to=pressed.message_id or None,
+            )
+            if posted is not None:  # not delivered: the next press tries again
+                await self.storage.save_review_message(deal.deal_id, posted)
 
     async def replay_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
         """p: a player of the deal plays it again in his private chat, from his seat, against

@@ -1,5 +1,5 @@
 """The readers of the chat's finished deals: /history's numbered list and the last deals; a
-finished deal's review, kept once worked out."""
+finished deal's review, kept once worked out, and the message that shows it in the chat."""
 
 from __future__ import annotations
 
@@ -65,6 +65,21 @@ class History(Jobs):
             conn.execute(
                 "UPDATE deals SET review = ? WHERE deal_id = ? AND status = 'finished'",
                 (review, deal_id),
+            )
+
+        await self.transaction(body)
+
+    async def review_message(self, deal_id: int) -> int | None:
+        """The message of the deal's chat that shows its review, once its button posted it."""
+        row = await self.query_one("SELECT review_message FROM deals WHERE deal_id = ?", (deal_id,))
+        return None if row is None else row["review_message"]
+
+    async def save_review_message(self, deal_id: int, message_id: int) -> None:
+        """Remember the message that shows the deal's review in its chat."""
+
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE deals SET review_message = ? WHERE deal_id = ?", (message_id, deal_id)
             )
 
         await self.transaction(body)

@@ -190,4 +190,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_id, season, game, user_id)
     );
     """,
+    # 13: the chat's message that shows a deal's review, once its button posted it: a later
+    # press points to it instead of posting it again (a column of the deal, not a presenter
+    # slot, which would keep a row in memory per deal ever reviewed)
+    """
+    ALTER TABLE deals ADD COLUMN review_message INTEGER;
+    """,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -367,6 +368,7 @@ class CallbackRecord:
     message: StoredMessage
     data: str | None
     answer: Json | None = None
+    at: float = field(default_factory=time.monotonic)  # when pressed (time.monotonic)
 
     @property
     def answered(self) -> bool:
@@ -385,3 +387,4 @@ class ApiCall:
     result: Any = None
     description: str | None = None
     injected: bool = False  # the error came from fail_next()/outage(), not from validation
+    at: float = field(default_factory=time.monotonic)  # when it arrived (time.monotonic)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from engine.actions import Action, Do
 from engine.ai import LEVELS, Knowledge, PrefKnowledge, rules_player
+from engine.errors import IllegalAction
 from engine.games import GAMES
 from engine.preferans.actions import PrefAction
 from locales import t
@@ -206,6 +207,14 @@ class Computers:
             except StorageUnavailable as exc:  # again once the database takes it
                 log.warning("table %s: computer move not saved (%s); trying again", table_id, exc)
                 await asyncio.sleep(RETRY_AFTER)
+            except IllegalAction as exc:  # whatever produced it: the rules level moves instead
+                if action == (fallback := stand_in(knowledge)):
+                    raise
+                metrics.REMOTE_REFUSED.labels("refused").inc()
+                log.warning(
+                    "table %s: computer move refused (%s); the rules level moves", table_id, exc
+                )
+                action = fallback
 
     async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is
@@ -218,6 +227,10 @@ class Computers:
             move: Move = await self.call(decide, knowledge, level, seed)
         except Unavailable as exc:
             self._stand_in(str(exc))
+            return rules_player(knowledge, random.Random(seed))
+        if move not in knowledge.legal:  # a worker's word counts only when it is a legal action
+            metrics.REMOTE_REFUSED.labels("illegal").inc()
+            self._stand_in("an answer that is no legal action of the seat")
             return rules_player(knowledge, random.Random(seed))
         if self._down_since is not None:
             log.warning(

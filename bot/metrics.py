@@ -57,6 +57,12 @@ REMOTE_TASKS = Counter(
     "Calls for the computer players' workers: sent, run, late (past the deadline), failed",
     ["state"],
 )
+REMOTE_REFUSED = Counter(
+    "frap_remote_refused",
+    "Computer moves refused: a worker's answer that is no legal action (illegal), or a move "
+    "the engine would not apply (refused); the rules level moved instead",
+    ["reason"],
+)
 REMOTE_QUEUE_SECONDS = Histogram(
     "frap_remote_queue_seconds",
     "A call's wait for a worker, its run left out",

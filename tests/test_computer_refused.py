@@ -55,7 +55,7 @@ def test_refused_apply_gets_the_rules_move() -> None:
 
 
 def test_illegal_answer_is_refused_and_counted() -> None:
-    deal, knowledge = _position()
+    _, knowledge = _position()
     before = metrics.REMOTE_REFUSED.labels("illegal")._value.get()
 
     class Lying(computer.Computers):

@@ -20,7 +20,7 @@ Preferans three, P1) or `--players` clamped to the sizes it is played at, and me
 registry entry's unit. Preferans is played one deal at a time from an empty sheet (Sochi
 rules, no raspasy before it), and its figure is in whists: each seat's P16
 settlement of the deal's own entries, a pulya point counted as a gora point written off (the
-payoff of ai/preferans.settle, which the strong level plays for).
+payoff of preferans/pulya.deal_value, which the strong level plays for).
 
 `--pairs A-B,...` picks the matches (default strong-rules,rules-random); for Preferans `exact` is an
 earlier Master (card play exact from the first trick where 16 imagined deals fit a budget of

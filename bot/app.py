@@ -32,6 +32,7 @@ from locales import LANGUAGES, t
 
 from . import metrics
 from .client.api import FrapBot
+from .client.cutoff import Cutoff, ShuttingDown
 from .client.http import AiohttpRequest
 from .client.ratelimit import SendLimiter
 from .config import Settings
@@ -85,9 +86,11 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
 
     `rng` shuffles the decks (tests pass a seeded one; by default the system's randomness).
     """
+    cutoff = Cutoff()  # the shutdown's end of every Telegram call (bot/client/cutoff.py)
     limiter = SendLimiter(
         per_second=settings.messages_per_second,
         per_group_minute=settings.group_messages_per_minute,
+        cutoff=cutoff,
     )
     telegram = Telegram()
     bot = FrapBot(
@@ -108,6 +111,7 @@ def build(settings: Settings, *, rng: random.Random | None = None) -> Applicatio
         .build()
     )
     app.bot_data["telegram"] = telegram
+    app.bot_data["cutoff"] = cutoff
     return app
 
 
@@ -154,22 +158,47 @@ class RecentIds:
         return True
 
 
+async def prepare(app: Application, settings: Settings) -> Heartbeat:  # type: ignore[type-arg]
+    """What the bot sets up before Telegram first answers (it may be down for long): the database,
+    opened and checked (StartRefused on a problem, unless forced), the heartbeat, and the
+    servers of /healthz, /metrics and the Mini App's page, which answer 503 with the reason
+    ("starting: Telegram unreachable") until `post_init` has resumed the tables. Once only:
+    `post_init` calls it if the caller did not."""
+    if "heartbeat" in app.bot_data:
+        heartbeat: Heartbeat = app.bot_data["heartbeat"]
+        return heartbeat
+    storage = await Storage.open(
+        settings.db_path,
+        lang=settings.default_language,
+        ante=settings.default_ante,
+        turn_timeout=settings.turn_timeout,
+        busy_timeout=settings.db_busy_timeout,
+    )
+    problems = await storage.check()
+    if problems and not settings.force_start:  # no play on a broken ledger
+        await storage.close()
+        raise StartRefused(problems)
+    for problem in problems:  # started with the override
+        log.error("storage check failed: %s", problem.line())
+    app.bot_data["storage"] = storage
+    heartbeat = app.bot_data["heartbeat"] = Heartbeat(storage, app.bot_data["telegram"], settings)
+    heartbeat.start()
+    if settings.metrics_port is not None:
+        health = functools.partial(healthz, heartbeat)
+        server = MetricsServer(health, settings.metrics_listen, settings.metrics_port)
+        await server.start()
+        app.bot_data["metrics_server"] = server
+    if settings.webapp_url:  # the Mini App (and, in webhook mode, the webhook)
+        web = app.bot_data["web"] = WebServer(app, settings, heartbeat=heartbeat)
+        await web.start()
+    return heartbeat
+
+
 def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[no-untyped-def]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        storage = await Storage.open(
-            settings.db_path,
-            lang=settings.default_language,
-            ante=settings.default_ante,
-            turn_timeout=settings.turn_timeout,
-            busy_timeout=settings.db_busy_timeout,
-        )
-        problems = await storage.check()
-        if problems and not settings.force_start:  # no play on a broken ledger
-            await storage.close()
-            raise StartRefused(problems)
-        for problem in problems:  # started with the override
-            log.error("storage check failed: %s", problem.line())
-        presenter = Presenter(app.bot, storage)
+        heartbeat = await prepare(app, settings)
+        storage = heartbeat.storage
+        presenter = Presenter(app.bot, storage, app.bot_data["cutoff"])
         service = GameService(
             storage,
             presenter,
@@ -183,33 +212,22 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             computer_deadline=settings.computer_deadline,
         )
         app.bot_data["service"] = service
-        # The heartbeat, /metrics and /healthz, the open tables' gauge
-        heartbeat = app.bot_data["heartbeat"] = Heartbeat(
-            storage, app.bot_data["telegram"], settings
-        )
-        heartbeat.start()
-        if settings.metrics_port is not None:
-            health = functools.partial(healthz, heartbeat)
-            server = MetricsServer(health, settings.metrics_listen, settings.metrics_port)
-            await server.start()
-            app.bot_data["metrics_server"] = server
         tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
         # the handlers, whose handle_press another front end's presses take too (a Mini App)
         handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
         register(app, handlers)
-        if settings.webapp_url:  # the Mini App (and, in webhook mode, the webhook)
+        if settings.webapp_url:  # its server started by `prepare`
             service.opener = Opener(
                 settings.webapp_url, app.bot.username, settings.webapp_short_name
             )
-            web = app.bot_data["web"] = WebServer(
-                app, service, handlers, settings, heartbeat=heartbeat
-            )
-            await web.start()
+            app.bot_data["web"].attach(service, handlers)
         resumed = await service.resume()
         log.info("resumed %d open tables", resumed)
         await _set_commands(app)
         _tune_gc()
+        heartbeat.stage = None  # ready: /healthz says whether Telegram answers and the
+        # heartbeat is written
 
     return post_init
 
@@ -239,6 +257,8 @@ def _tune_gc() -> None:
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    """Close what `prepare` and `post_init` opened: the presenter's digests not yet stored are
+    written before the database is closed."""
     service: GameService | None = app.bot_data.get("service")
     if "open_tables" in app.bot_data:
         metrics.OPEN_TABLES.sources.remove(app.bot_data["open_tables"])
@@ -250,9 +270,11 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot_data["web"].stop()
     if service is not None:
         await service.close()  # no timer may fire on a closed database
-        # SIGTERM (docker stop) waits 10 s before SIGKILL: messages get 5 of them
+        # SIGTERM (docker stop) waits 10 s before SIGKILL: bot.updates gives the messages
+        # SHUTDOWN_FLUSH of them, then cuts Telegram off, so this flush is quick
         await service.presenter.close(timeout=SHUTDOWN_FLUSH)
-        await service.storage.close()
+    if "storage" in app.bot_data:
+        await app.bot_data["storage"].close()
 
 
 def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type-arg]
@@ -278,8 +300,11 @@ async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log a handler's unexpected exception (and count it, so tests can insist on none).
 
     Polling's own trouble (a 5xx, a time-out, no network: python-telegram-bot retries it) is no
-    bug: bot.metrics.Telegram has logged it in one line already."""
+    bug: bot.metrics.Telegram has logged it in one line already; nor is a call the shutdown
+    ended (bot/client/cutoff.py)."""
     if update is None and isinstance(context.error, NetworkError):
+        return
+    if isinstance(context.error, ShuttingDown):  # counted for the shutdown's summary
         return
     log.error(
         "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
@@ -288,6 +313,15 @@ async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _set_commands(app: Application) -> None:  # type: ignore[type-arg]
+    """The commands' menu in every language; Telegram failing meanwhile leaves the last start's
+    (one line: bot.metrics.Telegram has said whether Telegram is down)."""
+    try:
+        await _send_commands(app)
+    except (NetworkError, ShuttingDown) as exc:
+        log.warning("the commands' menu was not updated: %s", exc)
+
+
+async def _send_commands(app: Application) -> None:  # type: ignore[type-arg]
     for lang in LANGUAGES:
         code = None if lang == "en" else lang
         group = [BotCommand(c, t(lang, f"cmd.{c}")) for c in GROUP_COMMANDS]

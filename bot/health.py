@@ -5,7 +5,9 @@ Telegram last answered. The heartbeat is old when the event loop is stuck or the
 refuses writes (a full disk, a lock); `python -m bot health` reads it from the database, and
 `/healthz` (on METRICS_PORT) answers from the bot itself.
 Either fails when the heartbeat is older than HEALTH_MAX_BEAT_AGE or Telegram has not answered
-for HEALTH_MAX_SILENCE.
+for HEALTH_MAX_SILENCE. `/healthz` answers from the bot's first second: 503 "starting" (with
+"Telegram unreachable" while it is) until the tables are resumed, and 503 "stopping" once the bot
+was told to stop.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ def problems(
     return found
 
 
+STARTING = "starting"
+STOPPING = "stopping"
+
+
 class Heartbeat:
     """Writes the heartbeat while the bot runs; `problems()` is /healthz's answer."""
 
@@ -58,6 +64,8 @@ class Heartbeat:
         self.storage = storage
         self.telegram = telegram
         self.settings = settings
+        # STARTING until the tables are resumed (None: ready), STOPPING once told to stop
+        self.stage: str | None = STARTING
         self.written: float | None = None  # Unix time of the last heartbeat written
         self._task: asyncio.Task[None] | None = None
         self._failing = False
@@ -85,6 +93,12 @@ class Heartbeat:
             await asyncio.sleep(self.settings.heartbeat_every)
 
     def problems(self) -> list[str]:
+        if self.stage == STARTING and self.telegram.down_since is not None:
+            return [f"{STARTING}: Telegram unreachable"]
+        if self.stage == STARTING and self.telegram.last_answer is None:
+            return [f"{STARTING}: waiting for Telegram's first answer"]
+        if self.stage is not None:
+            return [self.stage]
         return problems(self.written, self.telegram.last_answer_wall, self.settings)
 
 

@@ -19,6 +19,7 @@ from telegram.error import (
 )
 
 from .client.api import FrapBot
+from .client.cutoff import Cutoff, ShuttingDown
 from .client.ratelimit import SendLimiter
 from .storage import Storage, StorageUnavailable
 from .view.message import Rendered
@@ -53,9 +54,11 @@ class _Slot:
 class Presenter:
     """Sends and edits the bot's messages; the game service only says what each slot should show."""
 
-    def __init__(self, bot: FrapBot, storage: Storage) -> None:
+    def __init__(self, bot: FrapBot, storage: Storage, cutoff: Cutoff | None = None) -> None:
         self.bot = bot
         self.storage = storage
+        # the shutdown's cut-off (bot/client/cutoff.py): no retry after it, and no wait for one
+        self.cutoff = cutoff
         self._slots: dict[str, _Slot] = {}
         self.on_forbidden: ForbiddenHandler | None = None
         # A group that became a supergroup (told by a ChatMigrated error), and a group
@@ -199,11 +202,13 @@ class Presenter:
                 if _MUTED in exc.message.lower():
                     self._removed(chat_id)
                 return None
+            except ShuttingDown:  # counted for the shutdown's summary
+                return None
             except (TimedOut, NetworkError, RetryAfter) as exc:
                 if attempt > _POST_RETRIES:
                     log.error("could not post to %s: %s", chat_id, exc)
                     return None
-                await asyncio.sleep(_pause(exc, attempt))
+                await self._pause(_pause(exc, attempt))
         return None
 
     async def _run(self, slot: _Slot) -> None:
@@ -243,11 +248,21 @@ class Presenter:
             except Forbidden:
                 await self._forbidden(slot.chat_id)
                 return
+            except ShuttingDown:  # the message keeps what it shows (the summary counts it)
+                return
             except (TimedOut, NetworkError, RetryAfter) as exc:
                 failures += 1  # no giving up: the message must end up showing the latest state
                 # no line per try: bot.metrics.Telegram says once that Telegram is down
                 log.debug("slot %s: %s (try %d)", slot.name, exc, failures)
-                await asyncio.sleep(_pause(exc, failures))
+                await self._pause(_pause(exc, failures))
+
+    async def _pause(self, seconds: float) -> None:
+        """The wait before trying again: cut short by the shutdown's cut-off, after which the
+        next try fails at once and ends the loop."""
+        if self.cutoff is None:
+            await asyncio.sleep(seconds)
+        else:
+            await self.cutoff.sleep(seconds)
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         old = slot.message_id if slot.renew else None
@@ -302,7 +317,7 @@ class Presenter:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
             if "not found" in exc.message.lower():
                 return  # deleted already (the player cleared the chat)
-        except (Forbidden, TimedOut, NetworkError, RetryAfter) as exc:
+        except (Forbidden, TimedOut, NetworkError, RetryAfter, ShuttingDown) as exc:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, exc)
             return
         try:

@@ -14,13 +14,11 @@ from engine.ai import LEVELS, pref_knowledge, pref_search, rules_player
 from engine.ai.pref_dd import DDSolver
 from engine.ai.pref_search import Policy, strong
 from engine.ai.preferans import choose as rules_choose
-from engine.ai.preferans import settle
 from engine.cards import Card, make_deck
 from engine.games import GAMES
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import PrefDeal
 from engine.preferans.knowledge import PrefKnowledge
-from engine.preferans.outcome import Entries
 from engine.preferans.record import start, to_record
 from tests.pref_deal_helpers import act, new, plays, run
 from tests.pref_solver_reference import random_position, random_start
@@ -125,23 +123,6 @@ def test_seat_knowledge_hides_the_talon_until_shown_and_the_discard_always() -> 
     assert pref_knowledge(deal, 0).unseen == tuple(sorted(
         (*deal.hands[1], *deal.hands[2]), key=lambda c: ("SCDH".index(c.suit.value), c.rank)
     ))  # fmt: skip
-
-
-# ---- the settlement -----------------------------------------------------------------------------
-
-
-def test_p16_settlement_of_p17c() -> None:
-    """P17 (c): A gora +8; B 28 whists on A, C and D 8 each: A −104, B +48, C +28, D +28."""
-    whists = ((0, 0, 0, 0), (28, 0, 0, 0), (8, 0, 0, 0), (8, 0, 0, 0))
-    assert settle(Entries((0,) * 4, (8, 0, 0, 0), whists), 4) == [-104, 48, 28, 28]
-
-
-def test_a_pulya_point_is_worth_a_gora_point_written_off() -> None:
-    """P14/P16: 6♠ made uncontested (pulya +2) at three is worth what +2 gora on each other is."""
-    made = settle(Entries((2, 0, 0), (0, 0, 0), ((0,) * 3,) * 3), 3)
-    others = settle(Entries((0, 0, 0), (0, 2, 2), ((0,) * 3,) * 3), 3)
-    assert made == pytest.approx([40 / 3, -20 / 3, -20 / 3])
-    assert others == pytest.approx([40 / 3, -20 / 3, -20 / 3])
 
 
 # ---- the exact solver ---------------------------------------------------------------------------

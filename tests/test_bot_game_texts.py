@@ -226,7 +226,7 @@ def _foreign(game: str) -> set[str]:
 
 # A card as the other language writes it: Russian shows В Д К Т, English J Q K A.
 _FOREIGN_CARD = {"ru": re.compile(r"[JQKA][♠♣♦♥]"), "en": re.compile(r"[ВДКТ][♠♣♦♥]")}
-_RULE_NUMBER = re.compile(r"(?<![\w-])(?:SK|[EFKNPSW])\d{1,2}\b")  # RULES.md's P14, F8, SK3
+_RULE_NUMBER = re.compile(r"(?<![\w-])(?:SK|[EFKNPSW])\d{1,2}\b")  # docs/rules.md's P14, F8, SK3
 _HYPHEN_MINUS = re.compile(r"(?<![\w-])-\d")  # "-10" where "−10" is meant
 _EMPTY_LABEL = re.compile(r":[ \t]+$", re.M)  # "Ваши карты: " with nothing after the colon
 # One word per thing (the catalogs' header), names in the nominative, a trick count against a

@@ -1,6 +1,6 @@
 """Napoleon through the bot and the fake Bot API: scripted hands for napoleon made and
 failed, a dealer's "here", the exchange; random deals of 2–6 players; a restart and /stopgame
-mid-deal; the treasure kept apart from the other games' pots (RULES.md N1–N7)."""
+mid-deal; the treasure kept apart from the other games' pots (docs/rules.md N1–N7)."""
 
 from __future__ import annotations
 

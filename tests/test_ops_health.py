@@ -1,11 +1,13 @@
 """What an operator sees. /metrics (Prometheus) and /healthz on METRICS_PORT, and
 `python -m bot health` for Docker's HEALTHCHECK: healthy while the bot reaches Telegram and writes
 its database, unhealthy when Telegram has been silent too long or the database refuses the
-heartbeat."""
+heartbeat, and while the bot starts (from its first second, Telegram reachable or not)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import random
 import socket
@@ -184,3 +186,71 @@ def test_the_health_command_fails_without_a_fresh_heartbeat(tmp_path: Path, case
         "stopped long ago": "s old: the bot is stuck, stopped, or cannot write its database",
     }[case]
     assert expected in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("telegram", ["down", "502", "hang"])
+async def test_healthz_answers_before_telegram_does(tmp_path: Path, telegram: str) -> None:
+    """`python -m bot` started while Telegram is down (nothing listens), answers every call 502,
+    or holds every call unanswered: /healthz (on METRICS_PORT and on the Mini App's server)
+    answers 503 with the reason from the start, the Mini App's page is served and its API says
+    the bot is starting; once Telegram answers, /healthz says 200."""
+    metrics, web = _free_port(), _free_port()
+    tg = FakeTelegram(bot_username="frapbot", port=_free_port())  # not yet listening
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "BOT_TOKEN": tg.token,
+        "BOT_API_URL": f"http://127.0.0.1:{tg.port}/bot",
+        "DB_PATH": str(tmp_path / "db.sqlite3"),
+        "POLL_TIMEOUT": "1",
+        "METRICS_PORT": str(metrics),
+        "METRICS_LISTEN": "127.0.0.1",
+        "WEBAPP_URL": f"http://127.0.0.1:{web}/app",
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "PORT": str(web),
+    }
+    if telegram != "down":
+        await tg.start()
+        tg.outage(502, include_get_updates=True, hang=telegram == "hang")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    talk = asyncio.ensure_future(proc.communicate())
+    try:
+        answers = []
+        for _ in range(300):  # the first answer, while Telegram has answered nothing
+            with contextlib.suppress(aiohttp.ClientConnectionError):
+                answers.append(await _get(f"http://127.0.0.1:{metrics}/healthz"))
+                break
+            await asyncio.sleep(0.05)
+        assert not any(call.ok for call in tg.log)
+        assert answers and answers[0][0] == 503 and answers[0][1].startswith("starting"), answers
+        await asyncio.sleep(1)  # a while later: still starting, the reason said
+        for url in (f"http://127.0.0.1:{port}/healthz" for port in (metrics, web)):
+            status, text = await _get(url)
+            assert status == 503, text
+            if telegram != "hang":  # a held call is not yet a failure (until its time-out)
+                assert text == "starting: Telegram unreachable\n", text
+        status, page = await _get(f"http://127.0.0.1:{web}/app")
+        assert status == 200 and "<html" in page.lower()
+        status, text = await _get(f"http://127.0.0.1:{web}/app/api/view?table=1")
+        assert status == 503 and json.loads(text)["error"] == "starting", text
+        assert not any(call.ok for call in tg.log)
+
+        if telegram == "down":
+            await tg.start()
+        tg.end_outage()
+        for _ in range(600):  # ready once Telegram answers (the start-up's back-off: seconds)
+            if await _get(f"http://127.0.0.1:{metrics}/healthz") == (200, "ok\n"):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("not ready 30 s after Telegram answered")
+        assert await _get(f"http://127.0.0.1:{web}/healthz") == (200, "ok\n")
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+        _, err = await asyncio.wait_for(talk, 30)
+        await tg.stop()
+    assert proc.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode(), err.decode()

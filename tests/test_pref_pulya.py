@@ -13,7 +13,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.preferans.outcome import Entries, Entry, Outcome, Overflow, PrefRules
-from engine.preferans.pulya import Line, Pulya, settle
+from engine.preferans.pulya import Line, Pulya, deal_value, settle
 from engine.preferans.pulya_record import PulyaError, load, to_record
 from engine.preferans.record import to_record as deal_record
 from engine.preferans.scoring import defenders, score_deal
@@ -360,3 +360,20 @@ def test_an_illegal_action_in_a_deal_record_names_the_deal_action_and_rule() -> 
     data = {**to_record(sheet, names), "deals": [{"record": record}]}
     with pytest.raises(PulyaError, match=rf"^deal 1: action {last}: .*P8"):
         load(data)
+
+
+# ---- a deal's value in whists ----------------------------------------------------------------
+
+
+def test_p16_settlement_of_p17c() -> None:
+    """P17 (c): A gora +8; B 28 whists on A, C and D 8 each: A −104, B +48, C +28, D +28."""
+    whists = ((0, 0, 0, 0), (28, 0, 0, 0), (8, 0, 0, 0), (8, 0, 0, 0))
+    assert deal_value(Entries((0,) * 4, (8, 0, 0, 0), whists), 4) == [-104, 48, 28, 28]
+
+
+def test_a_pulya_point_is_worth_a_gora_point_written_off() -> None:
+    """P14/P16: 6♠ made uncontested (pulya +2) at three is worth what +2 gora on each other is."""
+    made = deal_value(Entries((2, 0, 0), (0, 0, 0), ((0,) * 3,) * 3), 3)
+    others = deal_value(Entries((0, 0, 0), (0, 2, 2), ((0,) * 3,) * 3), 3)
+    assert made == pytest.approx([40 / 3, -20 / 3, -20 / 3])
+    assert others == pytest.approx([40 / 3, -20 / 3, -20 / 3])

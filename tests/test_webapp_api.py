@@ -4,6 +4,8 @@ buttons with the same refusals, bad input a clear 4xx that changes nothing, the 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import time
 from collections.abc import AsyncIterator
@@ -269,6 +271,46 @@ async def test_the_socket_pushes_each_change_and_the_view_on_reconnect(
         await again.close()
         for ws in sockets[1:]:
             await ws.close()
+
+
+async def test_a_page_ends_on_the_latest_view_when_pushes_overlap(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Two moves in a row, the first's push to one page slow to leave (a large view compressed
+    off the event loop, a full socket buffer): the second's push overtakes it, and the page must
+    still end on the later view, not be left on the older one."""
+    group, users = make_players(tg, 3)
+    async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
+        socket = await open_socket(http, _base(bot), tg, users[0], table_id)
+        await socket.receive_json(timeout=5)
+        (page,) = bot.app.bot_data["web"].viewers._open[table_id]
+        write, held, slow = page.socket.send_str, asyncio.Event(), asyncio.Event()
+
+        async def send_str(text: str, compress: int | None = None) -> None:
+            if not held.is_set():  # the first push's message, until let go
+                held.set()
+                await slow.wait()
+            await write(text, compress)
+
+        page.socket.send_str = send_str  # type: ignore[method-assign]
+        rng = random.Random(3)
+        for _ in range(2):
+            mover = next(u for u in users if moves_now(control_message(tg, u)))
+            message = control_message(tg, mover)
+            assert message is not None
+            await mover.press(message, data=rng.choice(moves_now(message)))
+            await bot.idle()
+            await asyncio.wait_for(held.wait(), 5)
+        await asyncio.sleep(0.2)  # the second push made and on its way
+        slow.set()
+        views = [await socket.receive_json(timeout=5)]
+        with contextlib.suppress(TimeoutError):
+            while True:
+                views.append(await socket.receive_json(timeout=1))
+        live = bot.service.find(table_id)
+        assert live is not None and live.step == 2
+        assert [v["step"] for v in views][-1] == live.step
+        await socket.close()
 
 
 async def test_the_webhook_and_the_page_share_one_port(tg: FakeTelegram, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -30,6 +30,7 @@ from tests.bot_harness import (
     control_message,
     make_players,
     moves_now,
+    open_table,
     running_bot,
 )
 from tests.fakebot import FakeTelegram, StoredMessage
@@ -49,7 +50,7 @@ ARGS = [
 
 require(CHROMIUM, "Chromium", "chromium", "browser")
 
-from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
+from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright  # noqa: E402
 
 
 @pytest.fixture
@@ -78,6 +79,7 @@ async def open_from(
     message: StoredMessage,
     size: dict[str, int] = PHONE,
     motion: Literal["reduce", "no-preference"] = "no-preference",
+    socket: Callable[[WebSocketRoute], Awaitable[None]] | None = None,
     **launch: Any,
 ) -> Page:
     """`user` taps the message's "🃏 Table" button: the page his client opens, at a phone's size
@@ -86,7 +88,9 @@ async def open_from(
     url = bot.tg.mini_apps.launch_url(bot.tg.mini_apps.opener(message), user, **launch)
     context = await browser.new_context(viewport=size, reduced_motion=motion)
     page = await context.new_page()
-    page.on("websocket", lambda socket: SOCKETS.append(socket.url))
+    page.on("websocket", lambda opened: SOCKETS.append(opened.url))
+    if socket is not None:  # the page's live channel passes through the test's hands
+        await page.route_web_socket("**/api/ws", socket)
     await page.route(
         "https://telegram.org/**",
         lambda route: route.fulfill(status=200, content_type="text/javascript", body=STUB),
@@ -678,7 +682,10 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         page = await live(await open_from(browser, bot, users[1], lobby_message(tg, group)))
         await page.locator('button[data-open="lastdeal"]').click()
         await page.wait_for_selector("#lastdeal:not([hidden]) .hands")
-        assert "8♣" in (await page.text_content("#lastdeal .hands") or "")  # the discard
+        hands = await page.text_content("#lastdeal .hands") or ""
+        # the declarer's discard, named as the chat's result names it: not "Your discard" to
+        # a player whose discard it is not
+        assert "Discard8♣" in hands.replace(" ", "") and "Your discard" not in hands
         await page.locator("#lastdeal button.review-open").click()
         review = page.locator("#review")
         await page.wait_for_selector('#review:not([hidden])[data-at="0"]')
@@ -697,3 +704,35 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         await page.wait_for_selector('#review[data-at="2"]')
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#review", state="hidden")
+
+
+async def test_a_silent_bot_is_told_and_its_clock_stops(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """A bot that hangs with the page's socket open (its answers to the page's pings held
+    back), then one that is killed: within 5 s the page says it is reconnecting and its clock
+    stands still; when the bot answers again the notice goes."""
+    hung = False
+
+    async def channel(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        route.on_message(lambda said: None if hung and said == "ping" else server.send(said))
+
+    group, users = make_players(tg, 3)
+    web = {**webapp_overrides(), "turn_timeout": 90}
+    async with running_bot(tg, tmp_path / "db.sqlite3", **web) as bot:
+        await open_table(bot, group, users, "/newgame frap")
+        lobby = lobby_message(tg, group)
+        page = await live(await open_from(browser, bot, users[0], lobby, socket=channel))
+        await page.wait_for_function("() => document.getElementById('clock').textContent !== ''")
+        assert await page.is_hidden("#link")
+        hung = True
+        await page.wait_for_selector("#link:not([hidden])", timeout=5_000)
+        clock = await page.text_content("#clock")
+        await page.wait_for_timeout(1_500)
+        assert await page.text_content("#clock") == clock  # the clock stopped
+        assert "Переподключение" in (await page.text_content("#link") or "")
+        hung = False
+        await page.wait_for_selector("#link", state="hidden", timeout=5_000)
+    await page.wait_for_selector("#link:not([hidden])", timeout=5_000)  # the bot is gone
+    await page.context.close()

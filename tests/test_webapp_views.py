@@ -64,7 +64,7 @@ class Checker:
         self.send = server.viewers.send
         server.viewers.send = self.checked
 
-    async def checked(self, page: Viewer, view: dict[str, Any], *, first: bool = False) -> None:
+    async def checked(self, page: Viewer, view: dict[str, Any], made: int) -> None:
         live = self.bot.service.find(page.table_id)
         deal = (
             None
@@ -93,7 +93,7 @@ class Checker:
             if seat is not None and view["deal"].get("hand"):
                 self.own_cards += 1
         self.frames[page.user.user_id] = self.frames.get(page.user.user_id, 0) + 1
-        await self.send(page, view, first=first)
+        await self.send(page, view, made)
 
 
 async def _same_buttons(bot: RunningBot, users: list[Any], table_id: int) -> None:

@@ -5,6 +5,9 @@ group. Edits and callback answers are not throttled here: the presenter already 
 to the latest content, so a busy table costs one edit per change, not a queue of them.
 python-telegram-bot's AIORateLimiter throttles every request that names a chat, edits included,
 which stalls busy tables; and its buckets can let through twice the limit in a rolling window.
+
+Every call but getUpdates passes here, so here too the shutdown's cut-off ends them
+(bot/client/cutoff.py): a send waiting for its group's budget as well as a call in flight.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+
+from .cutoff import Cutoff
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +39,17 @@ def window_bucket(limit: int, window: float) -> AsyncLimiter:
 
 
 class SendLimiter(BaseRateLimiter[int]):
-    """Throttles new messages per bot and per group; retries a 429 after Telegram's pause."""
+    """Throttles new messages per bot and per group; retries a 429 after Telegram's pause; ends
+    every call at the `cutoff`, if given."""
 
-    def __init__(self, per_second: int = 30, per_group_minute: int = 20, max_retries: int = 3):
+    def __init__(
+        self,
+        per_second: int = 30,
+        per_group_minute: int = 20,
+        max_retries: int = 3,
+        cutoff: Cutoff | None = None,
+    ):
+        self.cutoff = cutoff
         self._overall = window_bucket(per_second, 1.0)
         self._optional = window_bucket(per_second // 2, 1.0) if per_second >= 2 else None
         self._per_group = per_group_minute
@@ -59,6 +72,20 @@ class SendLimiter(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         """Wait for the buckets a new message needs, send, and retry a 429 a few times."""
+        if self.cutoff is None:
+            return await self._process(callback, args, kwargs, endpoint, data, rate_limit_args)
+        async with self.cutoff.call(endpoint):
+            return await self._process(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+    async def _process(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         retries = rate_limit_args if rate_limit_args is not None else self._max_retries
         for attempt in range(retries + 1):
             if endpoint in SENDS:

@@ -6,7 +6,12 @@ Every API call carries Telegram's initData (`Authorization: tma …`), and the W
 message (a browser cannot set a header there, and an address would leave a replayable login in
 the logs of every proxy on the way); the seat comes only from its verified user id, the table
 from its signed `start_param`. No cookies; a Content-Security-Policy
-that runs only the page's own scripts and Telegram's telegram-web-app.js."""
+that runs only the page's own scripts and Telegram's telegram-web-app.js.
+
+It listens from the bot's first second, before Telegram first answers (bot/app.py's `prepare`):
+until the tables are resumed (`attach`), and again once the bot is stopping, the page and
+/healthz are served and everything else is answered 503 (the page says the bot is starting or
+restarting, and tries again; Telegram posts an update again later)."""
 
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ from ..chat import review as chat_review
 from ..config import Settings
 from ..handlers import Handlers
 from ..handlers.common import Pressed
-from ..health import Heartbeat, healthz
+from ..health import STOPPING, Heartbeat, healthz
 from ..service import GameService, Person
 from ..table.live import Refusal
 from . import protocol
@@ -83,27 +88,27 @@ class Opened:
 class WebServer:
     """The page, its API and WebSocket, and (webhook mode) Telegram's updates, on one port."""
 
+    # the game and its handlers, given by `attach` once the tables are resumed
+    service: GameService
+    handlers: Handlers
+    viewers: Viewers
+
     def __init__(
         self,
         app: Application,  # type: ignore[type-arg]
-        service: GameService,
-        handlers: Handlers,
         settings: Settings,
         clock: Callable[[], float] = time.time,
         heartbeat: Heartbeat | None = None,
     ) -> None:
         self.app = app
         self.heartbeat = heartbeat
-        self.service = service
-        self.handlers = handlers
         self.settings = settings
         self.clock = clock
         self.key = secret_key(settings.bot_token.get_secret_value())
-        self.viewers = Viewers(service, clock)
+        self._attached = False
         self._calls: dict[int, deque[float]] = {}
         self.rate = RATE
         self._members: dict[tuple[int, int], tuple[float, bool]] = {}
-        handlers.membership.append(self.membership)  # a member left or joined: at once
         self._runner: web.AppRunner | None = None
         self.web = self._routes()
         # the page, its assets addressed from WEBAPP_URL's path (not relative to the address
@@ -111,9 +116,37 @@ class WebServer:
         page = (STATIC / "index.html").read_text(encoding="utf-8")
         self._page = page.replace("{root}", html.escape(settings.webapp_path, quote=True))
 
+    def attach(self, service: GameService, handlers: Handlers) -> None:
+        """The tables are resumed: the API, the pages' sockets and the webhook are served."""
+        self.service, self.handlers = service, handlers
+        self.viewers = Viewers(service, self.clock)
+        handlers.membership.append(self.membership)  # a member left or joined: at once
+        self._attached = True
+
+    def _stage(self) -> str | None:
+        """Why the bot takes no call now ("starting", "stopping"), or None."""
+        if self.heartbeat is not None and self.heartbeat.stage == STOPPING:
+            return STOPPING
+        return None if self._attached else "starting"
+
+    @web.middleware
+    async def _ready(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Everything but the page, its assets and /healthz answered 503 while the bot is not
+        ready, in the language initData names."""
+        stage = self._stage()
+        info = request.match_info
+        if stage is None or info.http_exception is not None or info.handler in self._always:
+            return await handler(request)
+        header = request.headers.get("Authorization", "")
+        lang = claimed_language(header[4:] if header.startswith("tma ") else "")
+        raise _refused(web.HTTPServiceUnavailable, stage, lang)
+
     def _routes(self) -> web.Application:
         root = self.settings.webapp_path
-        http = web.Application(middlewares=[_headers], client_max_size=MAX_UPDATE)
+        self._always = (self._index, self._static, self._healthz)  # served while not ready
+        http = web.Application(middlewares=[_headers, self._ready], client_max_size=MAX_UPDATE)
         # the page at WEBAPP_URL as BotFather has it, with or without its slash: its assets and
         # API are addressed from the configured path, so either form finds them
         http.router.add_get(root or "/", self._index)
@@ -141,7 +174,8 @@ class WebServer:
 
     async def stop(self) -> None:
         """Close every page and stop listening."""
-        await self.viewers.close()
+        if self._attached:
+            await self.viewers.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -342,13 +376,13 @@ class WebServer:
             await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
             return socket
         page = Viewer(opened.user, opened.table_id, socket, chat_id=opened.chat_id)
-        self.viewers.add(page)
         try:
-            await self.viewers.send(
-                page, await self.viewers.view(page.user, page.table_id), first=True
-            )
-            async for _ in socket:  # the page sends nothing: presses are calls of their own
-                pass
+            await self.viewers.greet(page)
+            # presses are calls of their own; the page only asks "ping" and is answered "pong",
+            # so a server that hangs with the socket open is told from one that is quiet
+            async for message in socket:
+                if message.type == WSMsgType.TEXT and message.data == "ping":
+                    await socket.send_str("pong")
         finally:
             self.viewers.remove(page)
         return socket

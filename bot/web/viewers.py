@@ -11,7 +11,8 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from aiohttp import WSCloseCode, web
@@ -47,6 +48,9 @@ class Viewer:
     socket: web.WebSocketResponse
     sent: bytes = b""
     chat_id: int = 0  # the table's group (or private chat)
+    made: int = 0  # the stamp of the newest view it was given (`Viewers.send`)
+    told: bool = False  # its words went with its first message on this connection
+    writing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message at a time
 
 
 class Viewers:
@@ -59,14 +63,20 @@ class Viewers:
         self._due: dict[int, asyncio.Task[None]] = {}  # by table: a push on its way
         self._closing: set[asyncio.Task[bool]] = set()  # sockets being closed (`close_where`)
         self.pushed = 0  # bytes sent to pages (the bench reads it)
+        self._made = count(1)  # each view's stamp, in the order the views are made
         service.observers.append(self.changed)
 
     def __len__(self) -> int:
         return sum(len(pages) for pages in self._open.values())
 
-    def add(self, page: Viewer) -> None:
-        """A page opened: it is pushed the views of its table from now on."""
-        self._open.setdefault(page.table_id, set()).add(page)
+    async def greet(self, page: Viewer) -> None:
+        """A page connected: its table's view now, and every change's from now on (made under
+        the chat's lock, like a push's, so no push can show it an older one after it)."""
+        async with self.service.lock(page.chat_id):
+            self._open.setdefault(page.table_id, set()).add(page)
+            view = await self.view(page.user, page.table_id)
+            made = next(self._made)
+        await self.send(page, view, made)
 
     def remove(self, page: Viewer) -> None:
         """A page closed."""
@@ -112,6 +122,7 @@ class Viewers:
         try:
             async with self.service.lock(chat_id):  # the views of one position, made at once
                 del self._due[table_id]
+                made = next(self._made)
                 live = self.service.find(table_id)
                 balances = await self._balances(live)
                 views = [
@@ -119,25 +130,30 @@ class Viewers:
                     for page in list(self._open.get(table_id, ()))
                 ]
             for page, view in views:
-                await self.send(page, view)
+                await self.send(page, view, made)
         except Exception:  # nobody awaits a push: say so
             log.exception("pages of table %s not pushed", table_id)
 
-    async def send(self, page: Viewer, view: Json, *, first: bool = False) -> None:
-        """Send a page its view, unless it is the one it has; the `first` on a connection carries
-        the page's words too (`words`), which the page keeps."""
-        text = _json(view)
-        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
-        if digest == page.sent or page.socket.closed:
-            return
-        page.sent = digest
-        if first:
-            text = _json({**view, **words(view["lang"])})
-        self.pushed += len(text.encode())
-        try:
-            await page.socket.send_str(text)
-        except ConnectionError:
-            self.remove(page)
+    async def send(self, page: Viewer, view: Json, made: int) -> None:
+        """Send a page its view (`made`: its stamp), unless it is the one it has or older than
+        one it was given: two pushes' sends may interleave, the later view goes last. The first
+        message on a connection carries the page's words too (`words`), which the page keeps."""
+        async with page.writing:
+            if made < page.made or page.socket.closed:
+                return
+            page.made = made
+            text = _json(view)
+            digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+            if digest == page.sent:
+                return
+            page.sent = digest
+            if not page.told:
+                text, page.told = _json({**view, **words(view["lang"])}), True
+            self.pushed += len(text.encode())
+            try:
+                await page.socket.send_str(text)
+            except ConnectionError:
+                self.remove(page)
 
     async def _balances(self, live: OpenTable | None) -> dict[int, int]:
         if live is None:
@@ -296,6 +312,7 @@ def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
 _WORDS = (
     "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
     "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
+    "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
     "review",

@@ -1,4 +1,4 @@
-"""The rules level for Napoleon (RULES.md N1–N8): a readable heuristic that bids by a count of
+"""The rules level for Napoleon (docs/rules.md N1–N8): a readable heuristic that bids by a count of
 likely tricks with the hand's best suit as the trump-to-be, lets the dealer say "here" when his
 count matches the bid, exchanges one weak card, names trump with the longest strong suit, and then
 plays as the Frap family does (win as cheaply as possible, else throw the cheapest card).

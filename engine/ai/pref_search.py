@@ -1,7 +1,7 @@
 """The strong level for Preferans: imagine the unseen cards many times, consistently with what the
 seat knows (the cards played, the talon once shown or turned, the voids shown by play, and the
 others' words read as the rules level would say them), and weigh each candidate action on those
-deals by what the deal is worth to the seat in whists (P16, ai/preferans.settle).
+deals by what the deal is worth to the seat in whists (P16, preferans/pulya.deal_value).
 
 Late in the play, once the cards are fixed, the deal is solved exactly: 16 imagined deals, each by
 the double-dummy solver of ai/pref_dd.py from the trick on the table, each side playing its
@@ -26,6 +26,7 @@ from ..preferans.bidding import MISERE, RANK
 from ..preferans.deal import Phase, PrefDeal
 from ..preferans.knowledge import PrefKnowledge
 from ..preferans.outcome import level
+from ..preferans.pulya import deal_value
 from ..preferans.scoring import score_deal
 from . import preferans as rules
 from .pref_dd import DDSolver, OverBudget
@@ -352,7 +353,7 @@ def _as_seat(seat: int, own: Policy, others: Policy) -> Policy:
 def payoff(deal: PrefDeal, seat: int) -> float:
     """What a finished deal is worth to the seat, in whists (P16)."""
     assert deal.entries is not None
-    return rules.settle(deal.entries, deal.n)[seat]
+    return deal_value(deal.entries, deal.n)[seat]
 
 
 def play_out(deal: PrefDeal, policy: Policy = rules.choose) -> PrefDeal:
@@ -406,7 +407,7 @@ def _solved(
                 entries = score_deal(
                     world.outcome_with(won), world.n, world.dealer, world.streak, world.rules
                 )
-                worth[won] = rules.settle(entries, world.n)[seat]
+                worth[won] = deal_value(entries, world.n)[seat]
             totals[i] += worth[won]
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
     return candidates[best]
@@ -445,6 +446,6 @@ def _dd_weighed(
             entries = score_deal(
                 deal.outcome_with(solved[key]), deal.n, deal.dealer, deal.streak, deal.rules
             )
-            totals[i] += rules.settle(entries, deal.n)[seat]
+            totals[i] += deal_value(entries, deal.n)[seat]
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == default))
     return candidates[best]

@@ -6,8 +6,7 @@ raspasy duck under the trick with the highest card that still loses).
 
 It reads only the deciding seat's own hand, the hands laid open and the table, so it can run on a
 seat's knowledge (its world) and, inside the strong level's look-ahead, at every seat of an
-imagined deal. `settle` is the deal's value in whists for each seat (P16), the figure the strong
-level plays for and the bench reports.
+imagined deal.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from ..cards import BY_INDEX, Card, Rank, Suit, make_deck
 from ..preferans.actions import PrefAction, PrefDo
 from ..preferans.bidding import RANK, trump_of
 from ..preferans.deal import Phase, PrefDeal
-from ..preferans.outcome import Entries, level
+from ..preferans.outcome import level
 from ..preferans.play import winner
 from ..preferans.scoring import VALUE
 from ..tricks import Play
@@ -133,22 +132,6 @@ def affordable(hand: Sequence[Card], gain: float) -> int:
         if count >= 6:
             best = max(best, RANK[f"{min(count, 10)}{suffix}"])
     return best
-
-
-# ---- the settlement ----------------------------------------------------------------------------
-
-
-def settle(entries: Entries, players: int) -> list[float]:
-    """Each seat's value of one deal in whists: P16's settlement of its entries alone, with the
-    pulya counted as gora written off (P14: each pulya point short of the target is a gora point
-    at the end, so a point in the pulya is worth one gora point less)."""
-    net = [g - p for g, p in zip(entries.gora, entries.pulya, strict=True)]
-    total = sum(net)
-    return [
-        sum(entries.whists[i][j] - entries.whists[j][i] for j in range(players))
-        + 10 / players * (total - players * net[i])
-        for i in range(players)
-    ]
 
 
 # ---- the heuristic ------------------------------------------------------------------------------

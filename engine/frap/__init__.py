@@ -1,4 +1,4 @@
-"""Frap (французская стуколка, RULES.md F1–F16) and Khrap (храп, K1–K6)."""
+"""Frap (французская стуколка, docs/rules.md F1–F16) and Khrap (храп, K1–K6)."""
 
 from ..views import SeatInfo, SeatView, TableView, seat_view, table_view
 from .khrap import KhrapDeal

@@ -1,5 +1,5 @@
-"""Khrap (храп, RULES.md K1–K6): Frap with five cards, khrap = three tricks, two trump rounds, and
-the declarer's whole or half pot. Only what differs from Frap is written here.
+"""Khrap (храп, docs/rules.md K1–K6): Frap with five cards, khrap = three tricks, two trump rounds,
+and the declarer's whole or half pot. Only what differs from Frap is written here.
 
 K1: five cards each (F1's deck by N holds 5N + 1 cards up to ten players; a fixed deck must too),
 so buying is 0–5 cards, a cutter drops five and takes six (or the turn-up and five) and discards

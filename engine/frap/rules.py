@@ -1,4 +1,5 @@
-"""Frap's (and Khrap's) rules as a typed object: the defaults of RULES.md and every named option."""
+"""Frap's (and Khrap's) rules as a typed object: the defaults of docs/rules.md and every
+named option."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ Lead = Literal["last_cutter", "first_cutter"]
 
 @dataclass(frozen=True, slots=True)
 class FrapRules:
-    """House rules of a Frap or Khrap table; the defaults are RULES.md's (preset `classic`)."""
+    """House rules of a Frap or Khrap table; the defaults are docs/rules.md's (preset `classic`)."""
 
     penalties: Penalties = "graded"  # F14
     failed_declarer_collects: bool = True  # F13

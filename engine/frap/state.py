@@ -1,9 +1,10 @@
 """One deal of Frap as a state machine: whose turn, what is legal, what applying an action gives.
 
-Every rule point of RULES.md (F1–F15) is implemented here or in `settle.py`; each is cited where it
-applies. Khrap (K1–K6) is the same game with five cards, three tricks to make, two trump rounds
-and its own money: `KhrapDeal` changes only those. A deal is fully determined by its header and
-its action list, so the record *is* the serialised state (`to_record` / `start_from_record`).
+Every rule point of docs/rules.md (F1–F15) is implemented here or in `settle.py`; each is cited
+where it applies. Khrap (K1–K6) is the same game with five cards, three tricks to make, two
+trump rounds and its own money: `KhrapDeal` changes only those. A deal is fully determined by its
+header and its action list, so the record *is* the serialised state (`to_record` /
+`start_from_record`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Napoleon (Клад Наполеона): RULES.md N1–N8."""
+"""Napoleon (Клад Наполеона): docs/rules.md N1–N8."""
 
 from .rules import NapoleonRules
 from .settle import NAPOLEON

@@ -1,4 +1,4 @@
-"""Napoleon's house rules (RULES.md N1–N8)."""
+"""Napoleon's house rules (docs/rules.md N1–N8)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ NapoleonFailed = Literal["treasure_doubles", "pay_each"]
 
 @dataclass(frozen=True, slots=True)
 class NapoleonRules:
-    """Options of a Napoleon table; the defaults are RULES.md's."""
+    """Options of a Napoleon table; the defaults are docs/rules.md's."""
 
     # N7: a failed napoleon doubles the treasure; option: he pays each other player its amount.
     napoleon_failed: NapoleonFailed = "treasure_doubles"

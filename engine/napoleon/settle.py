@@ -1,5 +1,5 @@
-"""Napoleon's money when play stops (RULES.md N5–N7): the stake between the declarer and each other
-player, and what goes into or out of the treasure."""
+"""Napoleon's money when play stops (docs/rules.md N5–N7): the stake between the declarer and each
+other player, and what goes into or out of the treasure."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One deal of Napoleon (Клад Наполеона, RULES.md N1–N8) as a state machine.
+"""One deal of Napoleon (Клад Наполеона, docs/rules.md N1–N8) as a state machine.
 
 36 cards, 2–6 players, 5 cards each and no turn-up. Bidding from the dealer: 1–5 tricks or
 napoleon, the dealer alone may say "here" to take a bid over at its level. The declarer may

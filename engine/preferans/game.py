@@ -13,6 +13,7 @@ from . import record, terminal
 from .deal import PrefDeal
 from .knowledge import pref_knowledge
 from .outcome import PrefRules
+from .pulya import deal_value
 
 
 def _new(
@@ -23,9 +24,9 @@ def _new(
 
 
 def _payoff(deal: PrefDeal) -> list[float]:
-    """A finished deal's value to each seat in whists (P16, ai/preferans.settle)."""
+    """A finished deal's value to each seat in whists (P16, pulya.deal_value)."""
     assert deal.entries is not None
-    return preferans.settle(deal.entries, deal.n)
+    return deal_value(deal.entries, deal.n)
 
 
 GAME = Game(

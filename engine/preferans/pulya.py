@@ -160,6 +160,20 @@ def settle(gora: Sequence[int], whists: Sequence[Sequence[int]]) -> tuple[int, .
     return tuple(whole)
 
 
+def deal_value(entries: Entries, players: int) -> list[float]:
+    """Each seat's value of one deal in whists: P16's settlement of its entries alone, with the
+    pulya counted as gora written off (P14: each pulya point short of the target is a gora point
+    at the end, so a point in the pulya is worth one gora point less). The figure the strong
+    computer player plays for and the benches report."""
+    net = [g - p for g, p in zip(entries.gora, entries.pulya, strict=True)]
+    total = sum(net)
+    return [
+        sum(entries.whists[i][j] - entries.whists[j][i] for j in range(players))
+        + WHIST_SCALE / players * (total - players * net[i])
+        for i in range(players)
+    ]
+
+
 def _plus(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...]:
     """`old` plus `new` seat by seat (the same tuple when `new` writes nothing: most rows)."""
     return tuple(map(add, old, new)) if any(new) else old

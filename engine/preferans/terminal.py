@@ -8,13 +8,13 @@ import random
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..ai.preferans import settle
 from ..cards import make_deck, shuffled
 from ..terminal import NAMES, ask_number, cards_text
 from .actions import PrefAction, PrefDo
 from .deal import PrefDeal
 from .knowledge import PrefKnowledge, pref_knowledge
 from .outcome import PrefRules
+from .pulya import deal_value
 from .views import seat_view
 
 
@@ -93,7 +93,7 @@ def play(
                 print(f"{names[seat]}: {shown or describe(action)}", file=out)
             deal, _ = deal.apply(action)
         assert deal.entries is not None and deal.outcome is not None
-        value = settle(deal.entries, players)
+        value = deal_value(deal.entries, players)
         totals = [t + v for t, v in zip(totals, value, strict=True)]
         print(f"result: {_whists(names, value)} whists ({deal.outcome.kind})", file=out)
         print(f"totals: {_whists(names, totals)}", file=out)

@@ -1,4 +1,4 @@
-"""Student Khrap (студенческий храп): RULES.md SK1–SK13."""
+"""Student Khrap (студенческий храп): docs/rules.md SK1–SK13."""
 
 from .rules import PRESETS, StudentRules
 from .state import JOKER, Phase, StudentDeal

@@ -1,4 +1,4 @@
-"""Student Khrap's house rules (RULES.md SK1–SK13)."""
+"""Student Khrap's house rules (docs/rules.md SK1–SK13)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ JokerLead = Literal["trumps", "named_suit"]
 
 @dataclass(frozen=True, slots=True)
 class StudentRules:
-    """Options of a Student Khrap table; the defaults are RULES.md's (preset `classic`)."""
+    """Options of a Student Khrap table; the defaults are docs/rules.md's (preset `classic`)."""
 
     # SK2: a joker led as the joker makes the others play trumps; option: the leader names a suit.
     joker_lead: JokerLead = "trumps"

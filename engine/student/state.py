@@ -1,4 +1,4 @@
-"""One deal of Student Khrap (студенческий храп, RULES.md SK1–SK13) as a state machine.
+"""One deal of Student Khrap (студенческий храп, docs/rules.md SK1–SK13) as a state machine.
 
 36 cards, 3–4 players, 4 cards each; the 7♠ is the joker. Bidding: khrap (≥ 2 tricks) or pass;
 after a khrap the later players help ("pomogu", ≥ 1), take five ("beru pyat'", ≥ 1) or pass;

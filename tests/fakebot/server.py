@@ -65,8 +65,10 @@ class FakeTelegram:
         quiet: float = 0.05,
         settle: bool = False,
         human_delay: float = 0.0,
+        port: int = 0,
     ) -> None:
         self.bot = BotIdentity(bot_id, bot_username, bot_name)
+        self.port = port  # 0: a free one
         self.token = f"{bot_id}:AAFakeTokenForTests_0123456789abcdefXYZ"
         self.clock: Callable[[], float] = clock or time.monotonic
         self.quiet = quiet  # seconds without API calls that wait_idle() requires
@@ -98,14 +100,14 @@ class FakeTelegram:
         await self.stop()
 
     async def start(self) -> None:
-        """Listen on 127.0.0.1 on a free port and set ``base_url``/``base_file_url``."""
+        """Listen on 127.0.0.1 on ``port`` (0: a free one); set ``base_url``/``base_file_url``."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(
             app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
         host, port = self._runner.addresses[0][:2]
         self.base_url = f"http://{host}:{port}/bot"

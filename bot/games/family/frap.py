@@ -1,4 +1,4 @@
-"""How the bot shows Frap (RULES.md F1–F15): its words, stakes, settings and /rules."""
+"""How the bot shows Frap (docs/rules.md F1–F15): its words, stakes, settings and /rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How the bot shows Khrap (RULES.md K1–K6): Frap's table in Khrap's own words."""
+"""How the bot shows Khrap (docs/rules.md K1–K6): Frap's table in Khrap's own words."""
 
 from __future__ import annotations
 

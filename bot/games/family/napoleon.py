@@ -1,5 +1,5 @@
-"""How the bot shows Napoleon (RULES.md N1–N8): numbered bids, napoleon and the dealer's "here",
-the exchange, the trump named by the first lead, the treasure, and money between players."""
+"""How the bot shows Napoleon (docs/rules.md N1–N8): numbered bids, napoleon and the dealer's
+"here", the exchange, the trump named by the first lead, the treasure, and money between players."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..base import Option
 from .ui import FamilyUI
 
 HAND = NapoleonDeal.HAND_SIZE  # N1: five tricks in a deal
-# Numbers a chat may pick for u and c; None: the chat's ante (RULES.md's default).
+# Numbers a chat may pick for u and c; None: the chat's ante (docs/rules.md's default).
 AMOUNTS: tuple[int | None, ...] = (None, 1, 2, 5, 10, 20, 50, 100)
 _MONEY = ("stake", "contribution")  # the bot's own options: not the engine's rules
 

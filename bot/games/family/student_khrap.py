@@ -1,4 +1,5 @@
-"""How the bot shows Student Khrap (RULES.md SK1–SK13): calls, the joker, a quarter of the bank."""
+"""How the bot shows Student Khrap (docs/rules.md SK1–SK13): calls, the joker, a quarter of the
+bank."""
 
 from __future__ import annotations
 

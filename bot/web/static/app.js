@@ -548,6 +548,7 @@ function clockText(left) {
 }
 
 function tick() {
+  if (silent) return; // the bot is not answering: its clock is not to be trusted, it stops
   const clock = document.getElementById("clock");
   if (deadline === null || !view) { clock.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
@@ -618,7 +619,7 @@ let review = null; // {data, at}: the review shown and the card it stands at
 // Beside a result: every hand as dealt (where the chat shows them) and the "Review" button.
 function endNodes(deal) {
   const nodes = [];
-  if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon));
+  if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon, words.discard));
   if (deal.review) {
     const button = el("button", "tool review-open", words.review || "🔍");
     button.type = "button";
@@ -636,7 +637,7 @@ function handsNodes(hands, talonWord, discardWord) {
     line.append(el("span", "name", s.name), cardsRow(s.cards, "mini"));
     box.append(line);
   }
-  for (const [cards, word] of [[hands.talon, talonWord], [hands.discard, discardWord || words.discards]]) {
+  for (const [cards, word] of [[hands.talon, talonWord], [hands.discard, discardWord]]) {
     if (!cards.length) continue;
     const line = el("div", "hand-line");
     line.append(el("span", "hint", word || ""), cardsRow(cards, "mini"));
@@ -734,6 +735,30 @@ function drawReview() {
 
 // ---- end of the review -------------------------------------------------------------------------
 
+// The live channel's health: the page asks "ping" every other second and anything the bot says
+// counts as an answer; a closed socket, or no answer for 3 s (a bot killed or hung with the
+// socket open), shows "reconnecting..." and stops the clock until the bot answers again.
+let heard = 0;
+let silent = false;
+let beats = 0;
+
+function setSilent(now) {
+  if (now === silent) return;
+  silent = now;
+  const box = document.getElementById("link");
+  box.textContent = now ? words.reconnecting || "" : "";
+  box.hidden = !now;
+  document.body.dataset.link = now ? "lost" : "ok";
+}
+
+function beat() {
+  if (socket && socket.readyState === WebSocket.OPEN && beats++ % 2 === 0) {
+    try { socket.send("ping"); } catch (e) { /* closing: the close event tells */ }
+  }
+  if (Date.now() - heard > 3000) setSilent(true);
+  tick();
+}
+
 function connect() {
   const url = new URL(api("ws"));
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
@@ -743,12 +768,16 @@ function connect() {
   mine.addEventListener("open", () => mine.send(JSON.stringify({ init: initData })));
   mine.addEventListener("message", (event) => {
     if (socket !== mine) return;
+    heard = Date.now();
+    setSilent(false);
+    if (event.data === "pong") return;
     retry = 500;
     show(JSON.parse(event.data));
   });
   mine.addEventListener("close", (event) => {
     if (socket !== mine) return;
     socket = null;
+    if (event.code !== 1008) setSilent(true);
     setTimeout(event.code === 1008 ? recheck : connect, retry);
     retry = Math.min(retry * 2, 15000);
   });
@@ -760,10 +789,16 @@ async function recheck() {
   if (await load()) connect();
 }
 
+// the status of the last load(): 503 while the bot starts or restarts (the page tries again)
+let loaded = 0;
+
 async function load() {
   const response = await fetch(api("view"), { headers: { Authorization: "tma " + initData } });
   const body = await response.json().catch(() => ({}));
+  loaded = response.status;
   if (!response.ok) { refuse(body, response.status); return false; }
+  document.getElementById("refusal").hidden = true;
+  document.getElementById("board").hidden = false;
   show(body);
   return true;
 }
@@ -782,10 +817,14 @@ async function start() {
     try { tg.onEvent("themeChanged", theme); } catch (e) { /* an old client */ }
     try { tg.BackButton.onClick(closeSub); } catch (e) { /* an old client */ }
   }
-  if (!(await load())) return;
+  while (!(await load())) {
+    if (loaded !== 503) return;
+    await new Promise((done) => setTimeout(done, 5000));
+  }
   document.body.dataset.state = "live";
+  heard = Date.now();
   connect();
-  setInterval(tick, 1000);
+  setInterval(beat, 1000);
 }
 
 start();

@@ -140,6 +140,8 @@ class Computers:
         rng: random.Random | None = None,
         broker: str | None = None,
         deadline: float = 5.0,
+        secret: str = "",
+        queue_max: int = 64,
     ) -> None:
         self._apply = apply
         self.pause = pause
@@ -151,7 +153,7 @@ class Computers:
         if broker:  # the remote path's libraries are imported only when it is used
             from .remote import Remote
 
-            self._remote = Remote(broker)
+            self._remote = Remote(broker, secret, queue_max)
         self._down_since: float | None = None  # when the workers last gave no move
         self._stand_ins = 0  # moves by the rules level since then
         self._moves: dict[int, _Move] = {}  # by table id
@@ -224,7 +226,7 @@ class Computers:
         if level not in SEARCHING or len(knowledge.legal) == 1:
             return decide(knowledge, level, seed)
         try:
-            move: Move = await self.call(decide, knowledge, level, seed)
+            move: Move = await self.call(decide, knowledge, level, seed, seat=knowledge.seat)
         except Unavailable as exc:
             self._stand_in(str(exc))
             return rules_player(knowledge, random.Random(seed))
@@ -242,16 +244,20 @@ class Computers:
             self._down_since, self._stand_ins = None, 0
         return move
 
-    async def call(self, function: Callable[..., Any], *args: Any, timeout: float = 0) -> Any:
-        """`function(*args)` in a worker process: a pure module-level function of the engine
-        (a decision, a deal's review), sent by name with its arguments to the bot's own pool or,
-        with a broker, to its workers, whose value must be back within `timeout` seconds (the
-        deadline if 0). Unavailable when no worker gives it."""
+    async def call(
+        self, function: Callable[..., Any], *args: Any, seat: int, timeout: float = 0
+    ) -> Any:
+        """`function(*args)` for `seat` in a worker process: a pure module-level function of
+        the engine (a decision), sent with its arguments to the bot's own pool or, with a
+        broker, to its workers (by its name in `bot.remote.TASKS`: nothing else is run there),
+        whose value must be back within `timeout` seconds (the deadline if 0). Unavailable when
+        no worker gives it."""
         if self._remote is not None:
             from .remote import Failed  # imported with the remote path, never without it
 
             try:
-                return await self._remote.call(function, *args, timeout=timeout or self.deadline)
+                deadline = timeout or self.deadline
+                return await self._remote.call(function, *args, seat=seat, timeout=deadline)
             except Failed as exc:
                 raise Unavailable(str(exc)) from exc
         loop = asyncio.get_running_loop()

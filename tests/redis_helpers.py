@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+SECRET = "a test secret shared by the bot and its workers"  # COMPUTER_SECRET
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -73,6 +74,7 @@ class Workers:
 
     def start(self) -> Workers:
         env = {**os.environ, "COMPUTER_BROKER": self.url, "PYTHONPATH": str(ROOT)}
+        env["COMPUTER_SECRET"] = SECRET
         args = [sys.executable, "-m", "bot", "worker", "--processes", str(self.processes)]
         self.process = subprocess.Popen(
             args, env=env, cwd=ROOT, start_new_session=True, preexec_fn=self._nicer

@@ -59,7 +59,7 @@ def test_illegal_answer_is_refused_and_counted() -> None:
     before = metrics.REMOTE_REFUSED.labels("illegal")._value.get()
 
     class Lying(computer.Computers):
-        async def call(self, function: Any, *args: Any, timeout: float = 0) -> Any:
+        async def call(self, function: Any, *args: Any, seat: int, timeout: float = 0) -> Any:
             return object()  # no legal action of any seat
 
     async def nothing(table_id: int, position: object, action: Any) -> None:

@@ -12,10 +12,9 @@ one fails.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import operator
 import os
-import pickle
 import random
 import signal
 import time
@@ -26,13 +25,13 @@ from typing import Any
 import pytest
 
 from tests.installed import require
-from tests.redis_helpers import REDIS, RedisServer, Workers
+from tests.redis_helpers import REDIS, SECRET, RedisServer, Workers
 
 require(REDIS, "redis-server", "redis-server", "remote")
 
 from redis import Redis  # noqa: E402
 
-from bot import computer, metrics, remote  # noqa: E402
+from bot import computer, metrics, remote, wire  # noqa: E402
 from bot.games.family.table import deal as deal_of  # noqa: E402
 from engine.ai import rules_player  # noqa: E402
 from engine.cards import make_deck, shuffled  # noqa: E402
@@ -63,12 +62,16 @@ def _count(state: str) -> float:
 
 async def _ready(url: str, timeout: float = 60) -> None:
     """Until a worker answers (its processes import the bot first)."""
-    client = remote.Remote(url)
+    client = remote.Remote(url, SECRET)
+    knowledge = _master_position()
     deadline = time.monotonic() + timeout
     try:
         while True:
             try:
-                assert await client.call(operator.add, 2, 2, timeout=3) == 4
+                move = await client.call(
+                    computer.decide, knowledge, "random", 1, seat=knowledge.seat, timeout=3
+                )
+                assert move == computer.decide(knowledge, "random", 1)
                 return
             except remote.Failed:
                 assert time.monotonic() < deadline, "no worker answered"
@@ -121,6 +124,7 @@ async def test_a_seeded_practice_deal_plays_the_same_on_local_and_remote_workers
     await _ready(redis_server.url)
     run = _count("run")
     settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    settings["computer_secret"] = SECRET
     remote_deal = await _practice_deal(tmp_path / "remote.sqlite3", seed=12, **settings)
     assert remote_deal == local
     assert _count("run") - run >= 5  # the Masters' searches went to the workers
@@ -141,18 +145,19 @@ async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisSer
     hands[others[0]], hands[others[1]] = hands[others[1]], hands[others[0]]
     swapped.hands = tuple(hands)
     assert swapped.hands != deal.hands
-    client = remote.Remote(redis_server.url)
+    client = remote.Remote(redis_server.url, SECRET)
     sent = []
     try:
         for position in (deal, swapped):
             knowledge = game.knowledge(position, seat)
             with pytest.raises(remote.Late):
-                await client.call(computer.decide, knowledge, "strong", 7, timeout=0.2)
+                await client.call(computer.decide, knowledge, "strong", 7, seat=seat, timeout=0.2)
             with Redis.from_url(redis_server.url) as redis:
                 body = redis.rpop(remote.QUEUE)
-            message = pickle.loads(body)  # what a worker would be given
-            name, args, _ = message["args"]
-            assert name == "bot.computer:decide" and args == (knowledge, "strong", 7)
+            task = json.loads(body.partition(b"\n")[2])  # what a worker would be given
+            args = tuple(wire.decode(arg) for arg in task["args"])
+            assert task["fn"] == "decide" and args == (knowledge, "strong", 7)
+            assert task["seat"] == seat
             sent.append(args)
     finally:
         await client.close()
@@ -162,25 +167,28 @@ async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisSer
 async def test_a_worker_killed_mid_call_leaves_the_rules_level_to_move_once(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """SIGKILL to the worker process running a call: no value by the deadline, the rules level's
-    move instead, one line in the log; the killed process is replaced and the next decision is
-    a worker's again."""
+    """SIGKILL to the worker process that took a call: no value by the deadline, the rules
+    level's move instead, one line in the log; the killed process is replaced and the next
+    decision is a worker's again."""
     with Workers(redis_server.url, 1) as workers:
         await _ready(redis_server.url)
         computers = computer.Computers(
-            _no_apply, broker=redis_server.url, deadline=1.5, rng=random.Random(3)
+            _no_apply, broker=redis_server.url, deadline=1.5, rng=random.Random(3), secret=SECRET
         )
         try:
-            slow = asyncio.create_task(computers.call(time.sleep, 30))
-            started = time.monotonic()
-            await _until(lambda: _queued(redis_server.url) == 0)  # a worker took it
             (pid,) = workers.children()
+            os.kill(pid, signal.SIGSTOP)  # in its wait for a call: Redis still hands it one
+            knowledge = _master_position()
+            slow = asyncio.create_task(
+                computers.call(computer.decide, knowledge, "strong", 1, seat=knowledge.seat)
+            )
+            started = time.monotonic()
+            await _until(lambda: _queued(redis_server.url) == 0)  # the worker took it
             os.kill(pid, signal.SIGKILL)
             with pytest.raises(computer.Unavailable) as late:
                 await slow
             assert isinstance(late.value.__cause__, remote.Late)
             assert time.monotonic() - started < 3
-            knowledge = _master_position()
             seed = random.Random(3).getrandbits(64)
             caplog.set_level(logging.WARNING, logger="bot.computer")
             await _until(lambda: workers.children() not in ([], [pid]), timeout=30)
@@ -197,14 +205,20 @@ async def test_more_calls_at_once_than_a_connection_pool_holds(workers: Workers)
     """150 calls in flight (a table each): each waits on a connection of its own, and redis-py's
     pool stops at 100 by default; every one is answered by the workers, none fails."""
     await _ready(workers.url)
-    client = remote.Remote(workers.url)
+    client = remote.Remote(workers.url, SECRET, queue_max=150)
+    knowledge = _master_position()
     try:
         values = await asyncio.gather(
-            *(client.call(max, n, 0, timeout=DEADLINE) for n in range(150))
+            *(
+                client.call(
+                    computer.decide, knowledge, "random", n, seat=knowledge.seat, timeout=DEADLINE
+                )
+                for n in range(150)
+            )
         )
     finally:
         await client.close()
-    assert values == list(range(150))
+    assert values == [computer.decide(knowledge, "random", n) for n in range(150)]
 
 
 async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_used(
@@ -217,7 +231,7 @@ async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_use
         await _ready(redis_server.url)
         (pid,) = workers.children()
         computers = computer.Computers(
-            _no_apply, broker=redis_server.url, deadline=0.5, rng=random.Random(5)
+            _no_apply, broker=redis_server.url, deadline=0.5, rng=random.Random(5), secret=SECRET
         )
         knowledge = _master_position()
         seeds = random.Random(5)
@@ -268,6 +282,7 @@ async def test_the_broker_stopped_and_started_again_mid_deal(
         assert _count("run") == run + 1  # the bot's own client is back on the broker
 
     settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    settings["computer_secret"] = SECRET
     actions = await _practice_deal(
         tmp_path / "db.sqlite3", seed=12, during=outage, then=then, **settings
     )

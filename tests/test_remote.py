@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import os
+import pickle
 import random
 import signal
 import time
@@ -325,3 +326,165 @@ def _master_position() -> Any:
         if len(knowledge.legal) > 1:
             return knowledge
         deal, _ = deal.apply(knowledge.legal[0])
+
+
+# ---- as an attacker who can write to Redis (but has no COMPUTER_SECRET) ---------------------
+
+
+class _Touch:
+    """A pickle that, read, creates a file (any code would run as well)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return os.system, (f"touch {self.path}",)
+
+
+def _push(url: str, *messages: bytes) -> None:
+    with Redis.from_url(url) as redis:
+        redis.lpush(remote.QUEUE, *messages)
+
+
+@pytest.fixture
+def attacked(tmp_path: Path) -> Path:
+    """The file a task that ran the attacker's code would create."""
+    return tmp_path / "owned"
+
+
+async def test_a_pickle_on_the_task_list_runs_nothing(workers: Workers, attacked: Path) -> None:
+    """A pickle pushed on the calls' list, as taskiq's own message or bare, is dropped unread;
+    the workers go on answering."""
+    await _ready(workers.url)
+    taskiq_shaped = {
+        "task_id": "x",
+        "task_name": remote.TASK,
+        "labels": {},
+        "args": ["os:system", (f"touch {attacked}",), time.time() + 60],
+        "kwargs": {},
+    }
+    _push(workers.url, pickle.dumps(_Touch(attacked)), pickle.dumps(taskiq_shaped))
+    await _until(lambda: _queued(workers.url) == 0)
+    await _ready(workers.url, timeout=10)  # the workers keep serving, after both
+    assert not attacked.exists()
+
+
+async def test_a_task_naming_another_function_is_refused(workers: Workers, attacked: Path) -> None:
+    """A task naming `os:system` (or anything but the workers' own tasks) runs nothing: unsigned,
+    or signed with another key, it is dropped; even signed with the secret it is refused, and
+    its caller gets an error (signed for its call and seat) at once, not at the deadline."""
+    await _ready(workers.url)
+    data = {
+        "v": remote.VERSION,
+        "id": "forged",
+        "fn": "os:system",
+        "args": [f"touch {attacked}"],
+        "expires": time.time() + 60,
+        "seat": 1,
+    }
+    unsigned = json.dumps(data).encode()
+    other_key = remote._sign(b"x" * 32, remote._FOR_TASK, data)
+    _push(workers.url, unsigned, b"0" * 64 + b"\n" + unsigned, other_key)
+    signed = {**data, "id": "signed"}
+    _push(workers.url, remote._sign(SECRET.encode(), remote._FOR_TASK, signed))
+    with Redis.from_url(workers.url) as redis:
+        got = redis.blpop([remote.RESULT + "signed"], timeout=10)
+        assert got is not None
+        result = remote._open(SECRET.encode(), remote._FOR_RESULT, got[1])
+        assert result["id"] == "signed" and result["seat"] == 1
+        assert "os:system" in result["error"] and "value" not in result
+        assert not redis.exists(remote.RESULT + "forged")  # nothing answered for the others
+    await _ready(workers.url, timeout=10)
+    assert not attacked.exists()
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    ["signature", "task", "seat", "unsigned"],
+    ids=["bad-signature", "another-task", "another-seat", "a-pickle"],
+)
+async def test_a_forged_result_is_refused_and_the_rules_level_moves_at_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture, forgery: str
+) -> None:
+    """Someone takes each call off the list and answers it with a move of his own: signed with
+    another key, signed for another call or another seat (a genuine answer replayed), or a
+    pickle. Each is refused before its value is read, counted, logged once a minute however
+    many come, and the seat moves by the rules level at once, long before the deadline."""
+    knowledge = _master_position()
+    computers = computer.Computers(
+        _no_apply, broker=redis_server.url, deadline=5, rng=random.Random(8), secret=SECRET
+    )
+    seeds = random.Random(8)
+    rules = rules_player(knowledge, random.Random(1))
+    forged_move = next(a for a in knowledge.legal if a != rules)
+
+    def answer(task: dict[str, Any]) -> bytes:
+        data = {"v": remote.VERSION, "id": task["id"], "seat": task["seat"]}
+        data["value"] = wire.encode(forged_move)
+        if forgery == "unsigned":
+            return pickle.dumps(forged_move)
+        if forgery == "task":
+            data["id"] = "another call"
+        if forgery == "seat":
+            data["seat"] = task["seat"] + 1
+        key = b"x" * 32 if forgery == "signature" else SECRET.encode()
+        return remote._sign(key, remote._FOR_RESULT, data)
+
+    async def forger() -> None:
+        with Redis.from_url(redis_server.url) as redis:
+            while True:
+                got = await asyncio.to_thread(redis.brpop, [remote.QUEUE], 1)
+                if got is not None:
+                    task = json.loads(got[1].partition(b"\n")[2])
+                    redis.rpush(remote.RESULT + task["id"], answer(task))
+
+    caplog.set_level(logging.WARNING, logger="bot.remote")
+    before = metrics.REMOTE_REFUSED.labels(forgery)._value.get()
+    forging = asyncio.create_task(forger())
+    try:
+        for _ in range(3):
+            started = time.monotonic()
+            move = await computers.choose(knowledge, "strong")
+            assert time.monotonic() - started < 2  # not the 5-s deadline
+            assert move == rules_player(knowledge, random.Random(seeds.getrandbits(64)))
+    finally:
+        forging.cancel()
+        await computers.close()
+    assert metrics.REMOTE_REFUSED.labels(forgery)._value.get() == before + 3
+    lines = [r.message for r in caplog.records if r.name == "bot.remote"]
+    assert len(lines) == 1 and lines[0].startswith("refused result")
+
+
+async def test_a_flooded_queue_makes_the_rules_level_move_at_once(
+    redis_server: RedisServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Thousands of stale calls on the list (a flood, or a backlog from an outage): a Master's
+    call is not even sent, the rules level moves at once; the worker skips them all writing a
+    line or two, not one a task, and then answers again."""
+    stale = {"v": remote.VERSION, "fn": "decide", "args": [], "expires": time.time() - 1}
+    flood = [
+        remote._sign(SECRET.encode(), remote._FOR_TASK, {**stale, "id": str(i), "seat": 0})
+        for i in range(3000)
+    ]
+    _push(redis_server.url, *flood)
+    knowledge = _master_position()
+    computers = computer.Computers(
+        _no_apply, broker=redis_server.url, deadline=5, rng=random.Random(2), secret=SECRET
+    )
+    full = _count("full")
+    try:
+        started = time.monotonic()
+        move = await computers.choose(knowledge, "strong")
+        assert time.monotonic() - started < 1
+        assert move == rules_player(knowledge, random.Random(random.Random(2).getrandbits(64)))
+        assert _count("full") == full + 1
+        assert _queued(redis_server.url) == len(flood)  # this call was not added to them
+        log = tmp_path / "worker.log"
+        with Workers(redis_server.url, 1, log=log):
+            await _until(lambda: _queued(redis_server.url) == 0, timeout=120)
+            await _ready(redis_server.url)
+    finally:
+        await computers.close()
+    lines = log.read_text().splitlines()
+    assert len(lines) <= 5, lines[:10]
+    assert any("skipped a task taken" in line for line in lines)

@@ -4,17 +4,18 @@ With COMPUTER_BROKER set, `bot.computer.Computers.call` sends a task of `TASKS` 
 (today only `decide`: a Master's decision, `decide(knowledge, level, seed)`, a seat's knowledge
 only) as a taskiq task to a Redis list; `python -m bot worker` (taskiq's worker, any number of
 processes, on any machine reaching the broker) runs it and pushes the result on a list of the
-call's own, on which the bot blocks (BLPOP): no polling. The bot sends the call and the wait as
-one pipeline: one round trip to the broker per call. docs/computer-players.md says why taskiq,
-with the figures of bench/remote_engines.py.
+call's own, on which the bot blocks (BLPOP): no polling. The bot sends the call (a script that
+pushes it unless too many wait) and the wait as one pipeline: one round trip per call.
+docs/computer- players.md says why taskiq, with the figures of bench/remote_engines.py.
 
-Nothing on the wire is pickled, and nothing read from it is trusted: a task and a result are JSON
-(bot/wire.py decodes only the engine's classes), each signed with HMAC-SHA256 under
-COMPUTER_SECRET. A worker checks a task's signature before it reads anything else, and runs only
-a task of `TASKS`; the bot checks a result's signature, and that it answers this very call (its
-task id) for this very seat, before it decodes the value (which `bot.computer` still checks is a
-legal action). Whoever can write to Redis without the secret can only make calls fail: the rules
-level moves at once, the refusals are counted (frap_remote_refused) and logged once a minute.
+Nothing on the wire can run code when read, and nothing read from it is trusted: a task and a
+result are JSON (bot/wire.py decodes only the engine's classes), each signed with HMAC-SHA256
+under COMPUTER_SECRET. A worker checks a task's signature before it reads anything else, and runs
+only a task of `TASKS`; the bot checks a result's signature, and that it answers this very call
+(its task id) for this very seat, before it decodes the value (which `bot.computer` still checks
+is a legal action). Whoever can write to Redis without the secret can only make calls fail: the
+rules level moves at once, the refusals are counted (frap_remote_refused) and logged once a
+minute.
 
 Two of taskiq's plug points are set here, besides the queue's reader: the formatter (signed
 JSON), and the result backend, which pushes instead of storing a key to poll. A call that waits

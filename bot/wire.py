@@ -1,5 +1,5 @@
 """The computer players' calls and answers as JSON (bot/remote.py): a seat's knowledge, a level, a
-seed, an action; never a pickle, which runs code when read.
+seed, an action; never a format that runs code when read.
 
 A value is plain JSON where JSON has it (None, bools, numbers, strings, lists) and a tagged object
 otherwise: `{"T": [...]}` a tuple, `{"S": [...]}` a frozenset, `{"D": [[key, value], ...]}` a

@@ -6,7 +6,7 @@ only) as a taskiq task to a Redis list; `python -m bot worker` (taskiq's worker,
 processes, on any machine reaching the broker) runs it and pushes the result on a list of the
 call's own, on which the bot blocks (BLPOP): no polling. The bot sends the call (a script that
 pushes it unless too many wait) and the wait as one pipeline: one round trip per call.
-docs/computer- players.md says why taskiq, with the figures of bench/remote_engines.py.
+docs/computer-players.md says why taskiq, with the figures of bench/remote_engines.py.
 
 Nothing on the wire can run code when read, and nothing read from it is trusted: a task and a
 result are JSON (bot/wire.py decodes only the engine's classes), each signed with HMAC-SHA256

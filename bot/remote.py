@@ -325,7 +325,9 @@ def worker_broker() -> ListQueueBroker:
 class Remote:
     """The bot's side: sends calls, waits for each until its deadline."""
 
-    def __init__(self, url: str, secret: str, queue_max: int = 100) -> None:
+    def __init__(self, url: str, secret: str, queue_max: int = 64) -> None:
+        if not secret:  # the settings refuse a broker without one; so does the code
+            raise ValueError("a broker needs COMPUTER_SECRET")
         self.broker = broker(url, secret)
         self._backend: _Pushed = self.broker.result_backend  # type: ignore[assignment]
         self._secret = secret.encode()

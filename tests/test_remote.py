@@ -400,8 +400,8 @@ async def test_a_task_naming_another_function_is_refused(workers: Workers, attac
 
 @pytest.mark.parametrize(
     "forgery",
-    ["signature", "task", "seat", "unsigned"],
-    ids=["bad-signature", "another-task", "another-seat", "a-pickle"],
+    ["signature", "task", "seat", "version", "unsigned"],
+    ids=["bad-signature", "another-task", "another-seat", "another-version", "a-pickle"],
 )
 async def test_a_forged_result_is_refused_and_the_rules_level_moves_at_once(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture, forgery: str
@@ -409,7 +409,8 @@ async def test_a_forged_result_is_refused_and_the_rules_level_moves_at_once(
     """Someone takes each call off the list and answers it with a move of his own: signed with
     another key, signed for another call or another seat (a genuine answer replayed), or a
     pickle. Each is refused before its value is read, counted, logged once a minute however
-    many come, and the seat moves by the rules level at once, long before the deadline."""
+    many come, and the seat moves by the rules level at once, long before the deadline. (So is
+    one signed but of another version: a bot and workers of two versions, a line a minute.)"""
     knowledge = _master_position()
     computers = computer.Computers(
         _no_apply, broker=redis_server.url, deadline=5, rng=random.Random(8), secret=SECRET
@@ -427,6 +428,8 @@ async def test_a_forged_result_is_refused_and_the_rules_level_moves_at_once(
             data["id"] = "another call"
         if forgery == "seat":
             data["seat"] = task["seat"] + 1
+        if forgery == "version":
+            data["v"] = remote.VERSION + 1
         key = b"x" * 32 if forgery == "signature" else SECRET.encode()
         return remote._sign(key, remote._FOR_RESULT, data)
 

@@ -224,7 +224,7 @@ def worker(processes: int, log_level: str) -> int:
     from .computer import cores
 
     args = WorkerArgs(
-        broker="bot.remote:worker_broker",
+        broker="bot.computer:worker_broker",
         modules=[],
         workers=processes or cores(),
         max_async_tasks=1,

@@ -36,6 +36,8 @@ from . import metrics
 from .storage import RETRY_AFTER, StorageUnavailable
 
 if TYPE_CHECKING:
+    from taskiq_redis import ListQueueBroker
+
     from .remote import Remote
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,18 @@ def decide(knowledge: Seen, level: str, seed: int) -> Move:
     return LEVELS[level](knowledge, random.Random(seed))
 
 
+# What the remote workers run, by the short name a task gives (bot/remote.py): nothing else.
+TASKS: dict[str, Callable[..., Any]] = {"decide": decide}
+
+
+def worker_broker() -> ListQueueBroker:
+    """`python -m bot worker`'s broker, running `TASKS` (taskiq imports it by name in each
+    worker process)."""
+    from .remote import worker_broker
+
+    return worker_broker(TASKS)
+
+
 class Unavailable(Exception):
     """A call got no value from a worker: the pool broke, or (remote) the broker or a worker
     failed, or the value came past the deadline."""
@@ -153,7 +167,7 @@ class Computers:
         if broker:  # the remote path's libraries are imported only when it is used
             from .remote import Remote
 
-            self._remote = Remote(broker, secret, queue_max)
+            self._remote = Remote(broker, secret, TASKS, queue_max)
         self._down_since: float | None = None  # when the workers last gave no move
         self._stand_ins = 0  # moves by the rules level since then
         self._moves: dict[int, _Move] = {}  # by table id
@@ -249,7 +263,7 @@ class Computers:
     ) -> Any:
         """`function(*args)` for `seat` in a worker process: a pure module-level function of
         the engine (a decision), sent with its arguments to the bot's own pool or, with a
-        broker, to its workers (by its name in `bot.remote.TASKS`: nothing else is run there),
+        broker, to its workers (by its name in `TASKS`: nothing else is run there),
         whose value must be back within `timeout` seconds (the deadline if 0). Unavailable when
         no worker gives it."""
         if self._remote is not None:

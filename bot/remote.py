@@ -1,21 +1,21 @@
 """The computer players' searches on other machines: taskiq tasks through a Redis broker.
 
-With COMPUTER_BROKER set, `bot.computer.Computers.call` sends a task of `TASKS` by its short name
-(today only `decide`: a Master's decision, `decide(knowledge, level, seed)`, a seat's knowledge
-only) as a taskiq task to a Redis list; `python -m bot worker` (taskiq's worker, any number of
-processes, on any machine reaching the broker) runs it and pushes the result on a list of the
-call's own, on which the bot blocks (BLPOP): no polling. The bot sends the call (a script that
-pushes it unless too many wait) and the wait as one pipeline: one round trip per call.
-docs/computer-players.md says why taskiq, with the figures of bench/remote_engines.py.
+With COMPUTER_BROKER set, `bot.computer.Computers.call` sends a task of bot.computer's `TASKS` by
+its short name (today only `decide`: a Master's decision, `decide(knowledge, level, seed)`, a
+seat's knowledge only) as a taskiq task to a Redis list; `python -m bot worker` (taskiq's worker,
+any number of processes, on any machine reaching the broker) runs it and pushes the result on a
+list of the call's own, on which the bot blocks (BLPOP): no polling. The bot sends the call (a
+script that pushes it unless too many wait) and the wait as one pipeline: one round trip per
+call. docs/computer-players.md says why taskiq, with the figures of bench/remote_engines.py.
 
 Nothing on the wire can run code when read, and nothing read from it is trusted: a task and a
 result are JSON (bot/wire.py decodes only the engine's classes), each signed with HMAC-SHA256
 under COMPUTER_SECRET. A worker checks a task's signature before it reads anything else, and runs
-only a task of `TASKS`; the bot checks a result's signature, and that it answers this very call
-(its task id) for this very seat, before it decodes the value (which `bot.computer` still checks
-is a legal action). Whoever can write to Redis without the secret can only make calls fail: the
-rules level moves at once, the refusals are counted (frap_remote_refused) and logged once a
-minute.
+only a function of bot.computer's `TASKS`; the bot checks a result's signature, and that it
+answers this very call (its task id) for this very seat, before it decodes the value (which
+`bot.computer` still checks is a legal action). Whoever can write to Redis without the secret can
+only make calls fail: the rules level moves at once, the refusals are counted
+(frap_remote_refused) and logged once a minute.
 
 Two of taskiq's plug points are set here, besides the queue's reader: the formatter (signed
 JSON), and the result backend, which pushes instead of storing a key to poll. A call that waits
@@ -45,7 +45,6 @@ from taskiq.message import BrokerMessage
 from taskiq_redis import ListQueueBroker
 
 from . import metrics, wire
-from .computer import decide
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +56,9 @@ WAITS = 2000  # calls waiting at once for their results, at most (Redis takes 10
 CONNECT_TIMEOUT = 1.0  # seconds: a broker that is down is known at once, not at the deadline
 QUIET = 60.0  # seconds: a kind of refusal or skip is logged once, then once a minute at most
 
-# What a worker runs, by the name a task gives: nothing else.
-TASKS: dict[str, Callable[..., Any]] = {"decide": decide}
-_NAMES = {function: name for name, function in TASKS.items()}
+# What a worker runs is one of the functions its broker is made with (`broker`'s `tasks`, by the
+# short names the tasks give: bot.computer's TASKS), nothing else.
+Tasks = dict[str, Callable[..., Any]]
 
 # The two kinds of signed message: a task cannot be passed off as a result, or the other way.
 _FOR_TASK, _FOR_RESULT = b"frap task\n", b"frap result\n"
@@ -176,7 +175,7 @@ def _task(secret: bytes, message: bytes) -> dict[str, Any]:
     return data
 
 
-async def _run(task: dict[str, Any]) -> dict[str, Any]:
+async def _run(tasks: Tasks, task: dict[str, Any]) -> dict[str, Any]:
     """The task, in a worker: the function's value (wire-encoded) and its run time; or that it
     was skipped, come past its deadline (its caller has moved on: the broker kept it while no
     worker was free or up); or why it was refused. The worker's event loop waits meanwhile: a
@@ -189,7 +188,7 @@ async def _run(task: dict[str, Any]) -> dict[str, Any]:
             "skipped {n} more tasks past their deadline in the last minute",
         )
         return {"skipped": True}
-    function = TASKS.get(task["fn"])
+    function = tasks.get(task["fn"])
     if function is None:
         _refused(Refused("function", f"no task {task['fn']!r} here"), "task")
         return {"error": f"no task {task['fn']!r}"}
@@ -300,35 +299,40 @@ class _Queue(ListQueueBroker):
             yield message
 
 
-def broker(url: str, secret: str, keep: float = 60.0) -> ListQueueBroker:
-    """The broker for the bot and its workers: calls on QUEUE, results pushed and kept `keep` s,
-    both signed with `secret`."""
+def broker(url: str, secret: str, tasks: Tasks, keep: float = 60.0) -> ListQueueBroker:
+    """The broker for the bot and its workers: calls of `tasks` on QUEUE, results pushed and kept
+    `keep` s, both signed with `secret`."""
     key = secret.encode()
     made = _Queue(url, queue_name=QUEUE, socket_connect_timeout=CONNECT_TIMEOUT)
     made.secret = key
     made.with_result_backend(_Pushed(url, keep, key))
     made.formatter = _Signed(key)
-    made.register_task(_run, task_name=TASK)
+
+    async def run(task: dict[str, Any]) -> dict[str, Any]:
+        return await _run(tasks, task)
+
+    made.register_task(run, task_name=TASK)
     return made
 
 
-def worker_broker() -> ListQueueBroker:
-    """`python -m bot worker`'s broker (taskiq imports it by name in each worker process)."""
+def worker_broker(tasks: Tasks) -> ListQueueBroker:
+    """`python -m bot worker`'s broker, running `tasks`."""
     from .config import WorkerSettings
 
     settings = WorkerSettings()
     if not settings.computer_broker or settings.computer_secret is None:
         raise SystemExit("COMPUTER_BROKER and COMPUTER_SECRET must be set for the workers")
-    return broker(settings.computer_broker, settings.computer_secret.get_secret_value())
+    return broker(settings.computer_broker, settings.computer_secret.get_secret_value(), tasks)
 
 
 class Remote:
     """The bot's side: sends calls, waits for each until its deadline."""
 
-    def __init__(self, url: str, secret: str, queue_max: int = 64) -> None:
+    def __init__(self, url: str, secret: str, tasks: Tasks, queue_max: int = 64) -> None:
         if not secret:  # the settings refuse a broker without one; so does the code
             raise ValueError("a broker needs COMPUTER_SECRET")
-        self.broker = broker(url, secret)
+        self.broker = broker(url, secret, tasks)
+        self._names = {function: name for name, function in tasks.items()}
         self._backend: _Pushed = self.broker.result_backend  # type: ignore[assignment]
         self._secret = secret.encode()
         self.queue_max = queue_max
@@ -337,10 +341,10 @@ class Remote:
     async def call(
         self, function: Callable[..., Any], *args: Any, seat: int, timeout: float
     ) -> Any:
-        """`function(*args)` (a function of `TASKS`) for `seat`, run by a worker; Failed unless
-        its value is back in `timeout` seconds (it is then never used: a late value expires
-        unread), and at once when too many calls wait or the answer is refused."""
-        name = _NAMES[function]  # KeyError: no worker would run it
+        """`function(*args)` (one of its `tasks`) for `seat`, run by a worker; Failed unless its
+        value is back in `timeout` seconds (it is then never used: a late value expires unread),
+        and at once when too many calls wait or the answer is refused."""
+        name = self._names[function]  # KeyError: no worker would run it
         loop = asyncio.get_running_loop()
         sent = loop.time()
         try:

@@ -63,7 +63,7 @@ def _count(state: str) -> float:
 
 async def _ready(url: str, timeout: float = 60) -> None:
     """Until a worker answers (its processes import the bot first)."""
-    client = remote.Remote(url, SECRET)
+    client = remote.Remote(url, SECRET, computer.TASKS)
     knowledge = _master_position()
     deadline = time.monotonic() + timeout
     try:
@@ -146,7 +146,7 @@ async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisSer
     hands[others[0]], hands[others[1]] = hands[others[1]], hands[others[0]]
     swapped.hands = tuple(hands)
     assert swapped.hands != deal.hands
-    client = remote.Remote(redis_server.url, SECRET)
+    client = remote.Remote(redis_server.url, SECRET, computer.TASKS)
     sent = []
     try:
         for position in (deal, swapped):
@@ -206,7 +206,7 @@ async def test_more_calls_at_once_than_a_connection_pool_holds(workers: Workers)
     """150 calls in flight (a table each): each waits on a connection of its own, and redis-py's
     pool stops at 100 by default; every one is answered by the workers, none fails."""
     await _ready(workers.url)
-    client = remote.Remote(workers.url, SECRET, queue_max=150)
+    client = remote.Remote(workers.url, SECRET, computer.TASKS, queue_max=150)
     knowledge = _master_position()
     try:
         values = await asyncio.gather(

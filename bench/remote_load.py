@@ -36,7 +36,7 @@ from bot import computer, metrics
 from engine.ai import rules_player
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
-from tests.redis_helpers import RedisServer, Workers
+from tests.redis_helpers import SECRET, RedisServer, Workers
 
 NAMES = ("p0", "p1", "p2", "p3")
 
@@ -70,17 +70,17 @@ async def overhead(url: str, count: int, seed: int) -> None:
     found = positions(count, seed)
     recorder = _Recorder()
     metrics.REMOTE_QUEUE_SECONDS = recorder  # type: ignore[assignment]
-    remote = computer.Computers(_no_apply, broker=url, deadline=30)
+    remote = computer.Computers(_no_apply, broker=url, deadline=30, secret=SECRET)
     local = computer.Computers(_no_apply, workers=1)
     own: list[float] = []
     try:
-        await remote.call(computer.decide, *_decision(found[0]))  # connections up
-        await local.call(timed, *_decision(found[0]))  # the process up
+        await remote.call(computer.decide, *_decision(found[0]), seat=found[0][1])  # connections up
+        await local.call(timed, *_decision(found[0]), seat=found[0][1])  # the process up
         recorder.values.clear()
         for position in found:
-            await remote.call(computer.decide, *_decision(position))
+            await remote.call(computer.decide, *_decision(position), seat=position[1])
             started = time.perf_counter()
-            _, ran = await local.call(timed, *_decision(position))
+            _, ran = await local.call(timed, *_decision(position), seat=position[1])
             own.append(time.perf_counter() - started - ran)
     finally:
         await remote.close()
@@ -133,7 +133,9 @@ async def table(
 
 
 async def load(tables: int, seconds: float, pause: tuple[float, float], broker: str | None) -> str:
-    computers = computer.Computers(_no_apply, broker=broker, rng=random.Random(1), deadline=60)
+    computers = computer.Computers(
+        _no_apply, broker=broker, rng=random.Random(1), deadline=60, secret=SECRET
+    )
     waits: list[float] = []
     loop = asyncio.get_running_loop()
     try:
@@ -150,9 +152,14 @@ async def load(tables: int, seconds: float, pause: tuple[float, float], broker: 
 
 async def _ready(computers: computer.Computers) -> None:
     """Until every worker process answers (each imports the bot first)."""
+    knowledge, _, seed = _decision(positions(1, 1)[0])
     for _ in range(60):
         try:
-            await asyncio.gather(*(computers.call(max, 1, 2, timeout=3) for _ in range(8)))
+            calls = [
+                computers.call(computer.decide, knowledge, "random", seed, seat=knowledge.seat)
+                for _ in range(8)
+            ]
+            await asyncio.gather(*calls)
             return
         except computer.Unavailable:
             continue
@@ -160,7 +167,7 @@ async def _ready(computers: computer.Computers) -> None:
 
 
 def _missed() -> float:
-    return sum(metrics.REMOTE_TASKS.labels(s)._value.get() for s in ("late", "failed"))
+    return sum(metrics.REMOTE_TASKS.labels(s)._value.get() for s in ("late", "failed", "full"))
 
 
 def main() -> None:

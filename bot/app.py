@@ -210,6 +210,10 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
             computer_workers=settings.computer_workers,
             computer_broker=settings.computer_broker,
             computer_deadline=settings.computer_deadline,
+            computer_secret=(
+                settings.computer_secret.get_secret_value() if settings.computer_secret else ""
+            ),
+            computer_queue_max=settings.computer_queue_max,
         )
         app.bot_data["service"] = service
         tables = app.bot_data["open_tables"] = service.open_games

@@ -89,7 +89,8 @@ def parser() -> Parser:
         "worker",
         help="run the computer players' searches for bots on COMPUTER_BROKER",
         description="Take the computer players' searches from the broker at COMPUTER_BROKER "
-        "(e.g. redis://broker:6379/0, set in the environment or .env) and run them, one at a "
+        "(e.g. redis://broker:6379/0, set in the environment or .env, with the bot's "
+        "COMPUTER_SECRET, which signs them) and run them, one at a "
         "time in each of N processes; a process that dies is replaced. Start as many "
         "as you like, on any machine that reaches the broker; stop with Ctrl+C or SIGTERM.",
     )
@@ -292,12 +293,12 @@ def worker(processes: int, log_level: str) -> int:
     from .computer import cores
 
     args = WorkerArgs(
-        broker="bot.remote:worker_broker",
+        broker="bot.computer:worker_broker",
         modules=[],
         workers=processes or cores(),
         max_async_tasks=1,
         max_prefetch=0,
-        no_parse=True,  # the arguments come pickled as they are: no pydantic pass over them
+        no_parse=True,  # the task's data, checked and decoded by bot.remote: no pydantic pass
         log_level=LogLevel[log_level],
         log_format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
     )

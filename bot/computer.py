@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from engine.actions import Action, Do
 from engine.ai import LEVELS, Knowledge, PrefKnowledge, rules_player
+from engine.errors import IllegalAction
 from engine.games import GAMES
 from engine.preferans.actions import PrefAction
 from locales import t
@@ -35,6 +36,8 @@ from . import metrics
 from .storage import RETRY_AFTER, StorageUnavailable
 
 if TYPE_CHECKING:
+    from taskiq_redis import ListQueueBroker
+
     from .remote import Remote
 
 log = logging.getLogger(__name__)
@@ -107,6 +110,18 @@ def decide(knowledge: Seen, level: str, seed: int) -> Move:
     return LEVELS[level](knowledge, random.Random(seed))
 
 
+# What the remote workers run, by the short name a task gives (bot/remote.py): nothing else.
+TASKS: dict[str, Callable[..., Any]] = {"decide": decide}
+
+
+def worker_broker() -> ListQueueBroker:
+    """`python -m bot worker`'s broker, running `TASKS` (taskiq imports it by name in each
+    worker process)."""
+    from .remote import worker_broker
+
+    return worker_broker(TASKS)
+
+
 class Unavailable(Exception):
     """A call got no value from a worker: the pool broke, or (remote) the broker or a worker
     failed, or the value came past the deadline."""
@@ -139,6 +154,8 @@ class Computers:
         rng: random.Random | None = None,
         broker: str | None = None,
         deadline: float = 5.0,
+        secret: str = "",
+        queue_max: int = 64,
     ) -> None:
         self._apply = apply
         self.pause = pause
@@ -150,7 +167,7 @@ class Computers:
         if broker:  # the remote path's libraries are imported only when it is used
             from .remote import Remote
 
-            self._remote = Remote(broker)
+            self._remote = Remote(broker, secret, TASKS, queue_max)
         self._down_since: float | None = None  # when the workers last gave no move
         self._stand_ins = 0  # moves by the rules level since then
         self._moves: dict[int, _Move] = {}  # by table id
@@ -206,6 +223,14 @@ class Computers:
             except StorageUnavailable as exc:  # again once the database takes it
                 log.warning("table %s: computer move not saved (%s); trying again", table_id, exc)
                 await asyncio.sleep(RETRY_AFTER)
+            except IllegalAction as exc:  # whatever produced it: the rules level moves instead
+                if action == (fallback := stand_in(knowledge)):
+                    raise
+                metrics.REMOTE_REFUSED.labels("refused").inc()
+                log.warning(
+                    "table %s: computer move refused (%s); the rules level moves", table_id, exc
+                )
+                action = fallback
 
     async def choose(self, knowledge: Seen, level: str) -> Move:
         """The level's action for this knowledge; a search runs in a worker process (it is
@@ -215,9 +240,13 @@ class Computers:
         if level not in SEARCHING or len(knowledge.legal) == 1:
             return decide(knowledge, level, seed)
         try:
-            move: Move = await self.call(decide, knowledge, level, seed)
+            move: Move = await self.call(decide, knowledge, level, seed, seat=knowledge.seat)
         except Unavailable as exc:
             self._stand_in(str(exc))
+            return rules_player(knowledge, random.Random(seed))
+        if move not in knowledge.legal:  # a worker's word counts only when it is a legal action
+            metrics.REMOTE_REFUSED.labels("illegal").inc()
+            self._stand_in("an answer that is no legal action of the seat")
             return rules_player(knowledge, random.Random(seed))
         if self._down_since is not None:
             log.warning(
@@ -229,16 +258,20 @@ class Computers:
             self._down_since, self._stand_ins = None, 0
         return move
 
-    async def call(self, function: Callable[..., Any], *args: Any, timeout: float = 0) -> Any:
-        """`function(*args)` in a worker process: a pure module-level function of the engine
-        (a decision, a deal's review), sent by name with its arguments to the bot's own pool or,
-        with a broker, to its workers, whose value must be back within `timeout` seconds (the
-        deadline if 0). Unavailable when no worker gives it."""
+    async def call(
+        self, function: Callable[..., Any], *args: Any, seat: int, timeout: float = 0
+    ) -> Any:
+        """`function(*args)` for `seat` in a worker process: a pure module-level function of
+        the engine (a decision), sent with its arguments to the bot's own pool or, with a
+        broker, to its workers (by its name in `TASKS`: nothing else is run there),
+        whose value must be back within `timeout` seconds (the deadline if 0). Unavailable when
+        no worker gives it."""
         if self._remote is not None:
             from .remote import Failed  # imported with the remote path, never without it
 
             try:
-                return await self._remote.call(function, *args, timeout=timeout or self.deadline)
+                deadline = timeout or self.deadline
+                return await self._remote.call(function, *args, seat=seat, timeout=deadline)
             except Failed as exc:
                 raise Unavailable(str(exc)) from exc
         loop = asyncio.get_running_loop()

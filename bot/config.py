@@ -17,6 +17,7 @@ from locales import LANGUAGES
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram allows in secret_token
 _SHORT_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")  # what BotFather takes for a Mini App's name
+SECRET_LENGTH = 32  # COMPUTER_SECRET's least length: as many bytes as the HMAC's key is worth
 
 
 def _has_catalog(lang: str) -> str:
@@ -53,6 +54,15 @@ class WorkerSettings(BaseSettings):
     computer_deadline: float = Field(
         default=5.0, gt=0, description="seconds a call waits; then the rules level moves"
     )
+    # With a broker: the key every task and result is signed with (HMAC-SHA256), the same for
+    # the bot and its workers; whoever can write to Redis without it can make calls fail, never
+    # run anything or choose a move
+    computer_secret: SecretStr | None = Field(
+        default=None, description="at least 32 characters; required with COMPUTER_BROKER"
+    )
+    # Calls waiting for a worker (not yet taken) past which a call is not sent: the rules level
+    # moves at once instead of after the deadline (docs/operating.md says how to size it)
+    computer_queue_max: int = Field(default=64, ge=0, description="calls")
 
     @field_validator("computer_broker")
     @classmethod
@@ -64,6 +74,23 @@ class WorkerSettings(BaseSettings):
         if find_spec("taskiq_redis") is None:
             raise ValueError("COMPUTER_BROKER needs taskiq: pip install 'frapbot[remote]'")
         return value
+
+    @field_validator("computer_secret")
+    @classmethod
+    def _secret_length(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < SECRET_LENGTH:
+            raise ValueError(
+                f"COMPUTER_SECRET must be at least {SECRET_LENGTH} characters "
+                "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _broker_has_secret(self) -> WorkerSettings:
+        # Without it whoever can write to the broker would be trusted by the bot and the workers.
+        if self.computer_broker and self.computer_secret is None:
+            raise ValueError("COMPUTER_SECRET is required with COMPUTER_BROKER")
+        return self
 
 
 class Settings(WorkerSettings, DatabaseSettings):

@@ -54,8 +54,17 @@ COMPUTER_MOVE_SECONDS = Histogram(
 # ended; the queue time is a call's wait less the worker's run (the broker's round trips included)
 REMOTE_TASKS = Counter(
     "frap_remote_tasks",
-    "Calls for the computer players' workers: sent, run, late (past the deadline), failed",
+    "Calls for the computer players' workers: sent, run, late (past the deadline), failed, "
+    "full (not sent: too many calls waiting)",
     ["state"],
+)
+REMOTE_REFUSED = Counter(
+    "frap_remote_refused",
+    "Computer moves refused: a worker's answer that is no legal action (illegal), or a move "
+    "the engine would not apply (refused); messages refused on the broker: unsigned, a bad "
+    "signature, another version's, a result for another call (task) or seat, a task naming "
+    "no function of the workers' (function); the rules level moved instead",
+    ["reason"],
 )
 REMOTE_QUEUE_SECONDS = Histogram(
     "frap_remote_queue_seconds",

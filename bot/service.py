@@ -60,6 +60,8 @@ class GameService(Seats):
         computer_workers: int = 0,
         computer_broker: str | None = None,
         computer_deadline: float = 5.0,
+        computer_secret: str = "",
+        computer_queue_max: int = 64,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
@@ -82,6 +84,8 @@ class GameService(Seats):
             rng=self.rng,
             broker=computer_broker,
             deadline=computer_deadline,
+            secret=computer_secret,
+            queue_max=computer_queue_max,
         )
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate

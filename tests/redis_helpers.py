@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+SECRET = "a test secret shared by the bot and its workers"  # COMPUTER_SECRET
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -67,16 +68,23 @@ class RedisServer:
 class Workers:
     """`python -m bot worker --processes N` against a broker, as an operator starts it."""
 
-    def __init__(self, url: str, processes: int = 1, *, nice: int = 0) -> None:
+    def __init__(
+        self, url: str, processes: int = 1, *, nice: int = 0, log: Path | None = None
+    ) -> None:
         self.url, self.processes, self.nice = url, processes, nice
+        self.log = log  # where their log lines go (else to the test's own stderr)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Workers:
         env = {**os.environ, "COMPUTER_BROKER": self.url, "PYTHONPATH": str(ROOT)}
+        env["COMPUTER_SECRET"] = SECRET
         args = [sys.executable, "-m", "bot", "worker", "--processes", str(self.processes)]
+        stderr = None if self.log is None else self.log.open("ab")
         self.process = subprocess.Popen(
-            args, env=env, cwd=ROOT, start_new_session=True, preexec_fn=self._nicer
+            args, env=env, cwd=ROOT, start_new_session=True, preexec_fn=self._nicer, stderr=stderr
         )
+        if stderr is not None:
+            stderr.close()  # the worker has its own copy
         return self
 
     def _nicer(self) -> None:

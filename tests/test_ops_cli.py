@@ -100,6 +100,24 @@ def test_a_worker_needs_a_broker_and_says_so_in_one_line(tmp_path: Path) -> None
     assert "redis://broker:6379/0" in line
 
 
+def test_a_broker_without_a_secret_starts_neither_the_bot_nor_a_worker(tmp_path: Path) -> None:
+    """COMPUTER_BROKER without COMPUTER_SECRET (or with one too short to sign with): one line,
+    nothing started, and the secret never printed."""
+    broker = {"COMPUTER_BROKER": "redis://127.0.0.1:1/0", "DB_PATH": str(tmp_path / "db")}
+    for command in (("worker",), ()):
+        done = _bot(tmp_path, *command, **broker, BOT_TOKEN=TOKEN)
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [
+            "configuration error: COMPUTER_SECRET is required with COMPUTER_BROKER; "
+            "set them in the environment or .env"
+        ]
+        done = _bot(tmp_path, *command, **broker, BOT_TOKEN=TOKEN, COMPUTER_SECRET="short-secret")
+        assert done.returncode == 2
+        [line] = done.stderr.splitlines()
+        assert "COMPUTER_SECRET must be at least 32 characters" in line
+        assert "short-secret" not in line
+
+
 def test_check_checks_the_configuration_as_the_start_up_does(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     assert _bot(tmp_path, "backup", "./copy.sqlite3", DB_PATH=str(db)).returncode == 1  # none

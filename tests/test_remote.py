@@ -12,8 +12,8 @@ one fails.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import operator
 import os
 import pickle
 import random
@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 
 from tests.installed import require
-from tests.redis_helpers import REDIS, RedisServer, Workers
+from tests.redis_helpers import REDIS, SECRET, RedisServer, Workers
 
 require(REDIS, "redis-server", "redis-server", "remote")
 
 from redis import Redis  # noqa: E402
 
-from bot import computer, metrics, remote  # noqa: E402
+from bot import computer, metrics, remote, wire  # noqa: E402
 from bot.games.family.table import deal as deal_of  # noqa: E402
 from engine.ai import rules_player  # noqa: E402
 from engine.cards import make_deck, shuffled  # noqa: E402
@@ -63,12 +63,16 @@ def _count(state: str) -> float:
 
 async def _ready(url: str, timeout: float = 60) -> None:
     """Until a worker answers (its processes import the bot first)."""
-    client = remote.Remote(url)
+    client = remote.Remote(url, SECRET, computer.TASKS)
+    knowledge = _master_position()
     deadline = time.monotonic() + timeout
     try:
         while True:
             try:
-                assert await client.call(operator.add, 2, 2, timeout=3) == 4
+                move = await client.call(
+                    computer.decide, knowledge, "random", 1, seat=knowledge.seat, timeout=3
+                )
+                assert move == computer.decide(knowledge, "random", 1)
                 return
             except remote.Failed:
                 assert time.monotonic() < deadline, "no worker answered"
@@ -121,6 +125,7 @@ async def test_a_seeded_practice_deal_plays_the_same_on_local_and_remote_workers
     await _ready(redis_server.url)
     run = _count("run")
     settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    settings["computer_secret"] = SECRET
     remote_deal = await _practice_deal(tmp_path / "remote.sqlite3", seed=12, **settings)
     assert remote_deal == local
     assert _count("run") - run >= 5  # the Masters' searches went to the workers
@@ -141,18 +146,19 @@ async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisSer
     hands[others[0]], hands[others[1]] = hands[others[1]], hands[others[0]]
     swapped.hands = tuple(hands)
     assert swapped.hands != deal.hands
-    client = remote.Remote(redis_server.url)
+    client = remote.Remote(redis_server.url, SECRET, computer.TASKS)
     sent = []
     try:
         for position in (deal, swapped):
             knowledge = game.knowledge(position, seat)
             with pytest.raises(remote.Late):
-                await client.call(computer.decide, knowledge, "strong", 7, timeout=0.2)
+                await client.call(computer.decide, knowledge, "strong", 7, seat=seat, timeout=0.2)
             with Redis.from_url(redis_server.url) as redis:
                 body = redis.rpop(remote.QUEUE)
-            message = pickle.loads(body)  # what a worker would be given
-            name, args, _ = message["args"]
-            assert name == "bot.computer:decide" and args == (knowledge, "strong", 7)
+            task = json.loads(body.partition(b"\n")[2])  # what a worker would be given
+            args = tuple(wire.decode(arg) for arg in task["args"])
+            assert task["fn"] == "decide" and args == (knowledge, "strong", 7)
+            assert task["seat"] == seat
             sent.append(args)
     finally:
         await client.close()
@@ -162,25 +168,28 @@ async def test_a_task_carries_only_what_the_seat_may_know(redis_server: RedisSer
 async def test_a_worker_killed_mid_call_leaves_the_rules_level_to_move_once(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """SIGKILL to the worker process running a call: no value by the deadline, the rules level's
-    move instead, one line in the log; the killed process is replaced and the next decision is
-    a worker's again."""
+    """SIGKILL to the worker process that took a call: no value by the deadline, the rules
+    level's move instead, one line in the log; the killed process is replaced and the next
+    decision is a worker's again."""
     with Workers(redis_server.url, 1) as workers:
         await _ready(redis_server.url)
         computers = computer.Computers(
-            _no_apply, broker=redis_server.url, deadline=1.5, rng=random.Random(3)
+            _no_apply, broker=redis_server.url, deadline=1.5, rng=random.Random(3), secret=SECRET
         )
         try:
-            slow = asyncio.create_task(computers.call(time.sleep, 30))
-            started = time.monotonic()
-            await _until(lambda: _queued(redis_server.url) == 0)  # a worker took it
             (pid,) = workers.children()
+            os.kill(pid, signal.SIGSTOP)  # in its wait for a call: Redis still hands it one
+            knowledge = _master_position()
+            slow = asyncio.create_task(
+                computers.call(computer.decide, knowledge, "strong", 1, seat=knowledge.seat)
+            )
+            started = time.monotonic()
+            await _until(lambda: _queued(redis_server.url) == 0)  # the worker took it
             os.kill(pid, signal.SIGKILL)
             with pytest.raises(computer.Unavailable) as late:
                 await slow
             assert isinstance(late.value.__cause__, remote.Late)
             assert time.monotonic() - started < 3
-            knowledge = _master_position()
             seed = random.Random(3).getrandbits(64)
             caplog.set_level(logging.WARNING, logger="bot.computer")
             await _until(lambda: workers.children() not in ([], [pid]), timeout=30)
@@ -197,14 +206,20 @@ async def test_more_calls_at_once_than_a_connection_pool_holds(workers: Workers)
     """150 calls in flight (a table each): each waits on a connection of its own, and redis-py's
     pool stops at 100 by default; every one is answered by the workers, none fails."""
     await _ready(workers.url)
-    client = remote.Remote(workers.url)
+    client = remote.Remote(workers.url, SECRET, computer.TASKS, queue_max=150)
+    knowledge = _master_position()
     try:
         values = await asyncio.gather(
-            *(client.call(max, n, 0, timeout=DEADLINE) for n in range(150))
+            *(
+                client.call(
+                    computer.decide, knowledge, "random", n, seat=knowledge.seat, timeout=DEADLINE
+                )
+                for n in range(150)
+            )
         )
     finally:
         await client.close()
-    assert values == list(range(150))
+    assert values == [computer.decide(knowledge, "random", n) for n in range(150)]
 
 
 async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_used(
@@ -217,7 +232,7 @@ async def test_a_call_past_its_deadline_is_made_by_the_rules_level_and_never_use
         await _ready(redis_server.url)
         (pid,) = workers.children()
         computers = computer.Computers(
-            _no_apply, broker=redis_server.url, deadline=0.5, rng=random.Random(5)
+            _no_apply, broker=redis_server.url, deadline=0.5, rng=random.Random(5), secret=SECRET
         )
         knowledge = _master_position()
         seeds = random.Random(5)
@@ -268,6 +283,7 @@ async def test_the_broker_stopped_and_started_again_mid_deal(
         assert _count("run") == run + 1  # the bot's own client is back on the broker
 
     settings = {"computer_broker": redis_server.url, "computer_deadline": DEADLINE}
+    settings["computer_secret"] = SECRET
     actions = await _practice_deal(
         tmp_path / "db.sqlite3", seed=12, during=outage, then=then, **settings
     )
@@ -310,3 +326,173 @@ def _master_position() -> Any:
         if len(knowledge.legal) > 1:
             return knowledge
         deal, _ = deal.apply(knowledge.legal[0])
+
+
+# ---- as an attacker who can write to Redis (but has no COMPUTER_SECRET) ---------------------
+
+
+class _Touch:
+    """A pickle that, read, creates a file (any code would run as well)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return os.system, (f"touch {self.path}",)
+
+
+def _push(url: str, *messages: bytes) -> None:
+    with Redis.from_url(url) as redis:
+        redis.lpush(remote.QUEUE, *messages)
+
+
+@pytest.fixture
+def attacked(tmp_path: Path) -> Path:
+    """The file a task that ran the attacker's code would create."""
+    return tmp_path / "owned"
+
+
+async def test_a_pickle_on_the_task_list_runs_nothing(workers: Workers, attacked: Path) -> None:
+    """A pickle pushed on the calls' list, as taskiq's own message or bare, is dropped unread;
+    the workers go on answering."""
+    await _ready(workers.url)
+    taskiq_shaped = {
+        "task_id": "x",
+        "task_name": remote.TASK,
+        "labels": {},
+        "args": ["os:system", (f"touch {attacked}",), time.time() + 60],
+        "kwargs": {},
+    }
+    _push(workers.url, pickle.dumps(_Touch(attacked)), pickle.dumps(taskiq_shaped))
+    await _until(lambda: _queued(workers.url) == 0)
+    await _ready(workers.url, timeout=10)  # the workers keep serving, after both
+    assert not attacked.exists()
+
+
+async def test_a_task_naming_another_function_is_refused(workers: Workers, attacked: Path) -> None:
+    """A task naming `os:system` (or anything but the workers' own tasks) runs nothing: unsigned,
+    or signed with another key, it is dropped unanswered; even signed with the secret (a bot
+    that names a task the workers lack) it is refused, and its caller gets an error at once,
+    counted as failed, not a wait until the deadline."""
+    await _ready(workers.url)
+    data = {
+        "v": remote.VERSION,
+        "id": "forged",
+        "fn": "os:system",
+        "args": [f"touch {attacked}"],
+        "expires": time.time() + 60,
+        "seat": 1,
+    }
+    unsigned = json.dumps(data).encode()
+    other_key = remote._sign(b"x" * 32, remote._FOR_TASK, data)
+    _push(workers.url, unsigned, b"0" * 64 + b"\n" + unsigned, other_key)
+    client = remote.Remote(workers.url, SECRET, {**computer.TASKS, "os:system": os.system})
+    failed = _count("failed")
+    try:
+        started = time.monotonic()
+        with pytest.raises(remote.Failed, match="no task 'os:system'"):
+            await client.call(os.system, f"touch {attacked}", seat=1, timeout=DEADLINE)
+        assert time.monotonic() - started < DEADLINE / 2
+    finally:
+        await client.close()
+    assert _count("failed") == failed + 1
+    assert _queued(workers.url) == 0
+    with Redis.from_url(workers.url) as redis:
+        assert not redis.exists(remote.RESULT + "forged")  # nothing answered the others
+    await _ready(workers.url, timeout=10)
+    assert not attacked.exists()
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    ["signature", "task", "seat", "version", "unsigned"],
+    ids=["bad-signature", "another-task", "another-seat", "another-version", "a-pickle"],
+)
+async def test_a_forged_result_is_refused_and_the_rules_level_moves_at_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture, forgery: str
+) -> None:
+    """Someone takes each call off the list and answers it with a move of his own: signed with
+    another key, signed for another call or another seat (a genuine answer replayed), or a
+    pickle. Each is refused before its value is read, counted, logged once a minute however
+    many come, and the seat moves by the rules level at once, long before the deadline. (So is
+    one signed but of another version: a bot and workers of two versions, a line a minute.)"""
+    knowledge = _master_position()
+    computers = computer.Computers(
+        _no_apply, broker=redis_server.url, deadline=5, rng=random.Random(8), secret=SECRET
+    )
+    seeds = random.Random(8)
+    rules = rules_player(knowledge, random.Random(1))
+    forged_move = next(a for a in knowledge.legal if a != rules)
+
+    def answer(task: dict[str, Any]) -> bytes:
+        data = {"v": remote.VERSION, "id": task["id"], "seat": task["seat"]}
+        data["value"] = wire.encode(forged_move)
+        if forgery == "unsigned":
+            return pickle.dumps(forged_move)
+        if forgery == "task":
+            data["id"] = "another call"
+        if forgery == "seat":
+            data["seat"] = task["seat"] + 1
+        if forgery == "version":
+            data["v"] = remote.VERSION + 1
+        key = b"x" * 32 if forgery == "signature" else SECRET.encode()
+        return remote._sign(key, remote._FOR_RESULT, data)
+
+    async def forger() -> None:
+        with Redis.from_url(redis_server.url) as redis:
+            while True:
+                got = await asyncio.to_thread(redis.brpop, [remote.QUEUE], 1)
+                if got is not None:
+                    task = json.loads(got[1].partition(b"\n")[2])
+                    redis.rpush(remote.RESULT + task["id"], answer(task))
+
+    caplog.set_level(logging.WARNING, logger="bot.remote")
+    before = metrics.REMOTE_REFUSED.labels(forgery)._value.get()
+    forging = asyncio.create_task(forger())
+    try:
+        for _ in range(3):
+            started = time.monotonic()
+            move = await computers.choose(knowledge, "strong")
+            assert time.monotonic() - started < 2  # not the 5-s deadline
+            assert move == rules_player(knowledge, random.Random(seeds.getrandbits(64)))
+    finally:
+        forging.cancel()
+        await computers.close()
+    assert metrics.REMOTE_REFUSED.labels(forgery)._value.get() == before + 3
+    lines = [r.message for r in caplog.records if r.name == "bot.remote"]
+    assert len(lines) == 1 and lines[0].startswith("refused result")
+
+
+async def test_a_flooded_queue_makes_the_rules_level_move_at_once(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Thousands of stale calls on the list (a flood, or a backlog from an outage): a Master's
+    call is not even sent, the rules level moves at once; the worker skips them all writing a
+    line or two, not one a task, and then answers again."""
+    stale = {"v": remote.VERSION, "fn": "decide", "args": [], "expires": time.time() - 1}
+    flood = [
+        remote._sign(SECRET.encode(), remote._FOR_TASK, {**stale, "id": str(i), "seat": 0})
+        for i in range(3000)
+    ]
+    _push(redis_server.url, *flood)
+    knowledge = _master_position()
+    computers = computer.Computers(
+        _no_apply, broker=redis_server.url, deadline=5, rng=random.Random(2), secret=SECRET
+    )
+    full = _count("full")
+    try:
+        started = time.monotonic()
+        move = await computers.choose(knowledge, "strong")
+        assert time.monotonic() - started < 1
+        assert move == rules_player(knowledge, random.Random(random.Random(2).getrandbits(64)))
+        assert _count("full") == full + 1
+        assert _queued(redis_server.url) == len(flood)  # this call was not added to them
+        log = tmp_path / "worker.log"
+        with Workers(redis_server.url, 1, log=log):
+            await _until(lambda: _queued(redis_server.url) == 0, timeout=120)
+            await _ready(redis_server.url)
+    finally:
+        await computers.close()
+    lines = log.read_text().splitlines()
+    assert len(lines) <= 5, lines[:10]
+    assert any("skipped a task taken" in line for line in lines)

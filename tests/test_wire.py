@@ -1,0 +1,79 @@
+"""The computer players' wire (bot/wire.py): a seat's knowledge of every game of the registry,
+taken from random playouts, comes back from JSON equal, of the same types, and the strong level
+decides the same on it; anything outside the wire's classes and shapes is refused."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from bot import wire
+from bot.computer import decide
+from engine.cards import make_deck, shuffled
+from engine.games import GAMES
+
+
+def _knowledge(game: str, seed: int) -> list[Any]:
+    """Every seat's knowledge along a random playout of one deal."""
+    entry = GAMES[game]
+    rng = random.Random(seed)
+    n = entry.default_players
+    deck = shuffled(make_deck(entry.deck_size({}, n)), rng)
+    deal = entry.new({}, tuple(f"p{i}" for i in range(n)), 0, deck)
+    seen = []
+    while (seat := entry.to_act(deal)) is not None:
+        knowledge = entry.knowledge(deal, seat)
+        seen.append(knowledge)
+        deal, _ = deal.apply(rng.choice(knowledge.legal))
+    return seen
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_knowledge_of_every_game_round_trips_and_decides_the_same(game: str) -> None:
+    decisions = 0
+    for seed in (1, 2):
+        for i, knowledge in enumerate(_knowledge(game, seed)):
+            back = wire.loads(wire.dumps(knowledge))
+            assert back == knowledge
+            assert repr(back) == repr(knowledge)  # the same classes: enums, not their values
+            if len(knowledge.legal) > 1 and i % 3 == 0:
+                move = decide(knowledge, "strong", i)
+                assert decide(back, "strong", i) == move
+                assert repr(wire.loads(wire.dumps(move))) == repr(move)
+                decisions += 1
+    assert decisions >= 2
+
+
+def test_a_class_outside_the_allowlist_is_neither_sent_nor_made() -> None:
+    with pytest.raises(wire.WireError):
+        wire.dumps(random.Random(1))
+    forged = {"O": "os.system", "f": {"command": "touch /tmp/owned"}}
+    for data in (
+        forged,
+        {"O": "builtins.eval", "f": {}},
+        {"E": "engine.actions.Action", "m": "seat"},  # a class, but no enum
+        {"E": "engine.actions.Do", "m": "__class__"},
+        {"C": 52},
+        {"C": True},
+        {"T": [forged]},
+        {"D": [[{"T": []}, 1], [[1], 2]]},  # a list as a key
+        {"O": "engine.actions.Action", "f": {"seat": 1}},  # fields missing
+        {"x": 1},
+    ):
+        with pytest.raises(wire.WireError):
+            wire.loads(json.dumps(data).encode())
+
+
+def test_bytes_that_are_no_json_or_too_deep_are_refused() -> None:
+    for body in (pickle.dumps({"a": 1}), b"[" * 100_000, b"\xff"):
+        with pytest.raises(wire.WireError):
+            wire.loads(body)
+    nested: Any = 1
+    for _ in range(wire.DEPTH + 2):
+        nested = [nested]
+    with pytest.raises(wire.WireError):
+        wire.loads(json.dumps(nested).encode())

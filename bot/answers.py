@@ -6,6 +6,7 @@ the same answers."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
@@ -58,29 +59,41 @@ async def balance(
     return "\n".join(lines)
 
 
-async def top(service: GameService, chat_id: int, lang: str, word: str | None = None) -> str:
-    """/top [game]: the chat's league for a game (the one named, else the open table's, else the
-    last rated here, else the chat's): each player's rating, its change over the last table of
-    that game, the results rated and the chips held, in columns; a match in play's standing
-    under it."""
+async def top(service: GameService, chat_id: int, lang: str, args: Sequence[str] = ()) -> str:
+    """/top [game] [season]: the chat's league for a game (the one named, else the open
+    table's, else the last rated here, else the chat's): each player's rating, its change over
+    the last table of that game, the results rated and the chips held, in columns; a match in
+    play's standing under it. With a season's number, the table that closed season ended with
+    (its ratings and its balances)."""
     storage = service.storage
+    number = next((int(a) for a in args if a.isdigit()), None)
+    word = " ".join(a for a in args if not a.isdigit())
     game = games.parse(word) if word else None
-    if word and game is None:
-        return t(lang, "top.usage", games=games.choices())
+    closed = await storage.seasons(chat_id)
+    past = None if number is None or number == closed + 1 else number - 1  # counted from 0
+    if (word and game is None) or (past is not None and not 0 <= past < closed):
+        return t(lang, "top.usage", games=games.choices(), seasons=closed + 1)
     playing = service.table_in(chat_id)
-    if game is None and playing is not None:
+    if game is None and playing is not None and past is None:
         game = playing.row.game
     if game is None:
-        rated = await storage.rated_games(chat_id)
+        rated = await storage.rated_games(chat_id, past)
         game = rated[0] if rated else (await storage.chat(chat_id)).game
     ui = games.ui(game)
-    title = t(lang, "top.title", game=ui.title(lang))
-    standings = (await storage.standings(chat_id, game))[:TOP_SHOWN]
-    standing = service.match_standing(chat_id, lang)
+    if past is None:
+        title = t(lang, "top.title", game=ui.title(lang))
+        standing = service.match_standing(chat_id, lang)
+    else:
+        title = t(lang, "top.title_season", game=ui.title(lang), n=past + 1)
+        standing = None
+    standings = (await storage.standings(chat_id, game, season=past))[:TOP_SHOWN]
     after = [] if standing is None else ["", standing]
     if not standings:
         return "\n".join([title, t(lang, "top.none"), *after])
-    chips = {user.user_id: bal for user, bal in await storage.balances(chat_id)}
+    if past is None:
+        chips = {user.user_id: bal for user, bal in await storage.balances(chat_id)}
+    else:
+        chips = await storage.season_balances(chat_id, past)
     users = await storage.users(s.user_id for s in standings)
     labels = names.distinct(users.values())
     head = [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.format import MINUS
+from bot.format import MINUS, signed
 from tests.bot_harness import (
     bot_messages,
     make_players,
@@ -140,6 +140,18 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         await bot.idle()
         assert "пока ни у кого нет рейтинга" in bot_messages(tg, group)[-1].text
         assert {season for _, season, _, _, _, _ in await storage.ratings()} == {0}  # archived
+        await users[2].send(group, "/top 1")  # the closed season's table stays readable
+        await bot.idle()
+        past = bot_messages(tg, group)[-1].text
+        assert "сезон 1" in past
+        rows = {line.split()[-1]: line for line in past.splitlines()}  # by name
+        assert all(signed(before.get(u.id, 0)) in rows[u.first_name] for u in users)
+        await users[2].send(group, "/top фрап 2")  # the season in play: its empty league
+        await bot.idle()
+        assert "пока ни у кого нет рейтинга" in bot_messages(tg, group)[-1].text
+        await users[2].send(group, "/top 3")  # no such season
+        await bot.idle()
+        assert "с 1 по 2" in bot_messages(tg, group)[-1].text
         assert not ask.buttons  # the question became the answer
         again = push_callback(tg, users[0], ask, data)  # a second press of it, from a client
         await bot.idle()

@@ -88,6 +88,11 @@ async def test_a_rated_result_of_each_game_reaches_top_and_survives_a_rebuild(
         for uid, r in zip(players, want, strict=True):
             line = next(x for x in text.splitlines() if x.endswith(named[uid]))
             assert f" {r.shown}? " in line  # provisional after one result
+        other = next(g for g in REGISTRY.values() if g.game != game)
+        await users[1].send(group, f"/top {other.aliases[0]}")  # a game named: its own league
+        await bot.idle()
+        text = bot_messages(tg, group)[-1].text or ""
+        assert other.title("ru") in text.splitlines()[0] and "нет рейтинга" in text
     before = json.loads(await _run_ratings(db, capsys, rebuild=False))
     after = json.loads(await _run_ratings(db, capsys, rebuild=True))
     assert [(p["player"], p["rating"], p["rated"]) for p in after] == [

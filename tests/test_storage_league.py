@@ -98,6 +98,9 @@ async def test_a_new_season_starts_new_ratings(storage: Storage) -> None:
     assert now[B] == rating.rate([Rating()] * 3, [-10, 30, -10])[1]  # from a fresh start
     seasons = {(season, uid) for _, season, _, uid, _, _ in await storage.ratings()}
     assert seasons == {(s, uid) for s in (0, 1) for uid in (A, B, C)}  # the first one kept
+    past = {s.user_id: s.now for s in await storage.standings(CHAT, "frap", season=0)}
+    assert past[A] == rating.rate([Rating()] * 3, [30, -10, -10])[0]  # as the season ended
+    assert await storage.season_balances(CHAT, 0) == {A: 30, B: -10, C: -10}
     assert await storage.rating_problems() == []
 
 

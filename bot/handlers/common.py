@@ -34,7 +34,7 @@ from ..view.message import Button, Link, Rendered
 log = logging.getLogger("bot.handlers")
 Context = ContextTypes.DEFAULT_TYPE
 # the other group commands take none
-TAKE_ARGUMENTS = ("newgame", "balance", "history", "review", "kick", "stats")
+TAKE_ARGUMENTS = ("newgame", "balance", "top", "history", "review", "kick", "stats")
 # what a private chat's practice table against computer players answers too
 PRACTICE_COMMANDS = (
     "newgame", "startgame", "stopgame", "pot", "balance", "top", "stats", "history", "review",

@@ -39,9 +39,9 @@ class MoneyCommands(Common):
         await self._reply(message, text)
 
     async def top(self, update: Update, context: Context, message: Message, lang: str) -> None:
-        """/top [game]: the chat's league for a game."""
-        word = " ".join(context.args) if context.args else None
-        await self._reply(message, await answers.top(self.service, message.chat_id, lang, word))
+        """/top [game] [season]: the chat's league for a game, now or as a season ended."""
+        args = context.args or ()
+        await self._reply(message, await answers.top(self.service, message.chat_id, lang, args))
 
     async def stats(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/stats (yours), as a reply (that player's) or /stats name: deals, contracts, best and

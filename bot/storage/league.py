@@ -147,17 +147,22 @@ def _result(row: sqlite3.Row) -> Result:
     return Result(row["deal_id"], row["table_id"], row["season"], row["game"], players)
 
 
+# SQL for a season: the one given (a parameter, then the chat's id for the default), else the
+# chat's current one (the number of seasons it has closed)
+_SEASON = "COALESCE(?, (SELECT COUNT(*) FROM seasons WHERE chat_id = ?))"
+
+
 class League(Jobs):
     """Readers of the league, its rebuild and its check."""
 
     async def standings(
-        self, chat_id: int, game: str, table_id: int | None = None
+        self, chat_id: int, game: str, table_id: int | None = None, season: int | None = None
     ) -> list[Standing]:
-        """The chat's league for `game` this season, best first (a provisional rating after
-        every settled one), each with the rating it had before the table `table_id` (by
-        default the chat's last table of the game: the evening's change); with `table_id`,
-        only the players it rated."""
-        results = await self.results(chat_id, game)
+        """The chat's league for `game` this season (or as the closed `season`, counted from 0,
+        ended), best first (a provisional rating after every settled one), each with the
+        rating it had before the table `table_id` (by default the chat's last table of the
+        game: the evening's change); with `table_id`, only the players it rated."""
+        results = await self.results(chat_id, game, season)
         if not results:
             return []
         table = results[-1].table_id if table_id is None else table_id
@@ -191,27 +196,26 @@ class League(Jobs):
         )
         return {r["user_id"]: Rating(r["mu"], r["sigma"], r["deals"]) for r in rows}
 
-    async def results(self, chat_id: int, game: str | None = None) -> list[Result]:
-        """The chat's rated results this season (of `game`, or every game), oldest first."""
-        season = await self.query_one(
-            "SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,)
-        )
-        assert season is not None
+    async def results(
+        self, chat_id: int, game: str | None = None, season: int | None = None
+    ) -> list[Result]:
+        """The chat's rated results this season, or in `season` (counted from 0), of `game`
+        or every game, oldest first."""
         rows = await self.query(
             "SELECT r.*, d.table_id FROM rated r JOIN deals d USING (deal_id) "
-            "WHERE r.chat_id = ? AND r.season = ? AND (? IS NULL OR r.game = ?) "
+            f"WHERE r.chat_id = ? AND r.season = {_SEASON} AND (? IS NULL OR r.game = ?) "
             "ORDER BY r.deal_id",
-            (chat_id, season["n"], game, game),
+            (chat_id, season, chat_id, game, game),
         )
         return [_result(row) for row in rows]
 
-    async def rated_games(self, chat_id: int) -> list[str]:
-        """The games the chat has rated results of this season, the latest played first."""
+    async def rated_games(self, chat_id: int, season: int | None = None) -> list[str]:
+        """The games the chat has rated results of this season (or in `season`), the latest
+        played first."""
         rows = await self.query(
-            "SELECT game FROM rated WHERE chat_id = ? AND season = "
-            "(SELECT COUNT(*) FROM seasons WHERE chat_id = ?) "
+            f"SELECT game FROM rated WHERE chat_id = ? AND season = {_SEASON} "
             "GROUP BY game ORDER BY MAX(deal_id) DESC",
-            (chat_id, chat_id),
+            (chat_id, season, chat_id),
         )
         return [row["game"] for row in rows]
 

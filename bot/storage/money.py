@@ -146,6 +146,14 @@ class Money(Jobs):
         )
         return int(row["n"]) if row else 0
 
+    async def season_balances(self, chat_id: int, season: int) -> dict[int, int]:
+        """The balances the chat's closed `season` (counted from 0) ended with."""
+        row = await self.query_one(
+            "SELECT balances FROM seasons WHERE chat_id = ? ORDER BY season_id LIMIT 1 OFFSET ?",
+            (chat_id, season),
+        )
+        return {int(uid): bal for uid, bal in json.loads(row["balances"]).items()} if row else {}
+
     async def new_season(self, chat_id: int, closed: int) -> dict[int, int] | None:
         """Close the chat's season: ledger rows bring every balance back to zero
         (the pot, which held their opposite, with them), the season row keeps what they were.

@@ -125,7 +125,14 @@ async def synced(bot: RunningBot, pages: list[Page], table_id: int) -> None:
 
 async def tap(page: Page, data: str, status: int = 200) -> None:
     """The player taps the page's button for `data`, a real <button> that is on the screen as
-    it stands (no scrolling: a button below the fold would not count)."""
+    it stands (no scrolling: a button below the fold would not count), or Telegram's main
+    button under the page if it holds `data`."""
+    if await page.evaluate("document.body.dataset.main") == data:
+        async with page.expect_response(lambda r: "/api/press" in r.url) as answer:
+            assert await page.evaluate("window.__telegram.main()")
+        response = await answer.value
+        assert response.status == status, await response.text()
+        return
     button = page.locator(f'button[data-press="{data}"]')
     box = await button.bounding_box()
     size = page.viewport_size or PHONE
@@ -226,8 +233,11 @@ async def laid_out(page: Page) -> None:
 
 
 async def press_of(page: Page, prefix: str, suffix: str = "") -> str:
-    """The press of the page's first button whose data starts with `prefix` (and ends with
-    `suffix`)."""
+    """The press of the page's first button, or of Telegram's main button, whose data starts
+    with `prefix` (and ends with `suffix`)."""
+    main = await page.evaluate("document.body.dataset.main") or ""
+    if main.startswith(prefix) and main.endswith(suffix):
+        return str(main)
     ends = f'[data-press$="{suffix}"]' if suffix else ""  # ($="" matches nothing)
     found = page.locator(f'button[data-press^="{prefix}"]{ends}')
     data = await found.first.get_attribute("data-press")
@@ -384,7 +394,7 @@ async def test_the_page_opens_from_every_button(
         assert taps > 3
         result = next(m for m in reversed(bot_messages(tg, group)) if "n:" in str(m.buttons))
         after = await live(await open_from(browser, bot, users[2], result))
-        await after.wait_for_selector('button[data-press^="n:"]')
+        await after.wait_for_selector('body[data-main^="n:"]')
         # the launch data goes in each socket's first message: no address a proxy logs holds it
         assert SOCKETS and not [url for url in SOCKETS if "hash" in unquote(url)], SOCKETS
 
@@ -429,10 +439,16 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
             f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
         )
         await picture(pages[0], shots(tmp_path) / f"frap-lobby-{theme}.png")
+        # Start is on Telegram's main button, not a second time on the page
+        assert await pages[0].evaluate("window.__telegram.mainText()") == "▶️ Начать игру"
+        assert await pages[0].locator('button[data-press^="s:"]').count() == 0
         await tap(pages[0], await press_of(pages[0], "s:"))
         table = await bot.service.storage.open_table(GROUP_ID)
         assert table is not None
         await synced(bot, pages, table.table_id)
+        for page in pages:  # in play: no main button, and a drag over the hand keeps the app
+            assert await page.evaluate("window.__telegram.mainText()") is None
+            assert await calls(page, "disableVerticalSwipes") == 1
         mover = bot.service.find(table.table_id)
         assert mover is not None and mover.to_act is not None
         clock = await pages[0].text_content("#clock") or ""
@@ -442,7 +458,9 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, trick)
         for page in pages:  # the result on every page, and the next deal to tap
             await page.wait_for_selector("#result:not([hidden]) .head")
-            await page.wait_for_selector('button[data-press^="n:"]')
+            await page.wait_for_selector('body[data-main^="n:"]')
+            assert await page.evaluate("window.__telegram.mainText()") == "🃏 Следующая сдача"
+            assert await calls(page, "enableVerticalSwipes") == 1
         await picture(pages[0], shots(tmp_path) / f"frap-result-{theme}.png")
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
@@ -452,6 +470,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         assert sum([await calls(p, "notificationOccurred", "success") for p in pages]) >= 2
         for page in pages:
             assert await calls(page, "ready") == 1 and await calls(page, "expand") == 1
+            assert await calls(page, "requestFullscreen") == 1  # a phone's client, Bot API 8.0
         assert await bot.service.storage.check() == []
 
 

@@ -1,7 +1,8 @@
 // A stand-in for telegram-web-app.js in the browser tests (the machine has no network): it reads
 // the launch parameters from the URL's fragment as the real script does and offers the parts of
 // window.Telegram.WebApp the page uses, recording every call in window.__telegram.calls so a test
-// can count haptic feedback, see the BackButton shown, and change the theme as a client does.
+// can count haptic feedback, see the BackButton shown, and change the theme as a client does;
+// the main button under the page is tapped by window.__telegram.main(), as a player taps it.
 (function () {
   "use strict";
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -16,6 +17,13 @@
   back.hide = () => { calls.push(["BackButton.hide"]); back.isVisible = false; };
   back.onClick = (f) => { back.clicks.push(f); };
   back.offClick = (f) => { back.clicks = back.clicks.filter((g) => g !== f); };
+  const main = { text: "", isVisible: false, isActive: true, clicks: [] };
+  main.setText = (text) => { calls.push(["MainButton.setText", text]); main.text = text; };
+  main.show = () => { calls.push(["MainButton.show"]); main.isVisible = true; };
+  main.hide = () => { calls.push(["MainButton.hide"]); main.isVisible = false; };
+  main.enable = () => { main.isActive = true; };
+  main.disable = () => { main.isActive = false; };
+  main.onClick = (f) => { main.clicks.push(f); };
   const app = {
     initData,
     version: hash.get("tgWebAppVersion") || "6.0",
@@ -36,6 +44,10 @@
       selectionChanged: record("selectionChanged"),
     },
     BackButton: back,
+    MainButton: main,
+    disableVerticalSwipes: record("disableVerticalSwipes"),
+    enableVerticalSwipes: record("enableVerticalSwipes"),
+    requestFullscreen: record("requestFullscreen"),
   };
   window.Telegram = { WebApp: app };
   window.__telegram = {
@@ -48,5 +60,11 @@
       for (const f of handlers.themeChanged || []) f.call(app);
     },
     back() { for (const f of back.clicks.slice()) f(); },
+    main() {  // the player taps the main button: nothing while it is hidden or greyed out
+      if (!main.isVisible || !main.isActive) return false;
+      for (const f of main.clicks.slice()) f();
+      return true;
+    },
+    mainText() { return main.isVisible ? main.text : null; },
   };
 })();

@@ -69,8 +69,8 @@ def lobby_choices(
     Leave (not at a practice table), a computer player of each level and one that stands the
     last up (`computers`), Start and the next game."""
 
-    def choice(label: str, kind: str, code: str = "") -> Choice:
-        return Choice(label, callbacks.encode(kind, table_id, code=code))
+    def choice(label: str, kind: str, code: str = "", primary: bool = False) -> Choice:
+        return Choice(label, callbacks.encode(kind, table_id, code=code), primary=primary)
 
     rows = (
         [] if private else [[choice(t(lang, "btn.join"), "j"), choice(t(lang, "btn.leave"), "l")]]
@@ -88,5 +88,6 @@ def lobby_choices(
         )
         rows.append([choice(t(lang, "btn.remove_computer"), "m", "-")])
     title = games.ui(game).title(lang)
-    rows.append([choice(t(lang, "btn.start"), "s"), choice(t(lang, "btn.game", game=title), "g")])
+    start = choice(t(lang, "btn.start"), "s", primary=True)
+    rows.append([start, choice(t(lang, "btn.game", game=title), "g")])
     return rows

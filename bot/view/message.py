@@ -22,12 +22,15 @@ MAX_TEXT = 4096
 class Choice:
     """One button as every front end shows it: its label and the press it sends (the callback
     data a chat button carries, and a page's button posts); `card`: the card of the hand it
-    plays or marks (a page draws it on that card), `marked`: that card is marked for a discard."""
+    plays or marks (a page draws it on that card), `marked`: that card is marked for a discard;
+    `primary`: the step that moves the table on (Start, the next deal, a discard confirmed),
+    which a page puts on Telegram's main button."""
 
     label: str
     press: str
     card: Card | None = None
     marked: bool = False
+    primary: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,4 +114,4 @@ def fit(text: str) -> str:
 
 def next_deal_choice(lang: str, table_id: int, deal_no: int) -> Choice:
     """A result's button that deals the next hand (in the chat and on the page)."""
-    return Choice(t(lang, "btn.next_deal"), callbacks.encode("n", table_id, deal_no))
+    return Choice(t(lang, "btn.next_deal"), callbacks.encode("n", table_id, deal_no), primary=True)

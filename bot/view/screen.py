@@ -127,10 +127,12 @@ def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
 @dataclass(frozen=True, slots=True)
 class Word:
     """A choice that is not a card ('Pass', 'Exchange 2'): its label and the press it sends;
-    `row`: its row on the chat's keyboard."""
+    `primary`: the step that moves the table on (a Choice's); `row`: its row on the chat's
+    keyboard."""
 
     label: str
     press: str
+    primary: bool | None = field(default=None, metadata=OMIT_NONE)  # True, or left out
     row: int = field(default=0, metadata=CHAT_ONLY)
 
 
@@ -275,7 +277,7 @@ def split(
             if choice.card is not None:
                 on_cards[choice.card] = (choice, at)
             else:
-                words.append(Word(choice.label, choice.press, at))
+                words.append(Word(choice.label, choice.press, choice.primary or None, at))
     return on_cards, tuple(words)
 
 
@@ -306,7 +308,7 @@ def keyboard(held: Sequence[Held], words: Sequence[Word]) -> list[list[Choice]]:
                 Choice(label, h.press, Card.parse(h.code), marked=h.marked)
             )
     for w in words:
-        rows.setdefault(w.row, []).append(Choice(w.label, w.press))
+        rows.setdefault(w.row, []).append(Choice(w.label, w.press, primary=bool(w.primary)))
     return [rows[at] for at in sorted(rows)]
 
 

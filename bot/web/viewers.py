@@ -322,7 +322,7 @@ _REVIEW_WORDS = ("title", "back", "forward", "trick", "cost", "best", "hands", "
 
 
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
-    return [[encode(Word(c.label, c.press)) for c in row] for row in rows]
+    return [[encode(Word(c.label, c.press, c.primary or None)) for c in row] for row in rows]
 
 
 _WORDS = (

@@ -318,7 +318,7 @@ def _buying_rows(
     confirm = (
         t(lang, "btn.keep_all") if not selection else t(lang, "btn.exchange", n=len(selection))
     )
-    return [row, [button(confirm, confirm_code, "a")]]
+    return [row, [replace(button(confirm, confirm_code, "a"), primary=True)]]
 
 
 # ---- results -------------------------------------------------------------------------------------

@@ -289,7 +289,8 @@ def hand_choices(
         if len(selection) == 2:
             pair = frozenset(selection)
             chosen = next(a for a in legal if frozenset(a.cards or ()) == pair)
-            rows.append([button(WORDS.button_label(lang, chosen), action_code(chosen))])
+            confirm = button(WORDS.button_label(lang, chosen), action_code(chosen))
+            rows.append([replace(confirm, primary=True)])
         return rows
     plays = sorted(
         (a for a in legal if a.do is PrefDo.PLAY),

@@ -58,6 +58,35 @@ function dark(color) {
   return 0.299 * r + 0.587 * g + 0.114 * b < 128;
 }
 
+// The step that moves the table on (Start, the next deal, a discard confirmed) goes on
+// Telegram's main button under the page where the client has one, else it is a page's button.
+let mainPress = null;
+
+function primaryChoice() {
+  if (!tg || !tg.MainButton) return null;
+  const choices = [...((view.deal && view.deal.choices) || []), ...(view.choices || []).flat()];
+  return choices.find((c) => c.primary) || null;
+}
+
+function setMain(choice) {
+  mainPress = choice ? choice.press : null;
+  if (choice) document.body.dataset.main = choice.press; else delete document.body.dataset.main;
+  if (!tg || !tg.MainButton) return;
+  try {
+    if (choice) { tg.MainButton.setText(choice.label); tg.MainButton.enable(); tg.MainButton.show(); }
+    else tg.MainButton.hide();
+  } catch (e) { /* an old client */ }
+}
+
+// During a deal a vertical drag (over the hand, say) must not close the app (Bot API 7.7).
+let swipesOff = false; // as a client opens the app
+
+function swipes(off) {
+  if (!tg || off === swipesOff || !(tg.isVersionAtLeast && tg.isVersionAtLeast("7.7"))) return;
+  swipesOff = off;
+  try { if (off) tg.disableVerticalSwipes(); else tg.enableVerticalSwipes(); } catch (e) { /* old */ }
+}
+
 let backTo = null; // the sub-view Telegram's BackButton closes
 
 function openSub(id) {
@@ -115,7 +144,8 @@ function cardsRow(cards, size, cls) {
 }
 
 function wordButton(choice, cls) {
-  const button = el("button", "word" + (cls ? " " + cls : ""), choice.label);
+  const button = el("button", "word" + (cls ? " " + cls : "") + (choice.primary ? " primary" : ""),
+    choice.label);
   button.type = "button";
   button.dataset.press = choice.press;
   button.addEventListener("click", () => press(choice.press));
@@ -177,6 +207,8 @@ function render() {
   document.title = (moving ? "● " + (words.your_move || "") + " · " : "") + (view.game || "🃏");
   tick();
   result.hidden = true;
+  setMain(primaryChoice());
+  swipes(Boolean(deal && deal.seats && !deal.finished));
   if (view.status === "closed") { notice(words.closed); drawChoices(dock); return; }
   if (view.status === "lobby" || !deal || !deal.seats) {
     notice(words.lobby);
@@ -505,18 +537,21 @@ function drawDock(dock, deal) {
     row.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
     dock.append(row);
   }
-  if (deal.choices && deal.choices.length) {
+  const choices = (deal.choices || []).filter((c) => c.press !== mainPress);
+  if (choices.length) {
     const row = el("div", "row actions");
-    for (const b of deal.choices) row.append(wordButton(b));
+    for (const b of choices) row.append(wordButton(b));
     dock.append(row);
   }
 }
 
 function drawChoices(dock) {
-  for (const choices of view.choices || []) {
-    const row = el("div", "row actions");
-    for (const c of choices) row.append(wordButton(c, "table"));
-    dock.append(row);
+  for (const row of view.choices || []) {
+    const choices = row.filter((c) => c.press !== mainPress); // on Telegram's main button
+    if (!choices.length) continue;
+    const line = el("div", "row actions");
+    for (const c of choices) line.append(wordButton(c, "table"));
+    dock.append(line);
   }
 }
 
@@ -587,6 +622,7 @@ function refuse(body, status) {
 async function press(data) {
   haptic("impact", "light");
   for (const b of document.querySelectorAll("button[data-press]")) b.disabled = true;
+  if (data === mainPress) { try { tg.MainButton.disable(); } catch (e) { /* an old client */ } }
   try {
     const response = await fetch(api("press"), {
       method: "POST",
@@ -827,6 +863,11 @@ async function start() {
     try { tg.ready(); tg.expand(); } catch (e) { /* an old client */ }
     try { tg.onEvent("themeChanged", theme); } catch (e) { /* an old client */ }
     try { tg.BackButton.onClick(closeSub); } catch (e) { /* an old client */ }
+    try { tg.MainButton.onClick(() => { if (mainPress) press(mainPress); }); } catch (e) { /* old */ }
+    // fullscreen on a phone (Bot API 8.0): the table takes the whole screen, inside its safe areas
+    if (tg.isVersionAtLeast && tg.isVersionAtLeast("8.0") && ["android", "ios"].includes(tg.platform)) {
+      try { tg.requestFullscreen(); } catch (e) { /* an old client */ }
+    }
   }
   while (!(await load())) {
     if (loaded !== 503) return;

@@ -147,6 +147,12 @@ async def tap(page: Page, data: str, status: int = 200) -> None:
 
 LAYOUT = """() => {
   const wrong = [];
+  for (const node of document.querySelectorAll("body *")) {  // no text under 11 px
+    const text = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (!text || !node.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    if (size < 11) wrong.push(`"${node.textContent.trim().slice(0, 20)}" at ${size}px`);
+  }
   const deal = view && view.deal;
   if (!deal || !deal.seats) return wrong;
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
@@ -170,7 +176,7 @@ LAYOUT = """() => {
   const hand = [...document.querySelectorAll("#dock .hand .card")];
   const top = (c) => c.getBoundingClientRect().top;
   // the cards to play raised above the rest, the rest dimmed yet legible (a light face kept)
-  const raised = hand.filter((c) => c.tagName === "BUTTON" && !c.classList.contains("marked"));
+  const raised = hand.filter((c) => c.dataset.press && !c.classList.contains("marked"));
   for (const card of hand.filter((c) => c.classList.contains("dim"))) {
     if (raised.some((c) => top(c) > top(card) - 3)) {
       wrong.push(`card ${card.dataset.code} not below the cards to play`);
@@ -369,6 +375,45 @@ def pref_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> s
     return rng.choice(moves)
 
 
+async def test_the_table_reads_to_a_screen_reader(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """The felt is a region named "Стол", each seat a group named by its player, each card of
+    the hand a button named as the chat names it (8♠, Д♥), disabled while it cannot be played,
+    and who is to move is said politely once, not with every tick of the clock."""
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4, **webapp_overrides()) as bot:
+        pages, table_id = await gather_on_pages(browser, bot, group, users, "/newgame frap")
+        rng = random.Random(4)
+        for _ in range(20):  # the bids, until a card is to play
+            seat, moves = next(
+                (i, m) for i, u in enumerate(users) if (m := moves_now(control_message(tg, u)))
+            )
+            if await pages[seat].evaluate("view.deal.phase") == "play":
+                break
+            await tap(pages[seat], rng.choice(moves))
+            await synced(bot, pages, table_id)
+        table = bot.service.find(table_id)
+        assert table is not None and table.to_act is not None
+        mover = table.deal_seats[table.to_act]
+        for user, page in zip(users, pages, strict=True):
+            await laid_out(page)
+            assert await page.get_by_role("region", name="Стол").count() == 1
+            for other in users:
+                assert await page.get_by_role("group", name=other.first_name).count() == 1
+            hand = page.get_by_role("group", name="Ваши карты").get_by_role("button")
+            cards = await page.evaluate("view.deal.hand")
+            names = [await hand.nth(i).get_attribute("aria-label") for i in range(len(cards))]
+            assert await hand.count() == len(cards) and names == [c["label"] for c in cards]
+            for i, card in enumerate(cards):
+                assert await hand.nth(i).is_enabled() == ("press" in card), card["label"]
+            assert any("press" in c for c in cards) == (user.id == mover)
+            said = "Ваш ход" if user.id == mover else f"{table.users[mover].name} ходит"
+            assert await page.text_content("#mover") == said
+            assert await page.get_attribute("#mover", "aria-live") == "polite"
+            assert await page.get_attribute("#clock", "aria-live") is None
+
+
 @pytest.mark.parametrize("slash", ["", "/"], ids=["webapp-url-as-readme", "with-slash"])
 async def test_the_page_opens_from_every_button(
     tg: FakeTelegram, tmp_path: Path, browser: Browser, slash: str
@@ -565,6 +610,25 @@ async def test_a_preferans_deal_played_on_the_pages(
         assert await pages[0].evaluate("document.documentElement.lang") == "ru"
         assert await pages[0].locator("#seats i").count() == 0
         assert "<i>Bob</i>" in (await pages[0].text_content("#seats") or "")
+        # the first hand bids on a ladder: a row a level, each bid he may say enabled, the
+        # bids his chat message offers and no other; pass and misère buttons of their own
+        seat, moves = next(
+            (i, m) for i, u in enumerate(users) if (m := moves_now(control_message(tg, u)))
+        )
+        page = pages[seat]
+        ladder = page.locator(".ladder button.rung")
+        assert await ladder.count() == 25  # 6♠ … 10 no trumps, misère apart
+        enabled = page.locator(".ladder button.rung[data-press]")
+        bids = {m for m in moves if m.rsplit(":", 1)[1].startswith("b")}
+        assert {
+            await enabled.nth(i).get_attribute("data-press") for i in range(await enabled.count())
+        } == bids
+        assert await page.locator(".ladder").get_attribute("aria-label") in ("Заявки", "Bids")
+        others = page.locator("#dock .actions button.word")
+        assert {
+            await others.nth(i).get_attribute("data-press") for i in range(await others.count())
+        } == set(moves) - bids
+        await picture(page, shots(tmp_path) / f"preferans-bidding-{players}.png")
         trick = shots(tmp_path) / f"preferans-play-{players}.png"
         await play_deal_by_taps(bot, users, pages, table_id, pref_move, trick)
         table = bot.service.find(table_id)

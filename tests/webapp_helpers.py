@@ -87,11 +87,13 @@ async def open_socket(
 def page_buttons(deal: dict[str, Any]) -> list[tuple[str, str]]:
     """What a page's player may press, as his chat control message's buttons: (label, data).
     A card carries the press of the chat button that names it ('✖️ 7♠' when marked for the
-    discard), on his hand or on the open hand he plays (P7); the words are the other choices."""
+    discard), on his hand or on the open hand he plays (P7); a bid on the ladder (Preferans's)
+    carries its own; the words are the other choices."""
     cards = [*(deal.get("hand") or [])]
     for seat in deal.get("seats") or []:
         cards += seat.get("open_hand") or []
     shown = [
         (("✖️ " if c.get("marked") else "") + c["label"], c["press"]) for c in cards if "press" in c
     ]
+    shown += [(r["label"], r["press"]) for r in deal.get("ladder") or [] if "press" in r]
     return shown + [(b["label"], b["press"]) for b in deal.get("choices") or []]

@@ -252,10 +252,22 @@ class SheetScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class Rung:
+    """A bid or contract on the ladder: its level, its strain (S C D H, or NT: no trumps), its
+    label ('7♥') and the press that says it, left out while it cannot be said."""
+
+    level: int
+    strain: str
+    label: str
+    press: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
 class ContractScreen(Screen):
     """A deal of contracts kept on a sheet (Preferans): the sheet, the contract and its
-    declarer, the talon where the table saw it (P5), whether it is raspasy, and the viewer's own
-    discard."""
+    declarer, the talon where the table saw it (P5), whether it is raspasy, the viewer's own
+    discard, and while he bids or names the contract the whole ladder of them, those he may say
+    with their presses (the other words, pass, misère, here, stay among `choices`)."""
 
     sheet: Sheet
     contract: str | None
@@ -263,6 +275,7 @@ class ContractScreen(Screen):
     talon: tuple[Face, ...] | None
     raspasy: bool
     discards: tuple[Face, ...]
+    ladder: tuple[Rung, ...]
 
 
 def split(

@@ -331,7 +331,7 @@ _WORDS = (
     "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
-    "review", "rating",
+    "review", "rating", "ladder",
 )  # fmt: skip
 
 

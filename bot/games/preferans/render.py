@@ -10,6 +10,7 @@ from html import escape
 
 from engine.cards import Card, suit_order
 from engine.preferans.actions import PrefDo
+from engine.preferans.bidding import LADDER, level
 from engine.preferans.match import Match
 from engine.preferans.outcome import Entry, Outcome
 from engine.preferans.play import winner
@@ -22,6 +23,7 @@ from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Choice, Rendered
+from ...view.screen import Rung
 from .codes import _toggled, action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards
@@ -251,6 +253,22 @@ def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]
         lines.append(ui.text(lang, "table.trick", cards=_laid(lang, table.trick, names)))
     lines += _last_trick_line(lang, table, names)
     return lines
+
+
+def ladder(
+    lang: str, view: PrefSeatView, table_id: int, deal_no: int, step: int
+) -> tuple[Rung, ...]:
+    """While the player bids or names the contract, every rung of the ladder above misère's
+    levels (6♠ … 10NT), those he may say with the press his message's button sends (P4)."""
+    said = [a for a in view.legal if a.do in (PrefDo.BID, PrefDo.CONTRACT)]
+    if not said:
+        return ()
+    presses = {a.bid: callbacks.encode("a", table_id, deal_no, step, action_code(a)) for a in said}
+    return tuple(
+        Rung(level(bid), bid.lstrip("0123456789"), WORDS.bid_label(lang, bid), presses.get(bid))
+        for bid in LADDER
+        if bid != "misere"
+    )
 
 
 def hand_choices(

@@ -56,6 +56,7 @@ def screen(
         return s.SheetScreen(figures, result, match.finished)
     mine: PrefSeatView | None = None
     rows: list[list[Choice]] = []
+    ladder: tuple[s.Rung, ...] = ()
     question = None
     chosen = table.selection.get(seat, ()) if seat is not None else ()
     names = [info.name for info in public.seats]
@@ -65,11 +66,13 @@ def screen(
         if deal.finished:
             mine = replace(mine, legal=())
         if mine.legal and public.seats[seat].role != "out":
-            rows = render.hand_choices(
-                lang, mine, table.row.table_id, table.row.deal_no, len(deal.actions), chosen
-            )
+            at = (table.row.table_id, table.row.deal_no, len(deal.actions))
+            rows = render.hand_choices(lang, mine, *at, chosen)
+            ladder = render.ladder(lang, mine, *at)
             question = s.plain(render.question(lang, mine, names, chosen))
     on_cards, words = s.split(rows)
+    on_ladder = {rung.press for rung in ladder}
+    words = tuple(w for w in words if w.press not in on_ladder)  # the ladder holds them
     mover = public.controller if public.controller is not None else public.to_act
     playing = public.phase.value == "play" or public.finished
     return s.ContractScreen(
@@ -111,6 +114,7 @@ def screen(
         discards=s.faces(mine.discards, lang) if mine is not None else (),
         choices=words,
         question=question,
+        ladder=ladder,
     )
 
 

@@ -120,26 +120,27 @@ function notice(text) {
 
 const RED = new Set(["H", "D"]);
 
-// A card drawn as a card: its rank in the player's language and its suit; `press`: a real
-// button (a card to play now, or to mark for the discard), else a face that is not to tap.
-function cardNode(card, size) {
+// A card drawn as a card: its rank in the player's language and its suit, named as the chat
+// names it (8♠, Д♥); `press`: a button (a card to play now, or to mark for the discard). A card
+// of the player's own hand (`held`) is a button even when not to play now, disabled then.
+function cardNode(card, size, held) {
   const cls = "card " + (size || "") + (RED.has(card.suit) ? " red" : "") +
     (card.marked ? " marked" : "");
-  const node = card.press ? el("button", cls) : el("span", cls);
+  const node = card.press || held ? el("button", cls) : el("span", cls);
   node.dataset.code = card.code;
   node.setAttribute("aria-label", card.label);
   node.append(el("span", "rank", card.rank), el("span", "suit", card.symbol));
+  if (card.press || held) node.type = "button";
   if (card.press) {
-    node.type = "button";
     node.dataset.press = card.press;
     node.addEventListener("click", () => press(card.press));
-  }
+  } else if (held) node.disabled = true;
   return node;
 }
 
-function cardsRow(cards, size, cls) {
+function cardsRow(cards, size, cls, held) {
   const row = el("div", "cards " + (cls || ""));
-  for (const c of cards) row.append(cardNode(c, size));
+  for (const c of cards) row.append(cardNode(c, size, held));
   return row;
 }
 
@@ -195,6 +196,7 @@ function render() {
   const dock = document.getElementById("dock");
   for (const box of [seats, result, dock]) box.replaceChildren();
   seats.className = "";
+  seats.setAttribute("aria-label", words.table || "");
   const name = [view.game, view.chat].filter(Boolean).join(" · ");
   document.getElementById("title").textContent =
     name + (view.deal_no && words.deal ? " · " + words.deal.replace("{n}", view.deal_no) : "");
@@ -205,6 +207,7 @@ function render() {
   if (moving && !myMove) haptic("notification", "success");
   myMove = moving;
   document.title = (moving ? "● " + (words.your_move || "") + " · " : "") + (view.game || "🃏");
+  announce(deal, moving);
   tick();
   result.hidden = true;
   setMain(primaryChoice());
@@ -224,6 +227,15 @@ function render() {
   drawChoices(dock);
   if (deal.sheet) drawSheet(deal);
   motion(deal);
+}
+
+// Who is to move, said politely to a screen reader once each time it changes (the clock, which
+// ticks every second, is not read out).
+function announce(deal, moving) {
+  const mover = deal && deal.seats && !deal.finished ? deal.seats[deal.mover] : null;
+  const text = moving ? words.your_move || "" : mover ? mover.name + " " + (words.to_act || "") : "";
+  const box = document.getElementById("mover");
+  if (box.textContent !== text) box.textContent = text;
 }
 
 function drawTable(seats, deal) {
@@ -246,6 +258,8 @@ function seatNode(deal, s) {
   const box = el("div", "seat" + (mover ? " to-act" : "") + (you ? " you" : "") +
     (s.out ? " out" : "") + (s.plays_from ? " plays-from" : "") + (s.computer ? " computer" : ""));
   box.dataset.seat = String(s.seat);
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", s.name);
   const head = el("div", "head");
   head.append(el("span", "name", s.name));
   if (s.dealer) head.append(el("span", "badge dealer", words.dealer));
@@ -277,6 +291,8 @@ function seatNode(deal, s) {
 function outNode(o) {
   const box = el("div", "seat out" + (o.you ? " you" : ""));
   box.dataset.out = "1";
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", o.name);
   const head = el("div", "head");
   head.append(el("span", "name", o.name), el("span", "badge out", words.out));
   box.append(head);
@@ -526,7 +542,9 @@ function drawDock(dock, deal) {
   if (deal.question) dock.append(el("p", "question", deal.question));
   if (deal.hidden) dock.append(el("p", "hint", words.hidden + " ×" + deal.hidden));
   if (deal.hand && deal.hand.length) {
-    const row = cardsRow(deal.hand, "", "hand");
+    const row = cardsRow(deal.hand, "", "hand", true);
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", words.hand || "");
     row.style.setProperty("--n", String(deal.hand.length));
     // P7: a whister who plays the passer's open hand sees his own dimmed
     dimUnplayable(row, deal.hand);
@@ -537,12 +555,36 @@ function drawDock(dock, deal) {
     row.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
     dock.append(row);
   }
+  if (deal.ladder && deal.ladder.length) dock.append(ladderNode(deal.ladder));
   const choices = (deal.choices || []).filter((c) => c.press !== mainPress);
   if (choices.length) {
     const row = el("div", "row actions");
     for (const b of choices) row.append(wordButton(b));
     dock.append(row);
   }
+}
+
+// Preferans's ladder (P4): a row a level, the strains across (♠ ♣ ♦ ♥, no trumps), the bids the
+// player may say enabled; the levels under the lowest he may say are left out (no bid goes
+// down). Pass, misère and "here" stay the dock's own buttons.
+function ladderNode(rungs) {
+  const lowest = Math.min(...rungs.filter((r) => r.press).map((r) => r.level));
+  const grid = el("div", "ladder");
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", words.ladder || "");
+  for (const r of rungs) {
+    if (r.level < lowest) continue;
+    const red = r.strain === "H" || r.strain === "D";
+    const button = el("button", "rung" + (red ? " red" : ""), r.label);
+    button.type = "button";
+    button.dataset.bid = r.level + r.strain;
+    if (r.press) {
+      button.dataset.press = r.press;
+      button.addEventListener("click", () => press(r.press));
+    } else button.disabled = true;
+    grid.append(button);
+  }
+  return grid;
 }
 
 function drawChoices(dock) {

@@ -11,6 +11,7 @@ browser fails the test."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import shutil
@@ -43,6 +44,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 STUB = (Path(__file__).parent / "webapp_telegram.js").read_text(encoding="utf-8")
 PHONE = {"width": 390, "height": 844}
 WINDOW = {"width": 1280, "height": 800}
+SMALL = {"width": 360, "height": 720}  # a small phone
 ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -123,6 +125,18 @@ async def synced(bot: RunningBot, pages: list[Page], table_id: int) -> None:
             raise AssertionError(f"pages at {steps}, the table at {want}") from None
 
 
+# A point of a button that a tap there reaches (not under another element), or null.
+VISIBLE_POINT = """(button) => {
+  const r = button.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  for (const x of [r.left + r.width / 2, r.left + Math.min(15, r.width / 2)]) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && button.contains(hit)) return [x, y];
+  }
+  return null;
+}"""
+
+
 async def tap(page: Page, data: str, status: int = 200) -> None:
     """The player taps the page's button for `data`, a real <button> that is on the screen as
     it stands (no scrolling: a button below the fold would not count), or Telegram's main
@@ -139,8 +153,12 @@ async def tap(page: Page, data: str, status: int = 200) -> None:
     assert box is not None, f"no button {data}"
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (data, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (data, box)
+    # where a finger finds it: its middle, or for a card half under the next one of the hand's
+    # fan, the middle of the strip in view
+    point = await button.evaluate(VISIBLE_POINT)
+    assert point is not None, f"button {data} covered"
     async with page.expect_response(lambda r: "/api/press" in r.url) as answer:
-        await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        await page.mouse.click(*point)
     response = await answer.value
     assert response.status == status, await response.text()
 
@@ -175,6 +193,17 @@ LAYOUT = """() => {
   }
   const hand = [...document.querySelectorAll("#dock .hand .card")];
   const top = (c) => c.getBoundingClientRect().top;
+  // the felt spans the width; the hand is cards, not slivers: ten fit with 30 px of each in view
+  const feltWidth = document.querySelector("#seats.table").getBoundingClientRect().width;
+  if (feltWidth < 0.9 * innerWidth) wrong.push(`felt ${feltWidth}px wide`);
+  if (hand.length <= 10) {
+    hand.forEach((c, i) => {
+      const r = c.getBoundingClientRect();
+      if (r.height < 84) wrong.push(`card ${c.dataset.code} ${r.height}px tall`);
+      const next = hand[i + 1] && hand[i + 1].getBoundingClientRect().left;
+      if (next !== undefined && next - r.left < 30) wrong.push(`card ${c.dataset.code} hidden`);
+    });
+  }
   // the cards to play raised above the rest, the rest dimmed yet legible (a light face kept)
   const raised = hand.filter((c) => c.dataset.press && !c.classList.contains("marked"));
   for (const card of hand.filter((c) => c.classList.contains("dim"))) {
@@ -375,6 +404,44 @@ def pref_move(phase: str, moves: list[str], table: Any, rng: random.Random) -> s
     return rng.choice(moves)
 
 
+async def test_an_answer_that_crosses_a_later_push_does_not_take_the_page_back(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """The answer to Start is held up on its way; meanwhile a late player sits down and the push
+    draws him. When the older answer arrives at last, the page keeps the newer view."""
+    group, users = make_players(tg, 4)
+    late = users.pop()
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **webapp_overrides()) as bot:
+        for user in [*users, late]:
+            await user.start()
+        await users[0].send(group, "/newgame frap")
+        await bot.idle()
+        lobby = lobby_message(tg, group)
+        pages = [await live(await open_from(browser, bot, u, lobby)) for u in users]
+        for page in pages[1:]:
+            await tap(page, await press_of(page, "j:"))
+        await bot.idle()
+        held: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        answered = asyncio.Event()
+
+        async def hold(route: Any) -> None:
+            held.set_result(await route.fetch())  # the bot answered; the answer waits
+            await answered.wait()
+            await route.fulfill(response=held.result())
+
+        await pages[0].route("**/api/press", hold)
+        assert await pages[0].evaluate("window.__telegram.main()")  # Start
+        await held
+        await late.send(group, "/join")  # sits the deal out: drawn by the next push
+        await bot.idle()
+        out = '#seats .seat[data-out="1"]'
+        await pages[0].wait_for_selector(out)
+        async with pages[0].expect_response(lambda r: "/api/press" in r.url):
+            answered.set()
+        await pages[0].wait_for_timeout(300)  # the old answer read
+        assert await pages[0].locator(out).count() == 1
+
+
 async def test_the_table_reads_to_a_screen_reader(
     tg: FakeTelegram, tmp_path: Path, browser: Browser
 ) -> None:
@@ -521,8 +588,8 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
 
 @pytest.mark.parametrize(
     ("players", "size", "theme"),
-    [(7, PHONE, "dark"), (6, WINDOW, "light")],
-    ids=["seven-phone-dark", "six-window-light"],
+    [(7, PHONE, "dark"), (6, WINDOW, "light"), (4, SMALL, "light")],
+    ids=["seven-phone-dark", "six-window-light", "four-360-light"],
 )
 async def test_a_full_frap_table_fits_a_phone_and_a_window(
     tg: FakeTelegram,
@@ -595,9 +662,11 @@ async def test_the_league_rating_stands_beside_each_name_on_the_result_and_in_th
         assert chairs == [f"🏆 {league[users[0].id].shown}?"]  # the creator, seated
 
 
-@pytest.mark.parametrize("players", [3, 4], ids=["three", "four-dealer-sits-out"])
+@pytest.mark.parametrize(
+    ("players", "size"), [(3, PHONE), (4, SMALL)], ids=["three", "four-dealer-sits-out-360"]
+)
 async def test_a_preferans_deal_played_on_the_pages(
-    tg: FakeTelegram, tmp_path: Path, browser: Browser, players: int
+    tg: FakeTelegram, tmp_path: Path, browser: Browser, players: int, size: dict[str, int]
 ) -> None:
     """A whole Preferans deal by taps on the pages, to the next deal; the sheet one tap away
     (Telegram's BackButton closes it), its picture the sheet of the deal just played."""
@@ -605,7 +674,9 @@ async def test_a_preferans_deal_played_on_the_pages(
     users[-1].language_code = "en"  # his page in English
     users[1].first_name = "<i>Bob</i>"  # a name goes in as text, never as HTML
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=7, **webapp_overrides()) as bot:
-        pages, table_id = await gather_on_pages(browser, bot, group, users, "/newgame preferans")
+        pages, table_id = await gather_on_pages(
+            browser, bot, group, users, "/newgame preferans", size
+        )
         assert await pages[-1].evaluate("document.documentElement.lang") == "en"
         assert await pages[0].evaluate("document.documentElement.lang") == "ru"
         assert await pages[0].locator("#seats i").count() == 0

@@ -296,7 +296,7 @@ class WebServer:
 
     async def _view(self, request: web.Request) -> web.Response:
         opened = await self._opened(request)
-        view = await self.viewers.view(opened.user, opened.table_id)
+        view = await self.viewers.stamped(opened.user, opened.table_id)
         return web.json_response({**view, **words(view["lang"])})
 
     async def _press(self, request: web.Request) -> web.Response:
@@ -324,7 +324,7 @@ class WebServer:
         if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
             refusal = {"error": "refused", "text": answer.text, "url": answer.url, "lang": lang}
             raise web.HTTPConflict(text=json.dumps(refusal), content_type="application/json")
-        return web.json_response(await self.viewers.view(user, opened.table_id))
+        return web.json_response(await self.viewers.stamped(user, opened.table_id))
 
     async def _sheet(self, request: web.Request) -> web.Response:
         """The pulya sheet's picture, as the group's photo shows it (a Preferans table)."""

@@ -78,6 +78,17 @@ class Viewers:
             made = next(self._made)
         await self.send(page, view, made)
 
+    async def stamped(self, user: WebUser, table_id: int) -> Json:
+        """`user`'s view of the table now (a page's load or the answer to its press), made under
+        the chat's lock and stamped like a push's: an answer that crosses a later push on the
+        way is older, and the page keeps the newer."""
+        live = self.service.find(table_id)
+        if live is None:
+            return {**await self.view(user, table_id), "made": next(self._made)}
+        async with self.service.lock(live.row.chat_id):
+            view = await self.view(user, table_id)
+            return {**view, "made": next(self._made)}
+
     def remove(self, page: Viewer) -> None:
         """A page closed."""
         pages = self._open.get(page.table_id)
@@ -143,13 +154,12 @@ class Viewers:
             if made < page.made or page.socket.closed:
                 return
             page.made = made
-            text = _json(view)
-            digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+            digest = hashlib.blake2b(_json(view).encode(), digest_size=16).digest()
             if digest == page.sent:
                 return
             page.sent = digest
-            if not page.told:
-                text, page.told = _json({**view, **words(view["lang"])}), True
+            extra = {} if page.told else words(view["lang"])
+            text, page.told = _json({**view, "made": made, **extra}), True
             self.pushed += len(text.encode())
             try:
                 await page.socket.send_str(text)

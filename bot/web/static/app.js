@@ -130,6 +130,7 @@ function cardNode(card, size, held) {
   node.dataset.code = card.code;
   node.setAttribute("aria-label", card.label);
   node.append(el("span", "rank", card.rank), el("span", "suit", card.symbol));
+  if (size !== "mini") node.append(el("span", "pip", card.symbol));
   if (card.press || held) node.type = "button";
   if (card.press) {
     node.dataset.press = card.press;
@@ -153,7 +154,16 @@ function wordButton(choice, cls) {
   return button;
 }
 
+// Each view is stamped where it is made; an answer to a press that crossed a later push on the
+// way is older than the view shown, and is dropped. A new connection starts the count anew
+// (the bot may have restarted).
+let made = 0;
+
 function show(body) {
+  if (typeof body.made === "number") {
+    if (body.made < made) return;
+    made = body.made;
+  }
   if (body.words) words = body.words;
   view = body;
   if (view.status === "closed" && view.follow) { follow(view.follow); return; }
@@ -261,7 +271,7 @@ function seatNode(deal, s) {
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", s.name);
   const head = el("div", "head");
-  head.append(el("span", "name", s.name));
+  head.append(avatar(s.name, s.seat), el("span", "name", s.name));
   if (s.dealer) head.append(el("span", "badge dealer", words.dealer));
   if (s.out) head.append(el("span", "badge out", words.out));
   if (s.away) head.append(el("span", "badge away", words.away));
@@ -285,6 +295,16 @@ function seatNode(deal, s) {
     box.append(talon);
   }
   return box;
+}
+
+// A player's round avatar: his initials (a computer player's robot) in a colour of his seat.
+function avatar(name, seat) {
+  const parts = name.replace(/[^\p{L}\p{N}\s🤖]/gu, "").trim().split(/\s+/).filter(Boolean);
+  const initials = parts[0] === "🤖" ? "🤖" : parts.slice(0, 2).map((w) => [...w][0]).join("");
+  const node = el("span", "avatar", initials.toUpperCase() || "?");
+  node.setAttribute("aria-hidden", "true");
+  node.style.setProperty("--hue", String((seat * 137 + 200) % 360));
+  return node;
 }
 
 // A seated player the deal left out: at his seat, marked as sitting out.
@@ -644,7 +664,15 @@ function tick() {
   const mover = deal && deal.seats && deal.mover !== null && deal.mover !== undefined
     ? deal.seats[deal.mover] : null;
   clock.textContent = (mover ? mover.name + " · " : "") + clockText(left);
+  // the ring round the mover's avatar runs down with his time
+  if (turn.step !== view.step || turn.mover !== (deal && deal.mover)) {
+    turn.step = view.step; turn.mover = deal && deal.mover; turn.total = Math.max(left, 1);
+  }
+  const ring = document.querySelector(".seat.to-act .avatar");
+  if (ring) ring.style.setProperty("--left", String(Math.min(1, left / turn.total)));
 }
+
+let turn = { step: null, mover: null, total: 1 }; // the mover's time when his turn was first seen
 
 // ---- talking to the bot ----------------------------------------------------------------------
 
@@ -854,7 +882,10 @@ function connect() {
   const mine = new WebSocket(url.href);
   socket = mine;
   // the launch data goes in the first message, never in the address (proxies log addresses)
-  mine.addEventListener("open", () => mine.send(JSON.stringify({ init: initData })));
+  mine.addEventListener("open", () => {
+    made = 0; // the connection's first view is its greeting, the newest there is
+    mine.send(JSON.stringify({ init: initData }));
+  });
   mine.addEventListener("message", (event) => {
     if (socket !== mine) return;
     heard = Date.now();
@@ -888,6 +919,7 @@ async function load() {
   if (!response.ok) { refuse(body, response.status); return false; }
   document.getElementById("refusal").hidden = true;
   document.getElementById("board").hidden = false;
+  made = 0; // a view fetched whole: the newest there is
   show(body);
   return true;
 }

@@ -148,6 +148,7 @@ async def tap(page: Page, data: str, status: int = 200) -> None:
         assert response.status == status, await response.text()
         return
     button = page.locator(f'button[data-press="{data}"]')
+    await button.wait_for(state="visible", timeout=5_000)  # (a push may be redrawing the page)
     box = await button.bounding_box()
     size = page.viewport_size or PHONE
     assert box is not None, f"no button {data}"

@@ -229,6 +229,7 @@ class Viewers:
             "seat": seat,
             "seated": user.user_id in live.row.seats,
             "players": [live.users[uid].name for uid in live.row.seats if uid in live.users],
+            "most": ui.players[1],  # the most the table seats
             # the league's rating beside each of them, and beside each seat dealt in
             "player_ratings": [ratings.get(uid) for uid in live.row.seats if uid in live.users],
             "seat_ratings": [ratings.get(uid) for uid in live.deal_seats],
@@ -341,7 +342,7 @@ _WORDS = (
     "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
-    "review", "rating", "ladder",
+    "review", "rating", "ladder", "free_seat",
 )  # fmt: skip
 
 

@@ -340,17 +340,28 @@ function backs(n) {
   return box;
 }
 
+// The lobby drawn as the table: the game's name on the felt, a chair on it for each player
+// seated (his avatar, his name, his rating), and an empty chair while the table has room.
 function drawLobby(seats) {
-  seats.append(el("h2", "wide", words.players));
+  seats.className = "lobby";
+  seats.setAttribute("aria-label", words.players || "");
   const players = view.players || [];
-  if (!players.length) seats.append(el("p", "wide", words.empty_seat));
   const ratings = view.player_ratings || [];
+  const chairs = el("div", "chairs");
   players.forEach((name, i) => {
     const box = el("div", "seat");
-    box.append(el("div", "name", name));
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", name);
+    const head = el("div", "head");
+    head.append(avatar(name, i), el("span", "name", name));
+    box.append(head);
     if (ratings[i]) box.append(ratingNode(ratings[i]));
-    seats.append(box);
+    chairs.append(box);
   });
+  if (players.length < (view.most || 0)) {
+    chairs.append(el("div", "chair empty", players.length ? words.free_seat : words.empty_seat));
+  }
+  seats.append(el("p", "game", view.game), chairs);
 }
 
 function facts(deal) {

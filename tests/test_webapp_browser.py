@@ -443,6 +443,33 @@ async def test_an_answer_that_crosses_a_later_push_does_not_take_the_page_back(
         assert await pages[0].locator(out).count() == 1
 
 
+async def test_a_player_picks_the_four_colour_deck_and_it_is_kept(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """One tap turns diamonds blue and clubs green on every card; the choice is kept in
+    Telegram's CloudStorage and the page opened again draws the deck so."""
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=4, **webapp_overrides()) as bot:
+        pages, _ = await gather_on_pages(browser, bot, group, users, "/newgame preferans")
+        page = pages[0]
+        colour = "(n) => getComputedStyle(n).color"
+        diamond = page.locator('.card[data-suit="D"]').first
+        club = page.locator('.card[data-suit="C"]').first
+        assert await diamond.evaluate(colour) == await page.locator(".card.red").first.evaluate(
+            colour
+        )
+        await page.locator("button.deck").click()
+        assert await diamond.evaluate(colour) == "rgb(21, 101, 192)"  # blue
+        assert await club.evaluate(colour) == "rgb(46, 125, 50)"  # green
+        assert await page.locator("button.deck").get_attribute("aria-pressed") == "true"
+        assert await calls(page, "CloudStorage.setItem", "deck") == 1
+        await page.reload()
+        await live(page)
+        await page.wait_for_function("() => document.documentElement.dataset.deck === '4'")
+        diamond = page.locator('.card[data-suit="D"]').first
+        assert await diamond.evaluate(colour) == "rgb(21, 101, 192)"
+
+
 async def test_the_table_reads_to_a_screen_reader(
     tg: FakeTelegram, tmp_path: Path, browser: Browser
 ) -> None:

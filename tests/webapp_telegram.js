@@ -24,6 +24,16 @@
   main.enable = () => { main.isActive = true; };
   main.disable = () => { main.isActive = false; };
   main.onClick = (f) => { main.clicks.push(f); };
+  // CloudStorage: the user's keys, kept across the page's loads (in the browser's storage)
+  const cloudKeys = () => JSON.parse(localStorage.getItem("__cloud") || "{}");
+  const cloud = {
+    setItem(key, value, done) {
+      calls.push(["CloudStorage.setItem", key, value]);
+      localStorage.setItem("__cloud", JSON.stringify({ ...cloudKeys(), [key]: value }));
+      if (done) setTimeout(() => done(null, true));
+    },
+    getItem(key, done) { setTimeout(() => done(null, cloudKeys()[key] || "")); },
+  };
   const app = {
     initData,
     version: hash.get("tgWebAppVersion") || "6.0",
@@ -45,6 +55,7 @@
     },
     BackButton: back,
     MainButton: main,
+    CloudStorage: cloud,
     disableVerticalSwipes: record("disableVerticalSwipes"),
     enableVerticalSwipes: record("enableVerticalSwipes"),
     requestFullscreen: record("requestFullscreen"),

@@ -342,7 +342,7 @@ _WORDS = (
     "discard", "reconnecting",
     "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
     "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
-    "review", "rating", "ladder", "free_seat",
+    "review", "rating", "ladder", "free_seat", "four_colours",
 )  # fmt: skip
 
 

@@ -128,6 +128,7 @@ function cardNode(card, size, held) {
     (card.marked ? " marked" : "");
   const node = card.press || held ? el("button", cls) : el("span", cls);
   node.dataset.code = card.code;
+  node.dataset.suit = card.suit;
   node.setAttribute("aria-label", card.label);
   node.append(el("span", "rank", card.rank), el("span", "suit", card.symbol));
   if (size !== "mini") node.append(el("span", "pip", card.symbol));
@@ -399,7 +400,46 @@ function drawMiddle(mid, deal) {
   }
   if (deal.result && !deal.finished) tools.append(toolButton(words.result, "lastdeal"));
   if (deal.sheet) tools.append(toolButton(words.sheet, "sheet"));
-  if (tools.childElementCount) mid.append(tools);
+  tools.append(deckButton());
+  mid.append(tools);
+}
+
+// ---- the deck's colours: two (red and black) or four (♦ blue, ♣ green), the player's choice,
+// kept in Telegram's CloudStorage (Bot API 6.9) so every device of his has it, else locally.
+
+function cloud() {
+  return tg && tg.CloudStorage && tg.isVersionAtLeast && tg.isVersionAtLeast("6.9")
+    ? tg.CloudStorage : null;
+}
+
+function setDeck(four) {
+  document.documentElement.dataset.deck = four ? "4" : "2";
+}
+
+function loadDeck() {
+  try { setDeck(localStorage.getItem("deck") === "4"); } catch (e) { /* no storage */ }
+  const store = cloud();
+  if (!store) return;
+  try { store.getItem("deck", (error, value) => { if (!error && value) setDeck(value === "4"); }); }
+  catch (e) { /* an old client */ }
+}
+
+function deckButton() {
+  const four = document.documentElement.dataset.deck === "4";
+  const button = el("button", "tool deck", four ? "♠♥♦♣ ×4" : "♠♥ ×2");
+  button.type = "button";
+  button.setAttribute("aria-pressed", String(four));
+  button.setAttribute("aria-label", words.four_colours || "");
+  button.addEventListener("click", () => {
+    const value = document.documentElement.dataset.deck === "4" ? "2" : "4";
+    setDeck(value === "4");
+    try { localStorage.setItem("deck", value); } catch (e) { /* no storage */ }
+    const store = cloud();
+    if (store) { try { store.setItem("deck", value); } catch (e) { /* an old client */ } }
+    haptic("impact", "light");
+    render();
+  });
+  return button;
 }
 
 // Where a card of a trick lies on a felt, in percent: toward the seat that played it, on the
@@ -609,6 +649,7 @@ function ladderNode(rungs) {
     const button = el("button", "rung" + (red ? " red" : ""), r.label);
     button.type = "button";
     button.dataset.bid = r.level + r.strain;
+    button.dataset.suit = r.strain;
     if (r.press) {
       button.dataset.press = r.press;
       button.addEventListener("click", () => press(r.press));
@@ -944,6 +985,7 @@ async function follow(next) {
 
 async function start() {
   theme();
+  loadDeck();
   if (tg) {
     try { tg.ready(); tg.expand(); } catch (e) { /* an old client */ }
     try { tg.onEvent("themeChanged", theme); } catch (e) { /* an old client */ }

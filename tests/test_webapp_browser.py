@@ -903,6 +903,9 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         assert await played.locator(".card").get_attribute("data-code") == "AH"
         assert "tricks given away: 1" in (await played.text_content() or "")
         assert "best" in (await review.locator("figure.weighed.best").first.text_content() or "")
+        assert " tricks" in (await review.locator("figure.weighed").first.text_content() or "")
+        summary = await review.locator(".review-summary li").all_text_contents()
+        assert len(summary) == 3 and any("A♥, trick 1" in line for line in summary), summary
         assert await review.locator(".review-trick .card").get_attribute("data-code") == "JS"
         await picture(page, shots(tmp_path) / "review.png")
         await review.locator('button[data-trick="2"]').click()

@@ -325,11 +325,19 @@ def review_json(review: Review, lang: str) -> Json:
         "hands": _hands(review, lang),
         "steps": steps,
         "only": None if only is None else plain(t(lang, f"review.only.{only}")),
-        "words": {key: t(lang, f"web.review.{key}") for key in _REVIEW_WORDS},
+        "words": {
+            **{key: t(lang, f"web.review.{key}") for key in _REVIEW_WORDS},
+            # a value in tricks with its unit, by the number ("3 взятки")
+            "tricks": [t(lang, "table.tricks", n=n) for n in range(MOST_TRICKS + 1)],
+        },
     }
 
 
-_REVIEW_WORDS = ("title", "back", "forward", "trick", "cost", "best", "hands", "discard", "close")
+_REVIEW_WORDS = (
+    "title", "back", "forward", "trick", "cost", "best", "hands", "discard", "close", "legend",
+    "summary", "clean",
+)  # fmt: skip
+MOST_TRICKS = 12  # more than a hand of any game holds
 
 
 def _rows(rows: list[list[Choice]]) -> list[list[Json]]:

@@ -859,7 +859,7 @@ function drawReview() {
     jump.addEventListener("click", () => reviewGo(data.steps.findIndex((s) => s.trick === n)));
     tricks.append(jump);
   }
-  nodes.push(tricks, el("p", "head", w.trick.replace("{n}", step.trick)));
+  nodes.push(...summaryNodes(data, faces), tricks, el("p", "head", w.trick.replace("{n}", step.trick)));
   const values = new Map(step.values);
   const discard = new Set(data.hands.discard.map((c) => c.code));
   for (const s of data.hands.seats) {
@@ -873,13 +873,15 @@ function drawReview() {
       if (played.has(c.code)) continue;
       if (s.seat !== step.seat || !values.has(c.code)) { row.append(cardNode(c, "mini")); continue; }
       const cell = el("figure", "weighed");
-      const label = [String(values.get(c.code))];
+      const label = [w.tricks[values.get(c.code)] || String(values.get(c.code))];
       if (step.best.includes(c.code)) { cell.classList.add("best"); label.push(w.best); }
       if (c.code === step.card) {
         cell.classList.add("played");
         if (step.cost) label.push(w.cost.replace("{n}", step.cost));
       }
-      cell.append(cardNode(c, "mini"), el("figcaption", null, label.join(" · ")));
+      const caption = el("figcaption");
+      caption.append(...label.map((line) => el("span", null, line)));
+      cell.append(cardNode(c, "mini"), caption);
       row.append(cell);
     }
     line.append(row);
@@ -898,8 +900,25 @@ function drawReview() {
     button.addEventListener("click", () => reviewGo(to));
     nav.append(button);
   }
-  nodes.push(nav, closeButton());
+  nodes.push(nav, el("p", "hint", w.legend), closeButton());
   box.replaceChildren(...nodes);
+}
+
+// What each player gave away over the deal, and his costliest card: the review's summary.
+function summaryNodes(data, faces) {
+  const w = data.words;
+  const list = el("ul", "review-summary");
+  for (const s of data.hands.seats) {
+    const mine = data.steps.filter((step) => step.seat === s.seat);
+    const lost = mine.reduce((sum, step) => sum + (step.cost || 0), 0);
+    const worst = mine.reduce((a, b) => ((b.cost || 0) > (a ? a.cost || 0 : 0) ? b : a), null);
+    const text = lost && worst
+      ? w.summary.replace("{name}", s.name).replace("{n}", lost)
+        .replace("{card}", faces.get(worst.card).label).replace("{trick}", worst.trick)
+      : w.clean.replace("{name}", s.name);
+    list.append(el("li", lost ? "lost" : "clean", text));
+  }
+  return [list];
 }
 
 // ---- end of the review -------------------------------------------------------------------------

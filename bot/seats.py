@@ -18,6 +18,7 @@ from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal
+from .view import slots
 from .view.message import Rendered, deep_link
 
 if TYPE_CHECKING:
@@ -352,10 +353,10 @@ class Seats:
             computers=computer.plays(live.row.game),
             private=seating.practice(chat.chat_id),
         )
-        self.show_table(live, chat, f"lobby:{live.row.table_id}", content, current=closed is None)
+        self.show_table(live, chat, slots.lobby(live.row.table_id), content, current=closed is None)
         self.changed(live)  # the lobby's pages follow it
 
     def _hand_slot(self, live: OpenTable, user_id: int) -> str:
         """A player's control message at a table: one for all his deals there (new
         messages count against Telegram's 30 a second, edits do not)."""
-        return f"hand:{live.row.table_id}:{user_id}"
+        return slots.hand(live.row.table_id, user_id)

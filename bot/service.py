@@ -32,6 +32,7 @@ from .storage import RETRY_AFTER, ChatRow, DealRow, Storage, StorageUnavailable,
 from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.seating import AWAY_AFTER
+from .view import slots
 from .view.message import Rendered, deep_link
 
 if TYPE_CHECKING:
@@ -198,7 +199,7 @@ class GameService(Seats):
         self._arm_timer(live)
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
         self._show_lobby(live, chat, closed="lobby.started")
-        self.presenter.retire(f"lobby:{live.row.table_id}")
+        self.presenter.retire(slots.lobby(live.row.table_id))
         await self._after(live, chat, moved, armed=True)
 
     async def replay(self, person: Person, deal: DealRow, level: str, title: str) -> None:
@@ -239,9 +240,7 @@ class GameService(Seats):
         del self._live[live.row.table_id]
         self.changed(live)
         table_id = live.row.table_id
-        self.presenter.retire(
-            f"lobby:{table_id}", f"table:{table_id}:", f"hand:{table_id}:", f"result:{table_id}:"
-        )
+        self.presenter.retire(*slots.of_table(table_id))
         if not announce:
             return
         said = games.ui(live.row.game).text(chat.lang, reason)  # in the game's own words

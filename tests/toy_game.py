@@ -20,6 +20,7 @@ from bot.games.base import GameUI, Host, Moved, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
 from bot.view import screen as s
+from bot.view import slots
 from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
 from engine.tricks import Play
@@ -273,7 +274,7 @@ class ToyTables:
 
     async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         self._result(live, chat, offer_next=False)
-        self.host.presenter.retire(f"table:{live.row.table_id}:", f"result:{live.row.table_id}:")
+        self.host.presenter.retire(slots.table(live.row.table_id), slots.result(live.row.table_id))
         await self._deal(live, chat)
         return Moved.IN_PLAY
 
@@ -416,7 +417,7 @@ class ToyTables:
             lines.append(self.ui.text(chat.lang, "over"))
         else:
             lines.append(self.ui.text(chat.lang, "to_play", name=name(deal.players[deal.to_act])))
-        slot = f"table:{live.row.table_id}:{live.row.deal_no}"
+        slot = slots.table(live.row.table_id, live.row.deal_no)
         self.host.presenter.show(slot, chat.chat_id, Rendered("\n".join(lines)))
         mover = deal.to_act
         ping, live.mover = (mover if mover != live.mover else None), mover
@@ -452,7 +453,7 @@ class ToyTables:
         what = _outcome(chat.lang, deal.to_record())
         text = self.ui.text(chat.lang, "result", deal_no=live.row.deal_no, winner=what)
         rows = [[next_deal_choice(chat.lang, live.row.table_id, live.row.deal_no)]]
-        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        slot = slots.result(live.row.table_id, live.row.deal_no)
         self.host.presenter.show(slot, chat.chat_id, Rendered(text, rows if offer_next else ()))
 
 

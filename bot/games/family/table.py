@@ -26,7 +26,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
-from ...view import review
+from ...view import review, slots
 from ...view.message import Rendered
 from ...view.screen import PotScreen, with_chips
 from ..base import Host, Moved
@@ -353,7 +353,7 @@ class DealTables:
     async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
         """Deal the next hand (the next dealer, F2); the last result loses its button once the
         new deal is stored."""
-        result_slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        result_slot = slots.result(live.row.table_id, live.row.deal_no)
         result = await self._result(live, chat, offer_next=False)
         previous = live.row.deal_no
         await self._new_deal(live, self._next_dealer(live, _deal(live)))
@@ -456,11 +456,11 @@ class DealTables:
         """Deal `deal_no`'s group messages (the table, the result) have shown their last: the
         presenter stops tracking them once they show it. (A player's private control message
         stays: the next deal edits it, so a deal posts no new private messages.)"""
-        done = f"{live.row.table_id}:{deal_no}"
-        self.presenter.retire(f"table:{done}", f"result:{done}")
+        table_id = live.row.table_id
+        self.presenter.retire(slots.table(table_id, deal_no), slots.result(table_id, deal_no))
 
     def _table_slot(self, live: OpenTable) -> str:
-        return f"table:{live.row.table_id}:{live.row.deal_no}"
+        return slots.table(live.row.table_id, live.row.deal_no)
 
     def _show_hand(
         self,
@@ -528,6 +528,6 @@ class DealTables:
         self, live: OpenTable, chat: ChatRow, *, offer_next: bool, closing: bool = False
     ) -> None:
         """A deal's result in the group, the table's current message while it stays open."""
-        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        slot = slots.result(live.row.table_id, live.row.deal_no)
         result = await self._result(live, chat, offer_next=offer_next)
         self.host.show_table(live, chat, slot, result, current=not closing)

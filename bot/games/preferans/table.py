@@ -28,7 +28,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
-from ...view import review
+from ...view import review, slots
 from ...view.message import Rendered
 from ...view.screen import ContractScreen, SheetScreen
 from ..base import Moved
@@ -344,7 +344,7 @@ class PulyaTables:
         content = render.table_message(
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
-        slot = f"table:{live.row.table_id}:{deal_no}"
+        slot = slots.table(live.row.table_id, deal_no)
         self.host.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller
         ping, live.mover = (mover if mover != live.mover else None), mover
@@ -382,12 +382,12 @@ class PulyaTables:
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     def _show_result(self, live: OpenTable, chat: ChatRow, content: Rendered) -> None:
-        slot = f"result:{live.row.table_id}:{live.row.deal_no}"
+        slot = slots.result(live.row.table_id, live.row.deal_no)
         self.presenter.show(slot, chat.chat_id, content)
         self.presenter.retire(slot)  # a deal's result is never edited again
 
     def _sheet_slot(self, live: OpenTable) -> str:
-        return f"sheet:{live.row.table_id}"
+        return slots.sheet(live.row.table_id)
 
     async def _show_sheet(
         self, live: OpenTable, chat: ChatRow, *, last: bool = False, anew: bool = False

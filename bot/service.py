@@ -513,6 +513,13 @@ class GameService(Seats):
 
     # ---- what the messages show -----------------------------------------------------------------
 
+    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
+        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (the
+        turn ping's rule, one for every game), else None."""
+        ping = mover if mover != live.mover else None
+        live.mover = mover
+        return ping
+
     def deliver_hand(
         self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,

@@ -420,7 +420,7 @@ class ToyTables:
         slot = slots.table(live.row.table_id, live.row.deal_no)
         self.host.presenter.show(slot, chat.chat_id, Rendered("\n".join(lines)))
         mover = deal.to_act
-        ping, live.mover = (mover if mover != live.mover else None), mover
+        ping = self.host.passed_to(live, mover)
         for seat in range(2):
             self._show_hand(live, chat, seat, ping=seat == ping)
 

@@ -73,6 +73,10 @@ class Host(Protocol):
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
         the host decides who sits out)."""
 
+    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
+        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (its
+        control message then pings him), else None."""
+
     def deliver_hand(
         self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
         anew: bool = False,

@@ -416,8 +416,7 @@ class DealTables:
     def _show_deal(self, live: OpenTable, chat: ChatRow, *, closing: bool = False) -> None:
         played = _deal(live)
         mover = None if closing or played.finished else played.to_act
-        ping = mover if mover != live.mover else None  # the move passed to another player
-        live.mover = mover
+        ping = self.host.passed_to(live, mover)
         content = render.table_message(
             chat.lang,
             self.ui,

@@ -347,7 +347,7 @@ class PulyaTables:
         slot = slots.table(live.row.table_id, deal_no)
         self.host.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller
-        ping, live.mover = (mover if mover != live.mover else None), mover
+        ping = self.host.passed_to(live, mover)
         for seat, uid in enumerate(live.deal_seats):
             self._show_hand(
                 live, chat, seat, deal, closed=closed, ping=seat == ping, anew=uid == anew

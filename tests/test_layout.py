@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import REGISTRY
 from engine.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME_NAMES = ("frap", "khrap", "student", "napoleon", "preferans")
+# every name a game goes by: the registry's, and the words a player may call it by
+GAME_NAMES = frozenset({*REGISTRY, *(alias for ui in REGISTRY.values() for alias in ui.aliases)})
 # A game's own packages: what may name its classes and its name. The Frap family's shared engine
 # modules (deal, actions, events, views, defaults…) are the family's package until they move
 # into one (engine/family/); they are listed so that code outside still may not test for them.

@@ -602,6 +602,16 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
             assert await page.evaluate("window.__telegram.mainText()") == "🃏 Следующая сдача"
             assert await calls(page, "enableVerticalSwipes") == 1
         await picture(pages[0], shots(tmp_path) / f"frap-result-{theme}.png")
+        # the result is a sheet over the felt, within the screen; its handle folds it to its
+        # head line to look at the table, and opens it again
+        sheet = pages[0].locator("#result.sheet")
+        box = await sheet.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+        await sheet.locator("button.handle").click()
+        await pages[0].wait_for_selector("#result.sheet.folded .head")
+        assert await sheet.locator(".hands").is_hidden()
+        await sheet.locator("button.handle").click()
+        await pages[0].wait_for_selector("#result.sheet:not(.folded) .hands")
         await tap(pages[2], await press_of(pages[2], "n:"))
         await synced(bot, pages, table.table_id)
         again = bot.service.find(table.table_id)

@@ -583,8 +583,24 @@ function resultNodes(deal) {
   return nodes;
 }
 
+// A finished deal's result: a sheet over the felt's lower part (folded to its head line by a
+// tap on its handle, to look at the table); a pulya's result beside the next deal's auction
+// stays under the felt, not over it.
+let folded = null; // the deal whose result sheet the player folded
+
 function drawResult(result, deal) {
   result.hidden = false;
+  const sheet = Boolean(deal.finished);
+  const key = view.table + ":" + view.deal_no;
+  result.className = sheet ? "sheet" + (folded === key ? " folded" : "") : "";
+  if (sheet) {
+    const handle = el("button", "handle", folded === key ? "▴" : "▾");
+    handle.type = "button";
+    handle.setAttribute("aria-expanded", String(folded !== key));
+    handle.setAttribute("aria-label", words.result || "");
+    handle.addEventListener("click", () => { folded = folded === key ? null : key; render(); });
+    result.append(handle);
+  }
   result.append(...resultNodes(deal));
 }
 

@@ -216,6 +216,8 @@ class GameUI:
     from_pot: ClassVar[tuple[str, ...]] = ()
     # Words that belong to this game and must not appear in another game's messages (tests).
     own_words: ClassVar[tuple[str, ...]] = ()
+    # The page's words its tables need beyond the shared ones (catalog keys web.<word>).
+    page_words: ClassVar[tuple[str, ...]] = ()
 
     @property
     def players(self) -> tuple[int, int]:

@@ -345,19 +345,45 @@ def _rows(rows: list[list[Choice]]) -> list[list[Json]]:
 
 
 _WORDS = (
-    "hand", "trick", "last_trick", "pot", "trump", "talon", "sheet", "result", "watching",
-    "lobby", "closed", "dealer", "to_act", "tricks", "chips", "time_left", "discards",
-    "discard", "reconnecting",
-    "contract", "pulya", "gora", "raspasy", "show_last", "hidden", "table", "deal", "your_move",
-    "players", "empty_seat", "whists", "away", "took", "stock", "computer", "out",
-    "review", "rating", "ladder", "free_seat", "four_colours",
-)  # fmt: skip
+    "hand",
+    "trick",
+    "last_trick",
+    "trump",
+    "talon",
+    "result",
+    "watching",
+    "lobby",
+    "closed",
+    "dealer",
+    "to_act",
+    "tricks",
+    "chips",
+    "time_left",
+    "discards",
+    "discard",
+    "reconnecting",
+    "show_last",
+    "table",
+    "deal",
+    "your_move",
+    "players",
+    "empty_seat",
+    "away",
+    "took",
+    "computer",
+    "out",
+    "review",
+    "rating",
+    "free_seat",
+    "four_colours",
+)  # fmt: skip (and each game's own: GameUI.page_words)
 
 
 def words(lang: str) -> Json:
     """The page's own words in the player's language (catalog keys web.*): in the answer to a
     page's opening call and the first message of each connection, not in every push."""
-    page = {key: t(lang, f"web.{key}") for key in _WORDS}
+    wanted = dict.fromkeys([*_WORDS, *(w for ui in games.REGISTRY.values() for w in ui.page_words)])
+    page = {key: t(lang, f"web.{key}") for key in wanted}
     return {"words": {**page, "open_bot": t(lang, "btn.open_bot")}}
 
 

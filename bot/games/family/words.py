@@ -20,6 +20,7 @@ class FamilyWords(GameUI):
     catalog entry, read after the game's own section's."""
 
     deal: ClassVar[type[TrickDeal]]
+    page_words = ("pot", "stock", "hidden")  # the pot, the stock, a dark bid's hidden cards
     from_pot: ClassVar[tuple[str, ...]] = (Reason.TRICKS.value, Reason.POT_TAKEN.value)  # F13, F6
 
     @property

@@ -51,6 +51,7 @@ class PreferansUI(PrefWords):
     )
     # (whist is Frap's word too; the talon, «прикуп», is also what a Frap player buys from)
     own_words = ("пуля", "мизер", "распасы", "pulya", "misère", "raspasy", "вист", "whist")
+    page_words = ("contract", "pulya", "gora", "raspasy", "whists", "sheet", "ladder")
 
     @property
     def players(self) -> tuple[int, int]:

@@ -9,6 +9,7 @@ Values are inserted as given: callers escape user text for HTML.
 from __future__ import annotations
 
 from gettext import NullTranslations
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,13 @@ class Locales:
         text = text.replace(" · ", SEPARATOR)
         return text.format(**values) if values else text
 
+    def add(self, messages: Mapping[str, str]) -> None:
+        """Messages brought by a game's own package rather than the catalogs (a test's toy
+        game): each key's English text, read in every language; a key the catalogs hold
+        keeps theirs."""
+        for key, text in messages.items():
+            self._messages.setdefault(key, (text, None))
+
     def has(self, key: str) -> bool:
         """Whether `key` is a message (every language has it, if only by falling back)."""
         return key in self._messages
@@ -75,4 +83,5 @@ _LOCALES = Locales(Path(__file__).parent)
 LANGUAGES = _LOCALES.languages
 t = _LOCALES.t
 has = _LOCALES.has
+add_messages = _LOCALES.add
 pick_language = _LOCALES.pick_language

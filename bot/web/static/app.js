@@ -266,17 +266,13 @@ function drawTable(seats, deal) {
 function seatNode(deal, s) {
   const you = s.seat === view.seat;
   const mover = s.seat === deal.mover && !deal.finished;
-  const box = el("div", "seat" + (mover ? " to-act" : "") + (you ? " you" : "") +
-    (s.out ? " out" : "") + (s.plays_from ? " plays-from" : "") + (s.computer ? " computer" : ""));
+  const [box, head] = plate("seat" + (mover ? " to-act" : "") + (you ? " you" : "") +
+    (s.out ? " out" : "") + (s.plays_from ? " plays-from" : "") + (s.computer ? " computer" : ""),
+  s.name, s.seat);
   box.dataset.seat = String(s.seat);
-  box.setAttribute("role", "group");
-  box.setAttribute("aria-label", s.name);
-  const head = el("div", "head");
-  head.append(avatar(s.name, s.seat), el("span", "name", s.name));
   if (s.dealer) head.append(el("span", "badge dealer", words.dealer));
   if (s.out) head.append(el("span", "badge out", words.out));
   if (s.away) head.append(el("span", "badge away", words.away));
-  box.append(head);
   const facts = [];
   // a seat out of the deal: its badge says so (its word would say it again)
   if (s.word && !s.out) facts.push(el("span", "said", s.word));
@@ -304,20 +300,27 @@ function avatar(name, seat) {
   const initials = parts[0] === "🤖" ? "🤖" : parts.slice(0, 2).map((w) => [...w][0]).join("");
   const node = el("span", "avatar", initials.toUpperCase() || "?");
   node.setAttribute("aria-hidden", "true");
-  node.style.setProperty("--hue", String((seat * 137 + 200) % 360));
+  if (seat !== null) node.style.setProperty("--hue", String((seat * 137 + 200) % 360));
   return node;
 }
 
 // A seated player the deal left out: at his seat, marked as sitting out.
 function outNode(o) {
-  const box = el("div", "seat out" + (o.you ? " you" : ""));
+  const [box, head] = plate("seat out" + (o.you ? " you" : ""), o.name, null);
   box.dataset.out = "1";
-  box.setAttribute("role", "group");
-  box.setAttribute("aria-label", o.name);
-  const head = el("div", "head");
-  head.append(el("span", "name", o.name), el("span", "badge out", words.out));
-  box.append(head);
+  head.append(el("span", "badge out", words.out));
   return box;
+}
+
+// A player's plate: a group named by him, its first line his avatar and his name.
+function plate(cls, name, seat) {
+  const box = el("div", cls);
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", name);
+  const head = el("div", "head");
+  head.append(avatar(name, seat), el("span", "name", name));
+  box.append(head);
+  return [box, head];
 }
 
 // While some card is to play, the cards of `row` that are not are dimmed.
@@ -350,12 +353,7 @@ function drawLobby(seats) {
   const ratings = view.player_ratings || [];
   const chairs = el("div", "chairs");
   players.forEach((name, i) => {
-    const box = el("div", "seat");
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", name);
-    const head = el("div", "head");
-    head.append(avatar(name, i), el("span", "name", name));
-    box.append(head);
+    const [box] = plate("seat", name, i);
     if (ratings[i]) box.append(ratingNode(ratings[i]));
     chairs.append(box);
   });

@@ -133,9 +133,12 @@ def _refused(refusal: Refused, what: str) -> None:
     )
 
 
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # compact; one made once
+
+
 def _sign(secret: bytes, kind: bytes, data: dict[str, Any]) -> bytes:
     """`data` as JSON after its signature (hex) and a newline."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    body = _JSON.encode(data).encode()
     mac = hmac.new(secret, kind + body, hashlib.sha256).hexdigest().encode()
     return mac + b"\n" + body
 
@@ -202,6 +205,13 @@ async def _run(tasks: Tasks, task: dict[str, Any]) -> dict[str, Any]:
     return {"value": wire.encode(value), "ran": time.perf_counter() - started}
 
 
+class _Checked(bytes):
+    """A task's message that `_Queue.listen` has checked, with its data: the formatter reads
+    that, not the message a second time."""
+
+    data: dict[str, Any]
+
+
 class _Signed(TaskiqFormatter):
     """A task: its data, signed (`args` holds it whole, as `_run` takes it)."""
 
@@ -214,7 +224,8 @@ class _Signed(TaskiqFormatter):
         return BrokerMessage(task_id=data["id"], task_name=TASK, message=body, labels={})
 
     def loads(self, message: bytes) -> TaskiqMessage:
-        data = _task(self.secret, message)  # `_Queue.listen` has refused any other
+        # `_Queue.listen` gives each message checked, with its data (and has refused any other)
+        data = message.data if isinstance(message, _Checked) else _task(self.secret, message)
         # the seat in the labels: the result backend signs it with the result
         labels = {"seat": data["seat"]}
         return TaskiqMessage(
@@ -290,13 +301,13 @@ class _Queue(ListQueueBroker):
                 continue
             if got is None:
                 continue
-            message = cast(bytes, got[1])
+            checked = _Checked(cast(bytes, got[1]))
             try:
-                _task(self.secret, message)
+                checked.data = _task(self.secret, checked)
             except Refused as refusal:
                 _refused(refusal, "task")
                 continue
-            yield message
+            yield checked
 
 
 def broker(url: str, secret: str, tasks: Tasks, keep: float = 60.0) -> ListQueueBroker:
@@ -402,8 +413,7 @@ class Remote:
             "expires": expires,
             "seat": seat,
         }
-        message = TaskiqMessage(task_id=task_id, task_name=TASK, labels={}, args=[data], kwargs={})
-        body = self.broker.formatter.dumps(message).message
+        body = _sign(self._secret, _FOR_TASK, data)  # as the formatter's `dumps` signs it
         async with self._backend.redis.pipeline(transaction=False) as pipe:
             pipe.eval(_PUSH, 2, QUEUE, RESULT + task_id, body, self.queue_max)
             pipe.blpop([RESULT + task_id], timeout=max(timeout, 0.001))

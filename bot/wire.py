@@ -18,8 +18,11 @@ any game's Phase, a card is one object per card made by `__new__`), so a schema-
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import operator
 import typing
+from collections.abc import Callable
 from enum import Enum
 from types import UnionType
 from typing import Any
@@ -97,50 +100,118 @@ _FIELDS = {name: _fields(cls) for name, cls in ALLOWED.items() if _is_record(cls
 
 def encode(value: Any) -> Any:
     """`value` as JSON-ready data; WireError for a class outside `ALLOWED`."""
-    if isinstance(value, Enum):  # before int and str: IntEnum and StrEnum members are both
-        name = _name(type(value))
+    kind = type(value)
+    coder = _CODERS.get(kind) or _coder(kind)
+    return coder(value)
+
+
+# How a value of each class met so far is encoded (every choice of `_coder` is by the class
+# alone): a decision a value's many cards, tuples and actions need not make again.
+_CODERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _coder(kind: type) -> Callable[[Any], Any]:
+    """How `encode` writes a value of `kind` (kept for the next); WireError for a class outside
+    `ALLOWED`."""
+    coder: Callable[[Any], Any]
+    name = _name(kind)
+    if issubclass(kind, Enum):  # before int and str: IntEnum and StrEnum members are both
         if name not in ALLOWED:
             raise WireError(f"{name} is not sent")
-        return {"E": name, "m": value.name}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Card):
-        return {"C": value.index}
-    if isinstance(value, list):
-        return [encode(item) for item in value]
-    name = _name(type(value))
-    if name in _FIELDS:
-        return {"O": name, "f": {field: encode(getattr(value, field)) for field in _FIELDS[name]}}
-    if isinstance(value, tuple):
-        return {"T": [encode(item) for item in value]}
-    if isinstance(value, frozenset):
-        return {"S": [encode(item) for item in value]}
-    if isinstance(value, dict):
-        return {"D": [[encode(k), encode(v)] for k, v in value.items()]}
-    raise WireError(f"{name} is not sent")
+        coder = functools.partial(_member, name)
+    elif kind is type(None) or issubclass(kind, (bool, int, float, str)):
+        coder = _same
+    elif issubclass(kind, Card):
+        coder = _card
+    elif issubclass(kind, list):
+        coder = _list
+    elif name in _FIELDS:
+        fields = _FIELDS[name]
+        get = operator.attrgetter(*fields)
+        if len(fields) == 1:
+            coder = functools.partial(_one_field, name, fields[0], get)
+        else:
+            coder = functools.partial(_record, name, fields, get)
+    elif issubclass(kind, tuple):
+        coder = _tuple
+    elif issubclass(kind, frozenset):
+        coder = _frozenset
+    elif issubclass(kind, dict):
+        coder = _dict
+    else:
+        raise WireError(f"{name} is not sent")
+    _CODERS[kind] = coder
+    return coder
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _member(name: str, value: Enum) -> Any:
+    return {"E": name, "m": value._name_}
+
+
+def _card(value: Card) -> Any:
+    return {"C": value.index}
+
+
+def _list(value: list[Any]) -> Any:
+    return list(map(encode, value))
+
+
+def _record(name: str, fields: tuple[str, ...], get: Callable[[Any], Any], value: Any) -> Any:
+    return {"O": name, "f": dict(zip(fields, map(encode, get(value)), strict=True))}
+
+
+def _one_field(name: str, field: str, get: Callable[[Any], Any], value: Any) -> Any:
+    return {"O": name, "f": {field: encode(get(value))}}
+
+
+def _tuple(value: tuple[Any, ...]) -> Any:
+    return {"T": list(map(encode, value))}
+
+
+def _frozenset(value: frozenset[Any]) -> Any:
+    return {"S": list(map(encode, value))}
+
+
+def _dict(value: dict[Any, Any]) -> Any:
+    return {"D": [[encode(k), encode(v)] for k, v in value.items()]}
+
+
+_PLAIN = frozenset({type(None), bool, int, float, str})  # as JSON gives them: as they are
 
 
 def decode(data: Any, depth: int = 0) -> Any:
     """The value `encode` gave `data` for; WireError for anything else."""
-    if data is None or isinstance(data, (bool, int, float, str)):
+    kind = type(data)
+    if kind in _PLAIN:
         return data
+    if kind is dict and len(data) == 1 and "C" in data:  # a card: the commonest by far
+        index = data["C"]
+        if type(index) is int and 0 <= index < len(BY_INDEX):
+            return BY_INDEX[index]
+        raise WireError("not a value of the wire")
+    if not isinstance(data, (list, dict)):  # a subclass of a plain value: never from JSON
+        if isinstance(data, (bool, int, float, str)):
+            return data
+        raise WireError("not a value of the wire")
     if depth > DEPTH:
         raise WireError("nested too deep")
     depth += 1
     if isinstance(data, list):
-        return [decode(item, depth) for item in data]
-    if not isinstance(data, dict) or len(data) not in (1, 2):
-        raise WireError("not a value of the wire")
+        return _items(data, depth)
     try:
         if len(data) == 1:
             ((tag, body),) = data.items()
-            if tag == "C" and type(body) is int and 0 <= body < len(BY_INDEX):
-                return BY_INDEX[body]
             if tag in ("T", "S") and isinstance(body, list):
-                items = [decode(item, depth) for item in body]
+                items = _items(body, depth)
                 return tuple(items) if tag == "T" else frozenset(items)
             if tag == "D" and isinstance(body, list):
                 return {decode(k, depth): decode(v, depth) for k, v in body}
+        elif len(data) != 2:
+            pass
         elif "E" in data and "m" in data:
             cls = ALLOWED[data["E"]]
             if issubclass(cls, Enum):
@@ -149,12 +220,18 @@ def decode(data: Any, depth: int = 0) -> Any:
             fields = _FIELDS[data["O"]]
             given = data["f"]
             if isinstance(given, dict) and tuple(given) == fields:
-                return ALLOWED[data["O"]](**{k: decode(v, depth) for k, v in given.items()})
+                made = {k: v if type(v) in _PLAIN else decode(v, depth) for k, v in given.items()}
+                return ALLOWED[data["O"]](**made)
     except (KeyError, TypeError, ValueError) as exc:  # an unknown name, member, an unhashable key
         if isinstance(exc, WireError):
             raise
         raise WireError(f"not a value of the wire ({type(exc).__name__}: {exc})") from None
     raise WireError("not a value of the wire")
+
+
+def _items(data: list[Any], depth: int) -> list[Any]:
+    """A list's items decoded (the plain ones, most, without a call)."""
+    return [item if type(item) in _PLAIN else decode(item, depth) for item in data]
 
 
 def dumps(value: Any) -> bytes:

@@ -8,8 +8,8 @@ Values are inserted as given: callers escape user text for HTML.
 
 from __future__ import annotations
 
-from gettext import NullTranslations
 from collections.abc import Mapping
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 

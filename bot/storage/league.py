@@ -70,10 +70,8 @@ def rate(
         ).fetchall()
     )
     season = season_of(db, chat_id)
-    before = [_current(db, chat_id, season, game, uid) for uid in players]
     chips = [int(sums.get(uid, 0)) for uid in players]
-    after = rating.rate(before, chips)
-    _keep(db, chat_id, season, game, players, after)
+    after = _moved(db, chat_id, season, game, players, chips)
     db.execute(
         "INSERT INTO rated (deal_id, chat_id, season, game, players, rated_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -94,15 +92,27 @@ def replay(db: sqlite3.Connection, chat_id: int) -> int:
         entries = json.loads(row["players"])
         players = [int(e[0]) for e in entries]
         chips = [int(e[1]) for e in entries]
-        season, game = row["season"], row["game"]
-        before = [_current(db, chat_id, season, game, uid) for uid in players]
-        after = rating.rate(before, chips)
-        _keep(db, chat_id, season, game, players, after)
+        after = _moved(db, chat_id, row["season"], row["game"], players, chips)
         db.execute(
             "UPDATE rated SET players = ? WHERE deal_id = ?",
             (_players_json(players, chips, after), row["deal_id"]),
         )
     return len(rows)
+
+
+def _moved(
+    db: sqlite3.Connection,
+    chat_id: int,
+    season: int,
+    game: str,
+    players: Sequence[int],
+    chips: Sequence[int],
+) -> list[Rating]:
+    """The players' ratings after a result that gave each his `chips`, kept as theirs now."""
+    before = [_current(db, chat_id, season, game, uid) for uid in players]
+    after = rating.rate(before, list(chips))
+    _keep(db, chat_id, season, game, players, after)
+    return after
 
 
 def _current(db: sqlite3.Connection, chat_id: int, season: int, game: str, uid: int) -> Rating:
@@ -190,9 +200,8 @@ class League(Jobs):
         marks = ", ".join("?" * len(user_ids))
         rows = await self.query(
             "SELECT user_id, mu, sigma, deals FROM ratings WHERE chat_id = ? AND game = ? "
-            "AND season = (SELECT COUNT(*) FROM seasons WHERE chat_id = ?) "
-            f"AND user_id IN ({marks})",
-            (chat_id, game, chat_id, *user_ids),
+            f"AND season = {_SEASON} AND user_id IN ({marks})",
+            (chat_id, game, None, chat_id, *user_ids),
         )
         return {r["user_id"]: Rating(r["mu"], r["sigma"], r["deals"]) for r in rows}
 

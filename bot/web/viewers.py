@@ -7,6 +7,7 @@ button or a page, a time-out, a computer's move, a stop)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -83,11 +84,8 @@ class Viewers:
         the chat's lock and stamped like a push's: an answer that crosses a later push on the
         way is older, and the page keeps the newer."""
         live = self.service.find(table_id)
-        if live is None:
+        async with self.service.lock(live.row.chat_id) if live else contextlib.nullcontext():
             return {**await self.view(user, table_id), "made": next(self._made)}
-        async with self.service.lock(live.row.chat_id):
-            view = await self.view(user, table_id)
-            return {**view, "made": next(self._made)}
 
     def remove(self, page: Viewer) -> None:
         """A page closed."""

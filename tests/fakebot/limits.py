@@ -104,6 +104,7 @@ class _Outage:
     error: ApiError | None  # None: every call is held (no answer) until the outage ends
     until: float | None
     include_get_updates: bool
+    carry_out: bool = False  # a held call the bot gave up on is carried out when it ends
 
 
 HOLD = ApiError(0, "held")  # what `take` returns for a call to hold until the outage ends
@@ -122,11 +123,21 @@ class Faults:
         self._next.setdefault(method.lower(), []).append(_Fault(error, count))
 
     def start_outage(
-        self, error: ApiError | None, until: float | None, include_get_updates: bool
+        self,
+        error: ApiError | None,
+        until: float | None,
+        include_get_updates: bool,
+        carry_out: bool = False,
     ) -> None:
         """Answer every call with ``error`` (None: hold it unanswered) until ``until`` (clock
-        time) or ``end_outage``."""
-        self._outage = _Outage(error, until, include_get_updates)
+        time) or ``end_outage``; ``carry_out``: a held call is carried out when the outage ends
+        even if the bot gave up on it meanwhile."""
+        self._outage = _Outage(error, until, include_get_updates, carry_out)
+
+    @property
+    def carrying_out(self) -> bool:
+        """Whether held calls are carried out even when the bot gave up on them."""
+        return self._outage is not None and self._outage.carry_out
 
     def lose_answers(self, method: str, count: int) -> None:
         """Carry out the next ``count`` calls of ``method``, then answer them 502 (the answer

@@ -241,16 +241,19 @@ class FakeTelegram:
         duration: float | None = None,
         include_get_updates: bool = False,
         hang: bool = False,
+        carry_out: bool = False,
     ) -> None:
         """Fail every method (getUpdates only if asked) for ``duration`` clock seconds; with
         ``hang`` every call is held unanswered until the outage ends instead (then carried out,
-        if the bot still waits for it: one it gave up on meanwhile is not)."""
+        if the bot still waits for it: one it gave up on meanwhile is not, unless ``carry_out``:
+        then it is carried out all the same, its answer lost, as when Telegram's front held
+        the answers of calls its servers had already taken)."""
         if error_code == 429 and retry_after is None:
             retry_after = 1
         text = description or default_description(error_code, retry_after)
         until = None if duration is None else self.clock() + duration
         error = None if hang else ApiError(error_code, text, retry_after)
-        self.faults.start_outage(error, until, include_get_updates)
+        self.faults.start_outage(error, until, include_get_updates, carry_out and hang)
 
     def lose_answers(self, method: str, count: int = 1) -> None:
         """Carry out the next ``count`` calls of ``method`` and answer them 502, as when
@@ -433,6 +436,8 @@ class FakeTelegram:
         params = await Params.from_request(request)
         call.params = params.loggable()
         injected = self.faults.take(method, self.clock())
+        if injected is HOLD and self.faults.carrying_out:
+            return await self._carried_out(handler, params, call)
         if injected is HOLD:
             while self.faults.holding(self.clock()):  # the bot's client may give up meanwhile:
                 await asyncio.sleep(_HOLD_STEP)  # then aiohttp cancels this handler
@@ -444,6 +449,37 @@ class FakeTelegram:
             call.injected = True
             raise ApiError(502, default_description(502, None))
         return result
+
+    async def _carried_out(self, handler: Any, params: Params, call: ApiCall) -> Any:
+        """A held call carried out when the outage ends, whether the bot still waits for its
+        answer or not (then it is logged as injected: an answer lost)."""
+
+        async def held() -> Any:
+            self._in_flight += 1
+            try:
+                while self.faults.holding(self.clock()):
+                    await asyncio.sleep(_HOLD_STEP)
+                return await handler(params)
+            finally:
+                self._in_flight -= 1
+                self._touch()
+
+        task = asyncio.ensure_future(held())
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:  # the bot gave up: the call goes on, its answer lost
+            call.injected = True
+            task.add_done_callback(lambda done: self._lost(call, done))
+            raise
+
+    def _lost(self, call: ApiCall, done: asyncio.Future[Any]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            call.result, call.ok, call.status = done.result(), True, 200
+        elif not done.cancelled():
+            exc = done.exception()
+            if isinstance(exc, ApiError):
+                call.status, call.description = exc.error_code, exc.description
+        self.log.append(call)
 
     def _download(self, path: str) -> web.Response:
         if path.startswith("photos/"):

@@ -37,7 +37,11 @@ class StubBot:
 
     def __init__(self) -> None:
         self._next: defaultdict[int, int] = defaultdict(int)
-        self.sweeps: set[asyncio.Task[None]] = set()  # no lost answers to sweep up after
+        self.sweeps: list[asyncio.Task[None]] = []  # no lost answers to sweep up after
+        self.last_posts: dict[int, int] = {}  # no lost answers to look for after a restart
+
+    def recall(self, *_: Any) -> None:
+        """Nothing to look for."""
 
     async def post_text(self, chat_id: int, text: str, keyboard: str, **_: Any) -> int:
         """A new message id in the chat."""

@@ -199,6 +199,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         heartbeat = await prepare(app, settings)
         storage = heartbeat.storage
         presenter = Presenter(app.bot, storage, app.bot_data["cutoff"])
+        app.bot_data["telegram"].on_back.append(presenter.wake)
         service = GameService(
             storage,
             presenter,

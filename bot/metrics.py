@@ -121,6 +121,9 @@ class Telegram:
         self.last_answer_wall: float | None = None  # the same as time.time(), for the heartbeat
         self.down_since: float | None = None
         self.failed_calls = 0
+        # told when a call other than getUpdates succeeds after one of them failed
+        self.on_back: list[Callable[[], None]] = []
+        self._calls_failed = False
 
     def answered(self, method: str, status: int, seconds: float) -> None:
         """A call got an HTTP answer from Telegram."""
@@ -132,6 +135,10 @@ class Telegram:
             self._trouble(method, f"HTTP {status}")
             return
         self.last_answer, self.last_answer_wall = self.clock(), time.time()
+        if self._calls_failed and method != "getUpdates" and label == "ok":
+            self._calls_failed = False
+            for back in self.on_back:
+                back()
         if self.down_since is not None:
             log.warning(
                 "Telegram answers again after %.0f s (%d calls failed meanwhile)",
@@ -147,6 +154,7 @@ class Telegram:
 
     def _trouble(self, method: str, what: str) -> None:
         self.failed_calls += 1
+        self._calls_failed = self._calls_failed or method != "getUpdates"
         if self.down_since is None:
             self.down_since = self.clock()
             log.warning("Telegram is unreachable (%s: %s); retrying until it answers", method, what)

@@ -75,12 +75,17 @@ class Presenter:
         # renewed slots' old messages, deleted once the new ids are stored (a full disk)
         self._orphans: list[tuple[int, int]] = []
         self._saver: asyncio.Task[None] | None = None
+        self._posts: dict[int, int] = {}  # the bot's last message in each chat, as stored
         self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
+        self._back = asyncio.Event()  # set when Telegram answers again after trouble
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
         for name, (chat_id, message_id, digest) in (await self.storage.message_slots()).items():
             self._slots[name] = _Slot(name, chat_id, message_id, digest)
+        self._posts = await self.storage.last_posts()
+        shown = [(s.chat_id, s.message_id) for s in self._slots.values() if s.message_id]
+        self.bot.recall(self._posts, shown)
         self.moves.update(self.storage.moves)
 
     def where(self, chat_id: int) -> int:
@@ -186,12 +191,15 @@ class Presenter:
         for attempt in range(1, _POST_RETRIES + 2):
             try:
                 if content.photo is not None:
-                    return await self.bot.post_photo(
+                    posted = await self.bot.post_photo(
                         chat_id, content.photo, content.text, content.rows
                     )
-                return await self.bot.post_text(
-                    chat_id, content.text, content.keyboard, reply_to=reply_to
-                )
+                else:
+                    posted = await self.bot.post_text(
+                        chat_id, content.text, content.keyboard, reply_to=reply_to
+                    )
+                self._save_soon()  # the chat's last post, stored with the next batch
+                return posted
             except ChatMigrated as exc:  # the message it answers stayed in the old group
                 chat_id, reply_to = self.migrated(chat_id, exc.new_chat_id), None
             except Forbidden:
@@ -208,7 +216,7 @@ class Presenter:
                 if attempt > _POST_RETRIES:
                     log.error("could not post to %s: %s", chat_id, exc)
                     return None
-                await self._pause(_pause(exc, attempt))
+                await self._pause(_pause(exc, attempt), woken=not isinstance(exc, RetryAfter))
         return None
 
     async def _run(self, slot: _Slot) -> None:
@@ -254,15 +262,28 @@ class Presenter:
                 failures += 1  # no giving up: the message must end up showing the latest state
                 # no line per try: bot.metrics.Telegram says once that Telegram is down
                 log.debug("slot %s: %s (try %d)", slot.name, exc, failures)
-                await self._pause(_pause(exc, failures))
+                await self._pause(_pause(exc, failures), woken=not isinstance(exc, RetryAfter))
 
-    async def _pause(self, seconds: float) -> None:
+    async def _pause(self, seconds: float, *, woken: bool) -> None:
         """The wait before trying again: cut short by the shutdown's cut-off, after which the
-        next try fails at once and ends the loop."""
-        if self.cutoff is None:
-            await asyncio.sleep(seconds)
-        else:
-            await self.cutoff.sleep(seconds)
+        next try fails at once and ends the loop; and, if `woken`, by Telegram answering again
+        (after an outage every message shows the latest state at once, not after its back-off;
+        a 429's pause is Telegram's own and is not cut)."""
+        sleep = asyncio.sleep(seconds) if self.cutoff is None else self.cutoff.sleep(seconds)
+        if not woken:
+            await sleep
+            return
+        waits = [asyncio.ensure_future(sleep), asyncio.ensure_future(self._back.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    def wake(self) -> None:
+        """Telegram answers again: the tries waiting out a back-off go now."""
+        self._back.set()
+        self._back = asyncio.Event()
 
     async def _send(self, slot: _Slot, content: Rendered) -> None:
         old = slot.message_id if slot.renew else None
@@ -290,7 +311,7 @@ class Presenter:
             # a message the bot deleted itself.
             self._unsaved.pop(slot.name, None)
             try:
-                await self.storage.remember_messages([row])
+                await self._remember([row])
             except StorageUnavailable:  # the disk is full: written when it takes it again,
                 self._unsaved[slot.name] = row  # and only then is the old message deleted
                 self._save_soon()
@@ -350,9 +371,9 @@ class Presenter:
         rows, self._unsaved = list(self._unsaved.values()), {}
         dropped, self._dropped = sorted(self._dropped), set()
         orphans, self._orphans = self._orphans, []
-        if rows or dropped:
+        if rows or dropped or self._new_posts():
             try:
-                await self.storage.remember_messages(rows, forget=dropped)
+                await self._remember(rows, forget=dropped)
             except StorageUnavailable as exc:  # kept for the next batch
                 log.debug("message ids not saved: %s", exc)
                 self._keep(rows, dropped, orphans)
@@ -363,6 +384,18 @@ class Presenter:
                 raise
         for chat_id, message_id in orphans:  # the new ids are stored: the old messages go
             self._soon(self._delete(chat_id, message_id))
+
+    async def _remember(
+        self, rows: list[tuple[str, int, int, str]], forget: list[str] | None = None
+    ) -> None:
+        """Store these slots' messages and forget those, with the chats' last posts."""
+        posts = self._new_posts()
+        await self.storage.remember_messages(rows, forget=forget or [], posts=posts)
+        self._posts.update(posts)
+
+    def _new_posts(self) -> dict[int, int]:
+        """The chats whose last post is not the one stored."""
+        return {c: m for c, m in self.bot.last_posts.items() if self._posts.get(c) != m}
 
     def _keep(
         self,

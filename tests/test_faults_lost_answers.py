@@ -4,6 +4,7 @@ ping message stays."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -90,3 +91,57 @@ async def test_no_edit_reaches_a_message_the_bot_deleted(tg: FakeTelegram, tmp_p
         assert _stale_slots(bot) == []
         assert await bot.service.storage.check() == []
     assert [c.description for c in tg.errors] == []
+
+
+async def test_sends_held_past_their_retry_leave_no_duplicate(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram's front holds every call, the bot gives up on its sends and tries again, and
+    the held ones are carried out when the hang ends, after the retry had its answer: the
+    duplicates land above the message the bot knows. They are found and deleted, with a
+    look and a deletion each and one look at the chat's end at most."""
+    async with table_of(tg, tmp_path, 4, seed=5) as (bot, group, users):
+        before = len(tg.log)
+        tg.outage(502, hang=True, carry_out=True)
+        user, data = _mover(tg, users)
+        await user.press(tg.last(user.dm), data=data)  # the next mover's hand is posted anew
+        await asyncio.sleep(6)  # one send given up on (5 s), its retry held too
+        tg.end_outage()
+        await bot.idle()
+        calls = [c for c in tg.log[before:] if c.method != "getUpdates"]
+        lost = [c for c in calls if c.method == "sendMessage" and c.injected and c.ok]
+        assert lost  # carried out, the bot never told
+        for chat in (group, *(u.dm for u in users)):
+            hands = [m for m in tg.messages(chat) if m.from_bot and "сдача №1" in m.text]
+            assert len(hands) == 1, chat
+        assert _stale_slots(bot) == []
+        looks = [c for c in calls if c.method == "editMessageReplyMarkup"]
+        assert len(looks) <= len(lost) + 1
+        assert await bot.service.storage.check() == []
+
+
+async def test_after_a_restart_a_lost_send_is_found_above_the_last_post(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot restarts; its first send to a player is carried out but answered 502, and the
+    retry posts it again. The duplicate lies below the retry and above every message of the
+    earlier run, which the stored last posts tell: it is deleted, and none of those is looked at."""
+    group, users = make_players(tg, 3)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(tg, db, seed=5) as bot:
+        await open_table(bot, group, users)
+    earlier = {(m.chat.id, m.message_id) for u in users for m in bot_messages(tg, u)}
+    async with running_bot(tg, db, seed=5) as bot:
+        await bot.idle()
+        tg.lose_answers("sendMessage", count=1)
+        user, data = _mover(tg, users)
+        await user.press(tg.last(user.dm), data=data)  # the next mover's hand is posted anew
+        await bot.idle()
+        assert [c for c in tg.calls("sendMessage") if c.injected]
+        assert [_hands(bot, u) for u in users] == [1, 1, 1]
+        assert _stale_slots(bot) == []
+    looked = {
+        (int(c.params["chat_id"]), int(c.params["message_id"]))
+        for c in tg.calls("editMessageReplyMarkup")
+    }
+    assert looked and not looked & earlier

@@ -52,7 +52,18 @@ async def test_a_45_s_outage_leaves_one_warning_and_loses_nothing(
     # Only the press made as the outage began may go unanswered (Telegram's answer window is
     # shorter than the outage); it was played all the same.
     assert {c.id for c in tg.unanswered_callbacks()} <= {query}
-    assert tg.errors == []
+    # A send that timed out may still land after its retry: the bot looks once at the id past
+    # the last message of each chat it lost one in (nothing there: this hang posted nothing).
+    ends = [
+        c
+        for c in tg.errors
+        if c.method == "editMessageReplyMarkup"
+        and c.description == "Bad Request: message to edit not found"
+        and int(c.params["message_id"])
+        > max(m.message_id for m in tg.messages(int(c.params["chat_id"]), include_deleted=True))
+    ]
+    assert len({c.params["chat_id"] for c in ends}) == len(ends) <= (4 if hang else 0)
+    assert [c for c in tg.errors if c not in ends] == []
     assert any(m.text.startswith("💰") for m in tg.messages(group) if m.from_bot)  # /pot: not lost
     tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     assert tracebacks == [], [r.getMessage() for r in tracebacks]

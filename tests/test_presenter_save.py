@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
@@ -26,12 +26,15 @@ async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: 
     slow = asyncio.Event()
 
     async def slow_first_batch(
-        rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+        rows: Sequence[tuple[str, int, int, str]],
+        *,
+        forget: Sequence[str] = (),
+        posts: Mapping[int, int] | None = None,
     ) -> None:
         if not slow.is_set() and rows and rows[0][3] == edited.digest:
             slow.set()  # the batch of the edit: a slow disk, still writing at shutdown
             await asyncio.sleep(30)
-        await write(rows, forget=forget)
+        await write(rows, forget=forget, posts=posts)
 
     storage.remember_messages = slow_first_batch  # type: ignore[method-assign]
     edited = Rendered("second")
@@ -58,11 +61,14 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
     full = asyncio.Event()  # set: the disk takes no more writes of the renewed message
 
     async def disk(
-        rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+        rows: Sequence[tuple[str, int, int, str]],
+        *,
+        forget: Sequence[str] = (),
+        posts: Mapping[int, int] | None = None,
     ) -> None:
         if full.is_set() and rows and rows[0][3] == renewed.digest:
             raise StorageUnavailable("full", sqlite3.OperationalError("database or disk is full"))
-        await write(rows, forget=forget)
+        await write(rows, forget=forget, posts=posts)
 
     storage.remember_messages = disk  # type: ignore[method-assign]
     renewed = Rendered("your move")
@@ -118,3 +124,28 @@ def test_a_messages_buttons_keep_the_digest_python_telegram_bot_gave_them() -> N
     assert markup(content.rows) == keyboard
     assert Rendered("plain").keyboard == "" and markup(()) is None
     assert content.digest == "e63e332b7a45dc23"  # as the telegram keyboard made it before
+
+
+async def test_a_message_waiting_out_its_back_off_is_sent_once_telegram_answers(
+    tmp_path: Path,
+) -> None:
+    """Telegram was down long enough for a message's tries to be seconds apart; when it answers
+    again the message goes at once, not at the end of its back-off."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    async with FakeTelegram(bot_username="frapbot") as tg:
+        tg.group(GROUP)
+        async with FrapBot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as bot:
+            presenter = Presenter(bot, storage)
+            tg.outage(502)
+            presenter.show("table:1", GROUP, Rendered("first"))
+            await tg.wait_for(lambda: len(tg.calls("sendMessage")) >= 4, timeout=10)
+            tg.end_outage()  # the next try is 4 s away (0.5, 1, 2, 4)
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            presenter.wake()  # bot.metrics.Telegram tells when another call has its answer
+            await presenter.flush()
+            waited = loop.time() - started
+            await presenter.close(timeout=1)
+    await storage.close()
+    assert [m.text for m in tg.messages(GROUP)] == ["first"]
+    assert waited < 2

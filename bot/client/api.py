@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 
 from ..view.message import Button, Choice
@@ -25,7 +29,23 @@ _EDITS = frozenset(
     {"editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
 )
 _KNOWN = 200  # the bot's latest message ids remembered per chat
-_LOOK_BACK = 20  # at most this many ids before a re-sent message are looked at for a duplicate
+_SETTLE = 1.0  # seconds a sweep waits: a send held by Telegram's front may land after its retry
+_WATCH = 120.0  # seconds a chat's lost sends are looked for after the last was lost
+_SWEEP_CALLS = 5  # a second, all sweeps together: the moves' own calls go first
+_SLACK = 20  # ids looked at per sweep beyond one per lost send (a person's messages among them)
+
+
+@dataclass
+class _Doubt:
+    """A chat's sends whose answers were lost: each may have been posted, unknown to the bot."""
+
+    floor: int | None  # the bot's last post there before the first was lost (all are above
+    # it); None: none since the start, and an older id may be a message of its from before
+    lost: int = 0  # sends lost
+    found: int = 0  # duplicates found (and deleted)
+    until: float = 0.0  # when the chat is no longer watched (monotonic)
+    late: bool = False  # one timed out: it may land after its retry, above the ids known
+    looked: set[int] = field(default_factory=set)  # ids looked at: a person's, or gone
 
 
 class FrapBot(ExtBot[Any]):
@@ -37,13 +57,19 @@ class FrapBot(ExtBot[Any]):
     through `_post`, so the rate limiter, the errors (BadRequest, Forbidden, RetryAfter, …) and
     the request settings are those of every other call.
 
-    A send whose answer was lost (a 5xx or a time-out after Telegram had posted it):
-    the caller tries again, and the chat would keep both. So the bot remembers the ids of the
-    messages it posted in each chat, and of those it was sent; after a send failed that way,
-    the next one that succeeds in that chat (id N) looks at the ids between the bot's last post
-    there before the failure and N: all were posted since, so one the bot does not know of and
-    may edit (a person's message it may not) is a message it posted without learning of it, and
-    is deleted. (A chat it has posted nothing in since the start is left as it is.)
+    A send whose answer was lost (a 5xx or a time-out after Telegram had posted it): the caller
+    tries again, and the chat would keep both. So the bot remembers the ids of the messages it
+    posted in each chat, and of those it was sent; after sends to a chat were lost, the next one
+    that succeeds there starts a sweep of the chat: an id above the bot's last post before the
+    loss that the bot does not know of, and that it may edit (a person's message it may not),
+    is a message it posted without learning of it, and is deleted. A send Telegram's front held
+    may land after its retry, so a sweep looks above the newest id it knows too (up to an id
+    that is not there yet), and a chat stays watched for a while: each later post there sweeps
+    again what is new. A sweep stops once it found as many as were lost, looks at no more ids
+    than that plus a few, and all sweeps together make a few calls a second: the cost is that of
+    what was lost, and the moves' own calls go first. The last post's id in each chat is stored
+    (`last_posts`, `recall`), so that after a restart a sweep does not take a message of the
+    earlier run for a duplicate; in a chat without one it looks only above its first post.
 
     An edit of a message the bot deleted (or is deleting) is not sent: it fails at once with
     Telegram's own "message to edit not found", which every caller already takes for a message
@@ -56,8 +82,11 @@ class FrapBot(ExtBot[Any]):
         self._known: dict[int, deque[int]] = {}  # ids the bot posted or was sent, by chat
         self._sending: Counter[int] = Counter()  # sends to a chat not yet answered
         self._last_post: dict[int, int] = {}  # chat → the id of the bot's last post there
-        self._doubtful: dict[int, int | None] = {}  # chat → that id before a lost send
-        self._sweeps: set[asyncio.Task[None]] = set()
+        self._doubts: dict[int, _Doubt] = {}  # chats whose sends' answers were lost
+        self._sweeps: dict[int, asyncio.Task[None]] = {}  # chat → its sweep under way
+        self._again: set[int] = set()  # chats posted in again while their sweep ran
+        self._holds: dict[int, asyncio.Future[None]] = {}  # chats whose sends wait for a look
+        self._sweep_calls = AsyncLimiter(_SWEEP_CALLS, 1.0)
         self._deleted: dict[int, deque[int]] = {}  # ids the bot deleted, by chat
 
     async def shutdown_requests(self) -> None:
@@ -66,9 +95,24 @@ class FrapBot(ExtBot[Any]):
         await asyncio.gather(*(request.shutdown() for request in self._request))
 
     @property
-    def sweeps(self) -> set[asyncio.Task[None]]:
+    def sweeps(self) -> list[asyncio.Task[None]]:
         """The deletions of duplicates under way (the presenter's flush waits for them)."""
-        return self._sweeps
+        return list(self._sweeps.values())
+
+    @property
+    def last_posts(self) -> Mapping[int, int]:
+        """The id of the bot's last message in each chat it posted in (the presenter stores
+        them, and gives them back after a restart through `recall`)."""
+        return self._last_post
+
+    def recall(self, posts: Mapping[int, int], shown: Iterable[tuple[int, int]]) -> None:
+        """After a restart: the last messages the earlier run posted, by chat, and the
+        (chat, message) of the messages the presenter shows. A send lost before the bot posts
+        anything there is looked for above the first, and none of the second is taken for one."""
+        for chat_id, message_id in posts.items():
+            self._last_post[chat_id] = max(message_id, self._last_post.get(chat_id, 0))
+        for chat_id, message_id in shown:
+            self.seen(chat_id, message_id)
 
     def seen(self, chat_id: int, message_id: int) -> None:
         """A message someone sent in a chat (an update): no duplicate of the bot's."""
@@ -82,11 +126,16 @@ class FrapBot(ExtBot[Any]):
         chat = data.get("chat_id") if endpoint in _SENDS else None
         if not isinstance(chat, int):
             return await super()._do_post(endpoint, data, *args, **kwargs)
+        while (hold := self._holds.get(chat)) is not None:  # a sweep looks above the ids known
+            await hold
         self._sending[chat] += 1
         try:
             result = await super()._do_post(endpoint, data, *args, **kwargs)
-        except NetworkError:  # a 5xx or a time-out (RetryAfter and 4xx posted nothing)
-            self._doubtful.setdefault(chat, self._last_post.get(chat))
+        except NetworkError as exc:  # a 5xx or a time-out (RetryAfter and 4xx posted nothing)
+            doubt = self._doubts.setdefault(chat, _Doubt(self._last_post.get(chat)))
+            doubt.lost += 1
+            doubt.until = time.monotonic() + _WATCH
+            doubt.late = doubt.late or isinstance(exc, TimedOut)
             raise
         finally:
             self._sending[chat] -= 1
@@ -96,12 +145,8 @@ class FrapBot(ExtBot[Any]):
             posted = result["message_id"]
             self.seen(chat, posted)
             self._last_post[chat] = max(posted, self._last_post.get(chat, 0))
-            if chat in self._doubtful:
-                task = asyncio.create_task(
-                    self._sweep(chat, self._doubtful.pop(chat), posted), name=f"sweep {chat}"
-                )
-                self._sweeps.add(task)
-                task.add_done_callback(self._sweeps.discard)
+            if chat in self._doubts:
+                self._start_sweep(chat)
         return result
 
     async def _touch(
@@ -124,26 +169,80 @@ class FrapBot(ExtBot[Any]):
                 deleted.remove(message)
             raise
 
-    async def _sweep(self, chat_id: int, floor: int | None, posted: int) -> None:
-        """Delete the messages the bot posted in `chat_id` before `posted` without learning of
-        them (their answers lost); first waiting for its other sends there to be answered."""
-        if floor is None:  # nothing posted there since the start: an older id may be a
-            return  # message of ours from before it, not a duplicate
+    def _start_sweep(self, chat_id: int) -> None:
+        if chat_id in self._sweeps:  # it runs: it sweeps once more when done
+            self._again.add(chat_id)
+            return
+        task = asyncio.create_task(self._sweep(chat_id), name=f"sweep {chat_id}")
+        self._sweeps[chat_id] = task
+        task.add_done_callback(lambda _: self._swept(chat_id))
+
+    def _swept(self, chat_id: int) -> None:
+        del self._sweeps[chat_id]
+        if chat_id in self._again:
+            self._again.discard(chat_id)
+            if chat_id in self._doubts:
+                self._start_sweep(chat_id)
+
+    async def _sweep(self, chat_id: int) -> None:
+        """Delete the messages the bot posted in `chat_id` without learning of them (their
+        answers lost): once the sends held meanwhile have had time to land and its other sends
+        there are answered, the ids it does not know of below the newest it knows, newest
+        first, down to its last post before the loss (if it had one since the start); then those
+        above, up to the chat's end."""
+        await asyncio.sleep(_SETTLE)
         while self._sending.get(chat_id):
             await asyncio.sleep(0.05)
+        doubt = self._doubts.get(chat_id)
+        if doubt is None:
+            return
         known = {*self._known.get(chat_id, ()), *self._deleted.get(chat_id, ())}
-        start = max(posted - _LOOK_BACK, floor) + 1
-        for message_id in range(start, posted):
-            if message_id in known:
+        top = max(known)  # the post that started the sweep at least: nothing of an earlier
+        budget = doubt.lost - doubt.found + _SLACK  # run of the bot's is above it
+        below = () if doubt.floor is None else range(top - 1, doubt.floor, -1)
+        for message_id in below:
+            if budget <= 0 or doubt.found >= doubt.lost:
+                break
+            if message_id not in known and message_id not in doubt.looked:
+                budget -= 1
+                if await self._look(chat_id, message_id, doubt) is None:
+                    doubt.looked.add(message_id)  # deleted since
+        message_id = top + 1
+        while doubt.late and budget > 0 and doubt.found < doubt.lost:  # up to the chat's end
+            budget -= 1
+            if message_id in self._known.get(chat_id, ()):  # a send of the bot's since
+                message_id += 1
                 continue
-            try:  # a person's message "can't be edited"; a gone one is "not found"
+            if await self._look(chat_id, message_id, doubt, above=True) is None:
+                break
+            message_id += 1
+        if doubt.found >= doubt.lost or time.monotonic() > doubt.until:
+            del self._doubts[chat_id]
+
+    async def _look(
+        self, chat_id: int, message_id: int, doubt: _Doubt, *, above: bool = False
+    ) -> bool | None:
+        """Whether message `message_id` of `chat_id` is one of the bot's it did not know of
+        (then deleted); None if there is no such message. `above` the ids the bot knows, no
+        send of its may be under way there meanwhile: its message could be that id."""
+        async with self._sweep_calls, self._quiet(chat_id, above):
+            if message_id in self._known.get(chat_id, ()):
+                return False
+            try:  # a person's message "can't be edited"; one not there is "not found"
                 await self.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
             except BadRequest as exc:
-                if "not modified" not in exc.message.lower():
-                    continue
+                text = exc.message.lower()
+                if "not found" in text:
+                    return None
+                if "not modified" not in text:
+                    doubt.looked.add(message_id)
+                    return False
             except TelegramError as exc:
                 log.info("message %s/%s not looked at: %s", chat_id, message_id, exc)
-                continue
+                return False
+        doubt.found += 1
+        doubt.looked.add(message_id)
+        async with self._sweep_calls:
             try:
                 await self.delete_message(chat_id, message_id)
                 log.info(
@@ -151,6 +250,23 @@ class FrapBot(ExtBot[Any]):
                 )
             except TelegramError as exc:
                 log.info("duplicate %s/%s not deleted: %s", chat_id, message_id, exc)
+        return True
+
+    @asynccontextmanager
+    async def _quiet(self, chat_id: int, hold: bool) -> AsyncIterator[None]:
+        """If `hold`: once the bot's sends to the chat under way are answered, no other starts
+        until the body is done."""
+        if not hold:
+            yield
+            return
+        while self._sending.get(chat_id) or chat_id in self._holds:
+            await asyncio.sleep(0.05)
+        held = self._holds[chat_id] = asyncio.get_running_loop().create_future()
+        try:
+            yield
+        finally:
+            del self._holds[chat_id]
+            held.set_result(None)
 
     async def post_text(
         self, chat_id: int, text: str, keyboard: str, *, reply_to: int | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .db import Jobs
 
@@ -18,11 +18,21 @@ class Messages(Jobs):
         rows = await self.query("SELECT * FROM messages")
         return {r["slot"]: (r["chat_id"], r["message_id"], r["content_hash"]) for r in rows}
 
+    async def last_posts(self) -> dict[int, int]:
+        """The id of the bot's last message in each chat, as last remembered."""
+        rows = await self.query("SELECT chat_id, message_id FROM posts")
+        return {r["chat_id"]: r["message_id"] for r in rows}
+
     async def remember_messages(
-        self, rows: Sequence[tuple[str, int, int, str]], *, forget: Sequence[str] = ()
+        self,
+        rows: Sequence[tuple[str, int, int, str]],
+        *,
+        forget: Sequence[str] = (),
+        posts: Mapping[int, int] | None = None,
     ) -> None:
         """Remember which message shows each slot and what it shows: (slot, chat, message, hash);
-        and forget the slots named in `forget`."""
+        forget the slots named in `forget`; and remember the bot's last message in each chat of
+        `posts` (chat → message id)."""
 
         def body(db: sqlite3.Connection) -> None:
             db.executemany(
@@ -33,6 +43,11 @@ class Messages(Jobs):
                 rows,
             )
             db.executemany("DELETE FROM messages WHERE slot = ?", [(n,) for n in forget])
+            db.executemany(
+                "INSERT INTO posts (chat_id, message_id) VALUES (?, ?) ON CONFLICT (chat_id) "
+                "DO UPDATE SET message_id = max(message_id, excluded.message_id)",
+                (posts or {}).items(),
+            )
 
         await self.transaction(body)
 

@@ -196,4 +196,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE deals ADD COLUMN review_message INTEGER;
     """,
+    # 14: the id of the bot's last message in each chat: a send whose answer was lost after a
+    # restart is looked for above it (bot/client/api.py), not among the previous run's messages
+    """
+    CREATE TABLE posts (
+        chat_id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )

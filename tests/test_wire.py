@@ -121,3 +121,10 @@ def test_bytes_that_are_no_json_or_too_deep_are_refused() -> None:
         nested = [nested]
     with pytest.raises(wire.WireError):
         wire.loads(json.dumps(nested).encode())
+    tagged: Any = 1
+    for _ in range(wire.DEPTH + 2):  # an action whose seat is an action whose seat is ...
+        outer = wire.encode(Action(1, Do.PASS))
+        outer["O"][1] = tagged
+        tagged = outer
+    with pytest.raises(wire.WireError, match="too deep"):
+        wire.loads(json.dumps(tagged).encode())

@@ -139,7 +139,7 @@ def _coder(kind: type) -> Callable[[Any], Any]:
     coder: Callable[[Any], Any]
     name = _name(kind)
     if issubclass(kind, Enum):  # before int and str: IntEnum and StrEnum members are both
-        if name not in ALLOWED:
+        if ALLOWED.get(name) is not kind:
             raise WireError(f"{name} is not sent")
         coder = _MEMBER[kind].__getitem__
     elif kind is type(None) or issubclass(kind, (bool, int, float, str)):

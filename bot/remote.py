@@ -51,7 +51,10 @@ log = logging.getLogger(__name__)
 QUEUE = "frap:calls"  # the broker's list of calls waiting for a worker
 RESULT = "frap:result:"  # + a call's id: the list its result is pushed on
 TASK = "frap.call"
-VERSION = 1  # of the tasks' and results' shape: a message of another is refused
+VERSION = 2  # of the tasks' and results' shape: a message of another is refused
+# The version as a message carries it, with the digest of the wire's classes (bot/wire.py tags
+# them by number): a bot and workers whose classes differ are of two versions as well.
+STAMP = f"{VERSION}.{wire.SCHEMA}"
 WAITS = 2000  # calls waiting at once for their results, at most (Redis takes 10,000 clients)
 CONNECT_TIMEOUT = 1.0  # seconds: a broker that is down is known at once, not at the deadline
 QUIET = 60.0  # seconds: a kind of refusal or skip is logged once, then once a minute at most
@@ -133,12 +136,9 @@ def _refused(refusal: Refused, what: str) -> None:
     )
 
 
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # compact; one made once
-
-
 def _sign(secret: bytes, kind: bytes, data: dict[str, Any]) -> bytes:
     """`data` as JSON after its signature (hex) and a newline."""
-    body = _JSON.encode(data).encode()
+    body = wire.JSON.encode(data).encode()  # compact
     mac = hmac.new(secret, kind + body, hashlib.sha256).hexdigest().encode()
     return mac + b"\n" + body
 
@@ -156,8 +156,8 @@ def _open(secret: bytes, kind: bytes, message: bytes) -> dict[str, Any]:
         data = json.loads(body)
     except (ValueError, RecursionError):
         data = None
-    if not isinstance(data, dict) or data.get("v") != VERSION:
-        raise Refused("version", f"a signed message not of version {VERSION}'s shape")
+    if not isinstance(data, dict) or data.get("v") != STAMP:
+        raise Refused("version", f"a signed message not of version {STAMP}'s shape")
     return data
 
 
@@ -174,7 +174,7 @@ def _task(secret: bytes, message: bytes) -> dict[str, Any]:
     """A task's data, checked for its signature and shape; Refused otherwise."""
     data = _open(secret, _FOR_TASK, message)
     if any(not isinstance(data.get(key), kind) for key, kind in _SHAPE.items()):
-        raise Refused("version", f"a signed task not of version {VERSION}'s shape")
+        raise Refused("version", f"a signed task not of version {STAMP}'s shape")
     return data
 
 
@@ -262,7 +262,7 @@ class _Pushed(AsyncResultBackend[Any]):
             outcome: dict[str, Any] = {"error": repr(result.error)}
         else:
             outcome = result.return_value
-        data = {"v": VERSION, "id": task_id, "seat": result.labels.get("seat"), **outcome}
+        data = {"v": STAMP, "id": task_id, "seat": result.labels.get("seat"), **outcome}
         key, body = RESULT + task_id, _sign(self.secret, _FOR_RESULT, data)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.rpush(key, body)
@@ -406,7 +406,7 @@ class Remote:
         result not signed for this call and seat."""
         task_id = uuid.uuid4().hex
         data = {
-            "v": VERSION,
+            "v": STAMP,
             "id": task_id,
             "fn": name,
             "args": [wire.encode(arg) for arg in args],

@@ -1,14 +1,15 @@
 """The computer players' calls and answers as JSON (bot/remote.py): a seat's knowledge, a level, a
 seed, an action; never a format that runs code when read.
 
-A value is plain JSON where JSON has it (None, bools, numbers, strings, lists) and a tagged object
-otherwise: `{"T": [...]}` a tuple, `{"S": [...]}` a frozenset, `{"D": [[key, value], ...]}` a
-dict, `{"C": n}` a card (its index), `{"E": class, "m": member}` an enum member, `{"O": class,
-"f": {field: value}}` a dataclass or named tuple. Decoding knows only the classes of `ALLOWED`,
-found once from the engine's knowledge, actions and deals through their fields' types: a class
-by its name in that dict (nothing is imported by name), made from exactly its fields by its own
-constructor, an enum member looked up by name. Anything else is refused (`WireError`), and so
-is a value nested deeper than `DEPTH`.
+A value is plain JSON where JSON has it (None, bools, numbers, strings, lists) and otherwise an
+object of one tag: `{"T": [...]}` a tuple, `{"H": [i, ...]}` a tuple of cards (their indexes),
+`{"S": [...]}` a frozenset, `{"D": [[key, value], ...]}` a dict, `{"C": i}` a card, `{"E": i}` an
+enum member, `{"O": [i, field, ...]}` a dataclass or named tuple, its fields in order. Decoding
+knows only the classes of `ALLOWED`, found once from the engine's knowledge, actions and deals
+through their fields' types: a record or member is a number into lists made from that dict in a
+fixed order (nothing is imported by name; `SCHEMA` digests them, for bot/remote.py's version), a
+record made from exactly its fields by its own constructor. Anything else is refused
+(`WireError`), and so is a value nested deeper than `DEPTH`.
 
 Why not a library: the engine's types do not decode by their annotations (a deal's `phase` is
 any game's Phase, a card is one object per card made by `__new__`), so a schema-driven decoder
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import operator
 import typing
@@ -95,7 +97,23 @@ assert GAMES
 ALLOWED: dict[str, type] = _allowed(
     (Knowledge, PrefKnowledge, Action, PrefAction, *TrickDeal._BY_NAME.values())
 )
-_FIELDS = {name: _fields(cls) for name, cls in ALLOWED.items() if _is_record(cls)}
+# A record is tagged by its place among the records of `ALLOWED` by name, an enum member by its
+# place among all their enums' members (each enum's in its own order).
+_RECORDS = [(cls, _fields(cls)) for name, cls in sorted(ALLOWED.items()) if _is_record(cls)]
+_MEMBERS: list[Enum] = [
+    member for name, cls in sorted(ALLOWED.items()) if issubclass(cls, Enum) for member in cls
+]
+# What the numbers stand for, cards included, digested: a remote message carries it with its
+# version (bot/remote.py), so that a bot and workers whose classes differ refuse each other.
+SCHEMA = hashlib.sha256(
+    repr(
+        (
+            [(_name(cls), fields) for cls, fields in _RECORDS],
+            [(_name(type(member)), member._name_) for member in _MEMBERS],
+            [str(card) for card in BY_INDEX],
+        )
+    ).encode()
+).hexdigest()[:12]
 
 
 def encode(value: Any) -> Any:
@@ -108,6 +126,11 @@ def encode(value: Any) -> Any:
 # How a value of each class met so far is encoded (every choice of `_coder` is by the class
 # alone): a decision a value's many cards, tuples and actions need not make again.
 _CODERS: dict[type, Callable[[Any], Any]] = {}
+_CARD = [{"C": card.index} for card in BY_INDEX]  # one object each: JSON does not mind
+_MEMBER: dict[type, dict[Enum, Any]] = {}  # by enum: Do.PASS == PrefDo.PASS (both StrEnums)
+for _tag, _member in enumerate(_MEMBERS):
+    _MEMBER.setdefault(type(_member), {})[_member] = {"E": _tag}
+_INDEX = {card: card.index for card in BY_INDEX}  # a card's, by identity: no other key matches
 
 
 def _coder(kind: type) -> Callable[[Any], Any]:
@@ -116,22 +139,23 @@ def _coder(kind: type) -> Callable[[Any], Any]:
     coder: Callable[[Any], Any]
     name = _name(kind)
     if issubclass(kind, Enum):  # before int and str: IntEnum and StrEnum members are both
-        if name not in ALLOWED:
+        if ALLOWED.get(name) is not kind:
             raise WireError(f"{name} is not sent")
-        coder = functools.partial(_member, name)
+        coder = _MEMBER[kind].__getitem__
     elif kind is type(None) or issubclass(kind, (bool, int, float, str)):
         coder = _same
     elif issubclass(kind, Card):
         coder = _card
     elif issubclass(kind, list):
         coder = _list
-    elif name in _FIELDS:
-        fields = _FIELDS[name]
-        get = operator.attrgetter(*fields)
-        if len(fields) == 1:
-            coder = functools.partial(_one_field, name, fields[0], get)
+    elif ALLOWED.get(name) is kind and _is_record(kind):
+        tag, fields = next((i, f) for i, (cls, f) in enumerate(_RECORDS) if cls is kind)
+        if issubclass(kind, tuple):  # a named tuple: its items are its fields
+            coder = functools.partial(_record, tag, _same)
+        elif len(fields) == 1:  # attrgetter of one name gives the value, not a tuple
+            coder = functools.partial(_record_of_one, tag, operator.attrgetter(fields[0]))
         else:
-            coder = functools.partial(_record, name, fields, get)
+            coder = functools.partial(_record, tag, operator.attrgetter(*fields))
     elif issubclass(kind, tuple):
         coder = _tuple
     elif issubclass(kind, frozenset):
@@ -148,32 +172,33 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _member(name: str, value: Enum) -> Any:
-    return {"E": name, "m": value._name_}
-
-
 def _card(value: Card) -> Any:
-    return {"C": value.index}
+    return _CARD[value.index]
 
 
 def _list(value: list[Any]) -> Any:
-    return list(map(encode, value))
+    return [item if type(item) in _PLAIN else encode(item) for item in value]
 
 
-def _record(name: str, fields: tuple[str, ...], get: Callable[[Any], Any], value: Any) -> Any:
-    return {"O": name, "f": dict(zip(fields, map(encode, get(value)), strict=True))}
+def _record(tag: int, get: Callable[[Any], tuple[Any, ...]], value: Any) -> Any:
+    return {"O": [tag, *[item if type(item) in _PLAIN else encode(item) for item in get(value)]]}
 
 
-def _one_field(name: str, field: str, get: Callable[[Any], Any], value: Any) -> Any:
-    return {"O": name, "f": {field: encode(get(value))}}
+def _record_of_one(tag: int, get: Callable[[Any], Any], value: Any) -> Any:
+    return {"O": [tag, encode(get(value))]}
 
 
 def _tuple(value: tuple[Any, ...]) -> Any:
-    return {"T": list(map(encode, value))}
+    if value and type(value[0]) is Card:
+        try:
+            return {"H": list(map(_INDEX.__getitem__, value))}
+        except (KeyError, TypeError):  # not cards only
+            pass
+    return {"T": [item if type(item) in _PLAIN else encode(item) for item in value]}
 
 
 def _frozenset(value: frozenset[Any]) -> Any:
-    return {"S": list(map(encode, value))}
+    return {"S": [item if type(item) in _PLAIN else encode(item) for item in value]}
 
 
 def _dict(value: dict[Any, Any]) -> Any:
@@ -181,6 +206,7 @@ def _dict(value: dict[Any, Any]) -> Any:
 
 
 _PLAIN = frozenset({type(None), bool, int, float, str})  # as JSON gives them: as they are
+_CARD_AT = dict(enumerate(BY_INDEX))  # int keys only: an index that is no card's is a KeyError
 
 
 def decode(data: Any, depth: int = 0) -> Any:
@@ -188,55 +214,61 @@ def decode(data: Any, depth: int = 0) -> Any:
     kind = type(data)
     if kind in _PLAIN:
         return data
-    if kind is dict and len(data) == 1 and "C" in data:  # a card: the commonest by far
-        index = data["C"]
-        if type(index) is int and 0 <= index < len(BY_INDEX):
-            return BY_INDEX[index]
-        raise WireError("not a value of the wire")
-    if not isinstance(data, (list, dict)):  # a subclass of a plain value: never from JSON
-        if isinstance(data, (bool, int, float, str)):
-            return data
-        raise WireError("not a value of the wire")
     if depth > DEPTH:
         raise WireError("nested too deep")
     depth += 1
-    if isinstance(data, list):
-        return _items(data, depth)
-    try:
-        if len(data) == 1:
-            ((tag, body),) = data.items()
-            if tag in ("T", "S") and isinstance(body, list):
-                items = _items(body, depth)
-                return tuple(items) if tag == "T" else frozenset(items)
-            if tag == "D" and isinstance(body, list):
-                return {decode(k, depth): decode(v, depth) for k, v in body}
-        elif len(data) != 2:
-            pass
-        elif "E" in data and "m" in data:
-            cls = ALLOWED[data["E"]]
-            if issubclass(cls, Enum):
-                return cls[data["m"]]
-        elif "O" in data and "f" in data:
-            fields = _FIELDS[data["O"]]
-            given = data["f"]
-            if isinstance(given, dict) and tuple(given) == fields:
-                made = {k: v if type(v) in _PLAIN else decode(v, depth) for k, v in given.items()}
-                return ALLOWED[data["O"]](**made)
-    except (KeyError, TypeError, ValueError) as exc:  # an unknown name, member, an unhashable key
-        if isinstance(exc, WireError):
-            raise
-        raise WireError(f"not a value of the wire ({type(exc).__name__}: {exc})") from None
+    if kind is list:
+        return [item if type(item) in _PLAIN else decode(item, depth) for item in data]
+    if kind is not dict or len(data) != 1:
+        if isinstance(data, (bool, int, float, str)):  # a subclass of a plain value: not JSON's
+            return data
+        raise WireError("not a value of the wire")
+    ((tag, body),) = data.items()
+    if type(body) is int:  # bools and floats are no index
+        if tag == "E" and 0 <= body < len(_MEMBERS):
+            return _MEMBERS[body]
+        if tag == "C" and 0 <= body < len(BY_INDEX):
+            return BY_INDEX[body]
+    elif type(body) is list:
+        if tag == "T":
+            return tuple([item if type(item) in _PLAIN else decode(item, depth) for item in body])
+        if tag == "O" and body and type(body[0]) is int and 0 <= body[0] < len(_RECORDS):
+            cls, fields = _RECORDS[body[0]]
+            if len(body) == len(fields) + 1:
+                items = iter(body)
+                next(items)  # the tag
+                values = [item if type(item) in _PLAIN else decode(item, depth) for item in items]
+                try:
+                    return cls(*values)
+                except Exception as exc:  # the record's own check, whatever it raises
+                    raise WireError(f"not a value of the wire ({type(exc).__name__})") from None
+        elif tag == "H" and set(map(type, body)) <= {int}:
+            try:
+                return tuple(map(_CARD_AT.__getitem__, body))
+            except KeyError:
+                pass
+        elif tag == "S":
+            return _hashed(frozenset, [decode(item, depth) for item in body])
+        elif tag == "D" and all(type(pair) is list and len(pair) == 2 for pair in body):
+            return _hashed(dict, [(decode(k, depth), decode(v, depth)) for k, v in body])
     raise WireError("not a value of the wire")
 
 
-def _items(data: list[Any], depth: int) -> list[Any]:
-    """A list's items decoded (the plain ones, most, without a call)."""
-    return [item if type(item) in _PLAIN else decode(item, depth) for item in data]
+def _hashed(cls: Callable[[list[Any]], Any], items: list[Any]) -> Any:
+    """A set or dict of `items`; WireError for an unhashable one (a list)."""
+    try:
+        return cls(items)
+    except TypeError:
+        raise WireError("not a value of the wire (unhashable)") from None
+
+
+# Compact; no check for cycles, which an encoded value (a tree `encode` made) never has.
+JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 def dumps(value: Any) -> bytes:
     """`value` encoded, as compact JSON."""
-    return json.dumps(encode(value), separators=(",", ":"), ensure_ascii=False).encode()
+    return JSON.encode(encode(value)).encode()
 
 
 def loads(body: bytes) -> Any:

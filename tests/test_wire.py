@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from enum import Enum
 from typing import Any
 
 import pytest
 
 from bot import wire
 from bot.computer import decide
+from engine.actions import Action, Do
 from engine.cards import make_deck, shuffled
 from engine.games import GAMES
+from engine.tricks import Play
 
 
 def _knowledge(game: str, seed: int) -> list[Any]:
@@ -51,21 +54,62 @@ def test_knowledge_of_every_game_round_trips_and_decides_the_same(game: str) -> 
 def test_a_class_outside_the_allowlist_is_neither_sent_nor_made() -> None:
     with pytest.raises(wire.WireError):
         wire.dumps(random.Random(1))
-    forged = {"O": "os.system", "f": {"command": "touch /tmp/owned"}}
+    records = sum(1 for cls in wire.ALLOWED.values() if not issubclass(cls, Enum))
+    members = sum(len(cls) for cls in wire.ALLOWED.values() if issubclass(cls, Enum))
+    action = wire.encode(Action(1, Do.PASS))["O"]
+    forged = {"O": "os.system", "f": {"command": "touch /tmp/owned"}}  # version 1's shape
     for data in (
         forged,
         {"O": "builtins.eval", "f": {}},
-        {"E": "engine.actions.Action", "m": "seat"},  # a class, but no enum
-        {"E": "engine.actions.Do", "m": "__class__"},
+        {"O": ["os.system", "touch /tmp/owned"]},  # a record only by its number
+        {"O": [records, 1]},  # no such record
+        {"O": [-1, 1]},
+        {"O": [True, *action[1:]]},
+        {"O": []},
+        {"O": action[:-1]},  # a field missing
+        {"O": [*action, None]},  # one too many
+        {"O": {"0": action}},
+        {"E": members},
+        {"E": -1},
+        {"E": "PASS"},
+        {"E": 1.0},
+        {"E": "engine.actions.Do", "m": "PASS"},  # version 1's shape
         {"C": 52},
+        {"C": -1},
         {"C": True},
+        {"C": [1]},
+        {"H": [1, 52]},
+        {"H": [1, True]},
+        {"H": [1, 2.0]},
+        {"H": [[1]]},
+        {"H": 1},
         {"T": [forged]},
+        {"T": {"T": []}},
+        {"S": [[1]]},  # unhashable
         {"D": [[{"T": []}, 1], [[1], 2]]},  # a list as a key
-        {"O": "engine.actions.Action", "f": {"seat": 1}},  # fields missing
+        {"D": [[1, 2, 3]]},
+        {"D": [1]},
+        {"T": [], "S": []},
         {"x": 1},
+        {},
     ):
         with pytest.raises(wire.WireError):
             wire.loads(json.dumps(data).encode())
+
+
+def test_every_tag_round_trips() -> None:
+    cards = make_deck(52)
+    value = [
+        (cards[0], cards[51]),
+        frozenset({1, cards[3]}),
+        {1: (Do.PASS,), (2, 3): [None, 1.5, "x"]},
+        (1, cards[2]),  # not cards only
+        (),
+        Play(2, cards[7], None),
+    ]
+    back = wire.loads(wire.dumps(value))
+    assert back == value and repr(back) == repr(value)
+    assert wire.encode(value[0]) == {"H": [cards[0].index, cards[51].index]}
 
 
 def test_bytes_that_are_no_json_or_too_deep_are_refused() -> None:
@@ -77,3 +121,10 @@ def test_bytes_that_are_no_json_or_too_deep_are_refused() -> None:
         nested = [nested]
     with pytest.raises(wire.WireError):
         wire.loads(json.dumps(nested).encode())
+    tagged: Any = 1
+    for _ in range(wire.DEPTH + 2):  # an action whose seat is an action whose seat is ...
+        outer = wire.encode(Action(1, Do.PASS))
+        outer["O"][1] = tagged
+        tagged = outer
+    with pytest.raises(wire.WireError, match="too deep"):
+        wire.loads(json.dumps(tagged).encode())

@@ -927,6 +927,44 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         await page.wait_for_selector("#review", state="hidden")
 
 
+@pytest.mark.parametrize("version", ["8.0", "7.7"], ids=["secondary-button", "older-client"])
+async def test_at_a_result_the_review_is_on_telegrams_secondary_button(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser, version: str
+) -> None:
+    """The rigged Napoleon deal played out; Bob opens the page from the result's button: the
+    next deal on Telegram's main button and, beside it, the review on the secondary one (Bot API
+    7.10), not a second time on the page; a tap on it opens the review, which hides it until
+    Telegram's BackButton closes the review. An older client has no secondary button: the
+    result keeps the page's own "Review"."""
+    from tests.test_bot_review import _napoleon
+
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        users = await _napoleon(bot, "en")
+        group = tg.world.chats[GROUP_ID]
+        result = next(m for m in reversed(bot_messages(tg, group)) if "n:" in str(m.buttons))
+        page = await live(await open_from(browser, bot, users[1], result, version=version))
+        await page.wait_for_selector('body[data-main^="n:"]')
+        await page.wait_for_selector("#result.sheet .head")
+        own = page.locator("#result button.review-open")
+        secondary = "window.__telegram.secondaryText()"
+        if version == "7.7":
+            assert await page.evaluate(secondary) is None
+            assert await calls(page, "SecondaryButton.show") == 0
+            await own.click()
+        else:
+            assert await page.evaluate(secondary) == "🔍 Review"
+            assert await calls(page, "SecondaryButton.setParams") == 1  # left of the main one
+            assert await own.count() == 0
+            assert await page.evaluate("window.__telegram.secondary()")
+            await felt(page, "impactOccurred", "light")
+        await page.wait_for_selector('#review:not([hidden])[data-at="0"]')
+        assert await page.evaluate(secondary) is None
+        await page.evaluate("window.__telegram.back()")
+        await page.wait_for_selector("#review", state="hidden")
+        assert await page.evaluate(secondary) == (None if version == "7.7" else "🔍 Review")
+        assert await page.evaluate("window.__telegram.mainText()") == "🃏 Next deal"
+
+
 async def test_a_silent_bot_is_told_and_its_clock_stops(
     tg: FakeTelegram, tmp_path: Path, browser: Browser
 ) -> None:

@@ -10,11 +10,11 @@ import { loadDeck } from "./cards.js";
 import { open, refuse, show } from "./connection.js";
 import { drawChoices, drawDock } from "./hand.js";
 import { drawLobby } from "./lobby.js";
-import { drawLastDeal, drawResult } from "./result.js";
+import { drawLastDeal, drawResult, reviewAction } from "./result.js";
 import { haptic, notice, page, state, words } from "./shared.js";
 import { drawSheet } from "./sheet.js";
 import { announce, drawTable, motion, setClock, tick } from "./table.js";
-import { greet, primaryChoice, setMain, swipes, theme } from "./telegram.js";
+import { greet, primaryChoice, setMain, setSecondary, swipes, theme } from "./telegram.js";
 
 // the view shown, where a test (or a curious reader in the console) looks for it
 Object.defineProperty(window, "view", { get: () => state.view, configurable: true });
@@ -46,6 +46,7 @@ function render() {
   tick();
   result.hidden = true;
   setMain(primaryChoice());
+  setSecondary(view.status === "closed" ? null : reviewAction(deal));
   swipes(Boolean(deal && deal.seats && !deal.finished));
   if (view.status === "closed") { notice(words.closed); drawChoices(dock); return; }
   if (view.status === "lobby" || !deal || !deal.seats) {

@@ -4,11 +4,13 @@
 
 import { handsNodes } from "./cards.js";
 import { ratingNode } from "./lobby.js";
-import { reviewButton } from "./review.js";
+import { openReview, reviewButton } from "./review.js";
 import { el, page, state, words } from "./shared.js";
-import { closeButton } from "./telegram.js";
+import { closeButton, hasSecondary } from "./telegram.js";
 
-function resultNodes(deal) {
+// `sheet`: the result over the felt, its "Review" on Telegram's secondary button if the client
+// has one.
+function resultNodes(deal, sheet) {
   const r = deal.result;
   const nodes = [el("h2", null, words.result), el("p", "head", r.head)];
   const ratings = state.view.seat_ratings || [];
@@ -24,7 +26,7 @@ function resultNodes(deal) {
   if (r.foot) nodes.push(el("p", "foot hint", r.foot));
   // every hand as dealt (where the chat shows them) and the "Review" button
   if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon, words.discard));
-  if (deal.review) nodes.push(reviewButton(deal.review));
+  if (deal.review && !(sheet && hasSecondary())) nodes.push(reviewButton(deal.review));
   return nodes;
 }
 
@@ -46,11 +48,18 @@ export function drawResult(result, deal) {
     handle.addEventListener("click", () => { folded = folded === key ? null : key; page.render(); });
     result.append(handle);
   }
-  result.append(...resultNodes(deal));
+  result.append(...resultNodes(deal, sheet));
 }
 
 export function drawLastDeal(deal) {
   const box = document.getElementById("lastdeal");
   if (!deal.result) { box.replaceChildren(); return; }
-  box.replaceChildren(...resultNodes(deal), closeButton());
+  box.replaceChildren(...resultNodes(deal, false), closeButton());
+}
+
+// Beside the next deal on Telegram's main button, the finished deal's review on its secondary
+// button (the result drawn over the felt), or null.
+export function reviewAction(deal) {
+  if (!deal || !deal.seats || !deal.finished || !deal.result || !deal.review) return null;
+  return { label: words.review || "🔍", run: () => openReview(deal.review) };
 }

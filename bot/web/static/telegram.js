@@ -1,6 +1,7 @@
 // Telegram's client around the page, each feature guarded for older clients: the theme, the main
-// button under the page, no swipe-to-close mid-deal, the BackButton closing a sub-view (the
-// sheet, the last trick, the last deal, the review), fullscreen on a phone.
+// button under the page and the secondary one beside it, no swipe-to-close mid-deal, the
+// BackButton closing a sub-view (the sheet, the last trick, the last deal, the review),
+// fullscreen on a phone.
 
 import { el, hash, haptic, primaryOf, press, state, tg } from "./shared.js";
 
@@ -43,6 +44,32 @@ export function setMain(choice) {
   } catch (e) { /* an old client */ }
 }
 
+// A second step beside the main button (Bot API 7.10; at a result, the review): `action`, its
+// label and what a tap does, or null. Hidden while a sub-view is open (it opens one); an older
+// client has none, and the page keeps its own button for it (`hasSecondary`).
+let second = null;
+
+export function hasSecondary() {
+  return Boolean(tg && tg.SecondaryButton && tg.isVersionAtLeast && tg.isVersionAtLeast("7.10"));
+}
+
+export function setSecondary(action) {
+  second = action;
+  showSecondary();
+}
+
+function showSecondary() {
+  if (!hasSecondary()) return;
+  const shown = second && !document.querySelector(".sub:not([hidden])");
+  try {
+    if (shown) {
+      tg.SecondaryButton.setText(second.label);
+      tg.SecondaryButton.enable();
+      tg.SecondaryButton.show();
+    } else tg.SecondaryButton.hide();
+  } catch (e) { /* an old client */ }
+}
+
 // During a deal a vertical drag (over the hand, say) must not close the app (Bot API 7.7).
 let swipesOff = false; // as a client opens the app
 
@@ -57,11 +84,13 @@ export function openSub(id) {
   const box = document.getElementById(id);
   box.hidden = false;
   if (tg && tg.BackButton) { try { tg.BackButton.show(); } catch (e) { /* old */ } }
+  showSecondary();
 }
 
 export function closeSub() {
   for (const box of document.querySelectorAll(".sub")) box.hidden = true;
   if (tg && tg.BackButton) { try { tg.BackButton.hide(); } catch (e) { /* old */ } }
+  showSecondary();
 }
 
 export function subOpen(id) {
@@ -84,8 +113,8 @@ export function closeButton() {
   return button;
 }
 
-// The client told the page is here: ready, expanded, its theme followed, its Back and main
-// buttons heard; fullscreen on a phone (Bot API 8.0): the table takes the whole screen, inside
+// The client told the page is here: ready, expanded, its theme followed, its Back, main and
+// secondary buttons heard (the secondary one left of the main one); fullscreen on a phone (Bot API 8.0): the table takes the whole screen, inside
 // its safe areas.
 export function greet() {
   if (!tg) return;
@@ -93,6 +122,12 @@ export function greet() {
   try { tg.onEvent("themeChanged", theme); } catch (e) { /* an old client */ }
   try { tg.BackButton.onClick(closeSub); } catch (e) { /* an old client */ }
   try { tg.MainButton.onClick(() => { if (state.mainPress) press(state.mainPress); }); } catch (e) { /* old */ }
+  if (hasSecondary()) {
+    try {
+      tg.SecondaryButton.setParams({ position: "left" });
+      tg.SecondaryButton.onClick(() => { if (second) { haptic("impact", "light"); second.run(); } });
+    } catch (e) { /* an old client */ }
+  }
   if (tg.isVersionAtLeast && tg.isVersionAtLeast("8.0") && ["android", "ios"].includes(tg.platform)) {
     try { tg.requestFullscreen(); } catch (e) { /* an old client */ }
   }

@@ -11,6 +11,7 @@ import { open, refuse, show } from "./connection.js";
 import { drawChoices, drawDock } from "./hand.js";
 import { drawLobby } from "./lobby.js";
 import { drawLastDeal, drawResult, reviewAction } from "./result.js";
+import { refreshReview } from "./review.js";
 import { haptic, notice, page, state, words } from "./shared.js";
 import { drawSheet } from "./sheet.js";
 import { announce, drawTable, motion, setClock, tick } from "./table.js";
@@ -47,6 +48,7 @@ function render() {
   result.hidden = true;
   setMain(primaryChoice());
   setSecondary(view.status === "closed" ? null : reviewAction(deal));
+  refreshReview();
   swipes(Boolean(deal && deal.seats && !deal.finished));
   if (view.status === "closed") { notice(words.closed); drawChoices(dock); return; }
   if (view.status === "lobby" || !deal || !deal.seats) {

@@ -308,6 +308,6 @@ export function tick() {
   if (turn.step !== view.step || turn.mover !== (deal && deal.mover)) {
     turn = { step: view.step, mover: deal && deal.mover, total: Math.max(left, 1) };
   }
-  const ring = document.querySelector(".seat.to-act .avatar");
+  const ring = document.querySelector("#seats .seat.to-act .avatar");
   if (ring) ring.style.setProperty("--left", String(Math.min(1, left / turn.total)));
 }

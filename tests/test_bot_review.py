@@ -157,6 +157,19 @@ async def _preferans(bot: RunningBot, lang: str) -> list[FakeUser]:
     return users
 
 
+async def _napoleon(bot: RunningBot, lang: str) -> list[FakeUser]:
+    """The rigged Napoleon deal played out (its result waits for the next deal)."""
+    group, users = make_players(bot.tg, 3, lang)
+    bot.service.rng = Rigged(parse_cards(NAPOLEON_DECK), dealer=0)
+    await open_table(bot, group, users, "/newgame napoleon")
+
+    def code(entry: dict[str, Any]) -> str:
+        return family_code(Action.from_record(entry))
+
+    await _play(bot, users, NAPOLEON_ACTIONS, code, lang)
+    return users
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_p8_a_defenders_costly_card_is_read_back_from_the_review(
     tmp_path: Path, lang: str
@@ -201,14 +214,7 @@ async def test_n4_napoleon_a_costly_card_is_read_back_from_the_review(
     """The rigged Napoleon deal: Bob's 6♦ under the declarer's 10♦ lead cost a trick."""
     tg = FakeTelegram()
     async with tg, running_bot(tg, tmp_path / "db.sqlite3") as bot:
-        group, users = make_players(tg, 3, lang)
-        bot.service.rng = Rigged(parse_cards(NAPOLEON_DECK), dealer=0)
-        await open_table(bot, group, users, "/newgame napoleon")
-
-        def code(entry: dict[str, Any]) -> str:
-            return family_code(Action.from_record(entry))
-
-        await _play(bot, users, NAPOLEON_ACTIONS, code, lang)
+        users = await _napoleon(bot, lang)
         text = await _review(bot, users[0])
         six = card_label(Card.parse("6D"), lang)
         if lang == "en":

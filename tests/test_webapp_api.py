@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.web.server import STATIC
 from tests.bot_harness import (
     GROUP_ID,
     RunningBot,
@@ -32,6 +34,11 @@ from tests.bot_harness import (
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 from tests.webapp_helpers import PATH, auth, init_data, open_socket, page_buttons, webapp_overrides
 
+# the page's ES modules, by area (no build step): the entry and what it imports
+MODULES = (
+    "app.js", "shared.js", "telegram.js", "cards.js", "table.js", "hand.js", "bidding.js",
+    "lobby.js", "result.js", "review.js", "sheet.js", "connection.js",
+)  # fmt: skip
 OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
 
 
@@ -81,12 +88,25 @@ async def test_the_page_and_its_headers(tg: FakeTelegram, tmp_path: Path) -> Non
                 page = await response.text()
                 csp = response.headers["Content-Security-Policy"]
                 assert "Set-Cookie" not in response.headers
-        assert f'<script src="{PATH}/static/app.js"' in page  # from WEBAPP_URL's path
+        # the entry module from WEBAPP_URL's path; it imports the others beside it
+        assert f'<script src="{PATH}/static/app.js" type="module">' in page
         assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
         assert "default-src 'none'" in csp and "unsafe" not in csp
-        async with http.get(_base(bot) + "/static/app.js") as response:
-            assert response.status == 200 and "textContent" in await response.text()
-            assert "innerHTML" not in await response.text()  # names go in as text
+        assert sorted(p.name for p in STATIC.glob("*.js")) == sorted(MODULES)
+        for name in MODULES:
+            async with http.get(_base(bot) + "/static/" + name) as response:
+                assert response.status == 200, name
+                # a module runs only if served as JavaScript (the page sends nosniff)
+                assert response.content_type == "text/javascript", name
+                assert response.headers["X-Content-Type-Options"] == "nosniff"
+                text = await response.text()
+                assert "innerHTML" not in text and "insertAdjacentHTML" not in text  # as text
+                imported = re.findall(r'from "\./([a-z]+\.js)"', text)
+                assert set(imported) <= set(MODULES), (name, imported)
+        async with http.get(_base(bot) + "/static/shared.js") as response:
+            assert "textContent" in await response.text()  # el(): every text goes in as text
+        async with http.get(_base(bot) + "/static/app.css") as response:
+            assert response.status == 200 and response.content_type == "text/css"
         for name in ("..%2Fserver.py", ".hidden", "nothing.js"):
             async with http.get(_base(bot) + "/static/" + name) as response:
                 assert response.status == 404
@@ -105,7 +125,7 @@ async def test_the_page_served_at_a_domains_root(tg: FakeTelegram, tmp_path: Pat
         root = web["webapp_url"]
         async with http.get(root + "/") as response:
             assert response.status == 200
-            assert '<script src="/static/app.js"' in await response.text()
+            assert '<script src="/static/app.js" type="module">' in await response.text()
         async with http.get(root + "/static/app.js") as response:
             assert response.status == 200
         await users[0].send(group, "/newgame frap")

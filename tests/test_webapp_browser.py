@@ -918,6 +918,8 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         assert len(summary) == 3 and any("A♥, trick 1" in line for line in summary), summary
         assert await review.locator(".review-trick .card").get_attribute("data-code") == "JS"
         await picture(page, shots(tmp_path) / "review.png")
+        # the next deal is dealt already (a pulya): the table has no next step to take here
+        assert await review.locator("button.again").count() == 0
         await review.locator('button[data-trick="2"]').click()
         await page.wait_for_selector('#review[data-at="3"]')
         assert await review.locator('.card[data-code="AH"]').count() == 0  # played: gone
@@ -925,6 +927,152 @@ async def test_p8_a_finished_deals_review_is_stepped_through_on_the_page(
         await page.wait_for_selector('#review[data-at="2"]')
         await page.evaluate("window.__telegram.back()")
         await page.wait_for_selector("#review", state="hidden")
+
+
+@pytest.mark.parametrize("version", ["8.0", "7.7"], ids=["secondary-button", "older-client"])
+async def test_at_a_result_the_review_is_on_telegrams_secondary_button(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser, version: str
+) -> None:
+    """The rigged Napoleon deal played out; Bob opens the page from the result's button: the
+    next deal on Telegram's main button and, beside it, the review on the secondary one (Bot API
+    7.10), not a second time on the page; a tap on it opens the review, which hides it until
+    Telegram's BackButton closes the review. An older client has no secondary button: the
+    result keeps the page's own "Review"."""
+    from tests.test_bot_review import _napoleon
+
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        users = await _napoleon(bot, "en")
+        group = tg.world.chats[GROUP_ID]
+        result = next(m for m in reversed(bot_messages(tg, group)) if "n:" in str(m.buttons))
+        page = await live(await open_from(browser, bot, users[1], result, version=version))
+        await page.wait_for_selector('body[data-main^="n:"]')
+        await page.wait_for_selector("#result.sheet .head")
+        own = page.locator("#result button.review-open")
+        secondary = "window.__telegram.secondaryText()"
+        if version == "7.7":
+            assert await page.evaluate(secondary) is None
+            assert await calls(page, "SecondaryButton.show") == 0
+            await own.click()
+        else:
+            assert await page.evaluate(secondary) == "🔍 Review"
+            assert await calls(page, "SecondaryButton.setParams") == 1  # left of the main one
+            assert await own.count() == 0
+            assert await page.evaluate("window.__telegram.secondary()")
+            await felt(page, "impactOccurred", "light")
+        await page.wait_for_selector('#review:not([hidden])[data-at="0"]')
+        assert await page.evaluate(secondary) is None
+        await page.evaluate("window.__telegram.back()")
+        await page.wait_for_selector("#review", state="hidden")
+        assert await page.evaluate(secondary) == (None if version == "7.7" else "🔍 Review")
+        assert await page.evaluate("window.__telegram.mainText()") == "🃏 Next deal"
+
+
+# Where each card of the review's trick lies: the seat it was laid toward, the plate whose
+# direction from the trick's middle is nearest the card's.
+TOWARD = """() => [...document.querySelectorAll("#review .felt .trick .card.laid")].map((card) => {
+  const middle = (n) => { const r = n.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const [cx, cy] = middle(card.parentElement);
+  const [x, y] = middle(card);
+  const plates = [...document.querySelectorAll("#review .felt .seat")];
+  const cos = (n) => { const [a, b] = middle(n);
+    return ((a - cx) * (x - cx) + (b - cy) * (y - cy)) / Math.hypot(a - cx, b - cy)
+      / Math.max(Math.hypot(x - cx, y - cy), 1e-9); };
+  const toward = plates.reduce((a, b) => (cos(b) > cos(a) ? b : a));
+  return [card.dataset.code, card.dataset.seat, toward.dataset.seat];
+})"""
+
+# The review's felt within the screen's width: no plate over another, none cut off at the side.
+REVIEW_FITS = """() => {
+  const wrong = [];
+  const felt = document.querySelector("#review .felt");
+  if (felt.scrollWidth > felt.clientWidth + 1) wrong.push(`felt ${felt.scrollWidth}px wide`);
+  const boxes = [...felt.querySelectorAll(".seat")].map((n) => n.getBoundingClientRect());
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+        && b.top < a.bottom - 0.5) wrong.push(`plates ${i} overlap`);
+  }));
+  for (const node of felt.querySelectorAll(".seat, .card, figure")) {
+    const r = node.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) wrong.push(`${node.className} off screen`);
+  }
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "theme", "size"),
+    [("ru", "light", PHONE), ("ru", "dark", PHONE), ("en", "light", WINDOW)],
+    ids=["phone-light", "phone-dark", "window"],
+)
+async def test_a_review_replays_the_deal_on_the_felt_and_plays_again(
+    tg: FakeTelegram,
+    tmp_path: Path,
+    browser: Browser,
+    lang: str,
+    theme: str,
+    size: dict[str, int],
+) -> None:
+    """The rigged Napoleon deal played out; Bob opens the page from the result's button and its
+    review, a step on: the deal on a felt, each seat's plate with the cards it still holds, the
+    trick so far (Alice's 10♦) laid toward her, Bob's legal cards labelled with the tricks they
+    give, his 6♦ with the trick it gave away; "play again" closes the review and deals the
+    next deal."""
+    from tests.test_bot_review import _napoleon
+
+    colours = LIGHT if theme == "light" else DARK
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        users = await _napoleon(bot, lang)
+        group = tg.world.chats[GROUP_ID]
+        result = next(m for m in reversed(bot_messages(tg, group)) if "n:" in str(m.buttons))
+        page = await live(await open_from(browser, bot, users[1], result, size, theme=colours))
+        await page.wait_for_selector('body[data-main^="n:"]')
+        if size is WINDOW:
+            await picture(page, shots(tmp_path) / "napoleon-result-desktop.png")
+        assert await page.evaluate("window.__telegram.secondary()")
+        review = page.locator("#review")
+        await page.wait_for_selector('#review:not([hidden])[data-at="0"]')
+        await review.locator('button[data-go="forward"]').click()
+        await page.wait_for_selector('#review[data-at="1"]')
+        felt = review.get_by_role("region")
+        for user in users:  # each seat a plate named by its player, on the review's felt
+            assert await felt.get_by_role("group", name=user.first_name).count() == 1
+        assert await page.evaluate(TOWARD) == [["TD", "0", "0"]]  # toward Alice, who led it
+        held = felt.locator('.seat[data-seat="0"] .cards .card')
+        assert await held.count() == 4  # her 10♦ is on the felt, not in her hand
+        assert await felt.locator('.seat[data-seat="0"] .card[data-code="TD"]').count() == 0
+        mover = felt.locator(".seat.to-act")
+        assert await mover.get_attribute("data-seat") == "1"
+        weighed = mover.locator("figure.weighed")
+        unit = " взят" if lang == "ru" else " trick"
+        assert await weighed.count() >= 1
+        for i in range(await weighed.count()):
+            assert unit in (await weighed.nth(i).locator("figcaption").text_content() or "")
+        played = mover.locator("figure.weighed.played")
+        assert await played.locator(".card").get_attribute("data-code") == "6D"
+        cost = "отдано взяток: 1" if lang == "ru" else "tricks given away: 1"
+        assert cost in (await played.text_content() or "")
+        assert await mover.locator("figure.weighed.best").count() >= 1
+        assert not await page.evaluate(REVIEW_FITS)
+        await laid_out(page)  # no text under 11 px, the review's too
+        name = {PHONE["width"]: f"review-{theme}.png", WINDOW["width"]: "review-desktop.png"}
+        await picture(page, shots(tmp_path) / name[size["width"]])
+        again = review.locator("button.again")
+        assert await again.text_content() == ("▶️ Сыграть ещё" if lang == "ru" else "▶️ Play again")
+        point = await again.evaluate(VISIBLE_POINT)
+        assert point is not None
+        async with page.expect_response(lambda r: "/api/press" in r.url) as answer:
+            await page.mouse.click(*point)
+        assert (await answer.value).status == 200
+        await page.wait_for_selector("#review", state="hidden")
+        table = await bot.service.storage.open_table(GROUP_ID)
+        assert table is not None
+        await synced(bot, [page], table.table_id)
+        running = bot.service.find(table.table_id)
+        assert running is not None and running.row.deal_no == 2 and running.in_deal
+        assert str(await page.evaluate("document.body.dataset.step")).startswith("2:")
+        if size is WINDOW:
+            await picture(page, shots(tmp_path) / "napoleon-next-desktop.png")
 
 
 async def test_a_silent_bot_is_told_and_its_clock_stops(

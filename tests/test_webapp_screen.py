@@ -33,7 +33,7 @@ from tests.webapp_helpers import web_user, webapp_overrides
 RECORD = Path(__file__).parent / "golden" / "webapp_screens.json"
 PLAYERS = {"preferans": 3}
 PRESSES = 60
-# the keys bot/web/static/app.js reads of a deal's view, of a seat, of a card
+# the keys the page (bot/web/static/*.js) reads of a deal's view, of a seat, of a card
 DEAL_KEYS = {
     "phase", "mover", "seats", "trump", "trick", "last_trick", "hand", "choices", "question",
     "result", "finished",

@@ -2,7 +2,8 @@
 // the launch parameters from the URL's fragment as the real script does and offers the parts of
 // window.Telegram.WebApp the page uses, recording every call in window.__telegram.calls so a test
 // can count haptic feedback, see the BackButton shown, and change the theme as a client does;
-// the main button under the page is tapped by window.__telegram.main(), as a player taps it.
+// the main button under the page is tapped by window.__telegram.main(), as a player taps it, and
+// the secondary one beside it by window.__telegram.secondary().
 (function () {
   "use strict";
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -24,6 +25,18 @@
   main.enable = () => { main.isActive = true; };
   main.disable = () => { main.isActive = false; };
   main.onClick = (f) => { main.clicks.push(f); };
+  // the secondary button beside it (Bot API 7.10), stubbed the same way
+  const second = { text: "", isVisible: false, isActive: true, position: "left", clicks: [] };
+  second.setText = (text) => { calls.push(["SecondaryButton.setText", text]); second.text = text; };
+  second.show = () => { calls.push(["SecondaryButton.show"]); second.isVisible = true; };
+  second.hide = () => { calls.push(["SecondaryButton.hide"]); second.isVisible = false; };
+  second.enable = () => { second.isActive = true; };
+  second.disable = () => { second.isActive = false; };
+  second.setParams = (params) => {
+    calls.push(["SecondaryButton.setParams", params]);
+    if (params.position) second.position = params.position;
+  };
+  second.onClick = (f) => { second.clicks.push(f); };
   // CloudStorage: the user's keys, kept across the page's loads (in the browser's storage)
   const cloudKeys = () => JSON.parse(localStorage.getItem("__cloud") || "{}");
   const cloud = {
@@ -45,7 +58,13 @@
     expand() { calls.push(["expand"]); app.isExpanded = true; },
     close: record("close"),
     openTelegramLink: record("openTelegramLink"),
-    isVersionAtLeast(v) { return parseFloat(app.version) >= parseFloat(v); },
+    isVersionAtLeast(v) {  // as the real script compares them: "7.10" is after "7.7"
+      const [a, b] = [app.version, v].map((x) => String(x).split(".").map(Number));
+      for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+      }
+      return true;
+    },
     onEvent(name, f) { (handlers[name] = handlers[name] || []).push(f); },
     offEvent(name, f) { handlers[name] = (handlers[name] || []).filter((g) => g !== f); },
     HapticFeedback: {
@@ -55,6 +74,7 @@
     },
     BackButton: back,
     MainButton: main,
+    SecondaryButton: second,
     CloudStorage: cloud,
     disableVerticalSwipes: record("disableVerticalSwipes"),
     enableVerticalSwipes: record("enableVerticalSwipes"),
@@ -77,5 +97,11 @@
       return true;
     },
     mainText() { return main.isVisible ? main.text : null; },
+    secondary() {  // the player taps the secondary button, as the main one
+      if (!second.isVisible || !second.isActive) return false;
+      for (const f of second.clicks.slice()) f();
+      return true;
+    },
+    secondaryText() { return second.isVisible ? second.text : null; },
   };
 })();

@@ -6,7 +6,8 @@ Every API call carries Telegram's initData (`Authorization: tma …`), and the W
 message (a browser cannot set a header there, and an address would leave a replayable login in
 the logs of every proxy on the way); the seat comes only from its verified user id, the table
 from its signed `start_param`. No cookies; a Content-Security-Policy
-that runs only the page's own scripts and Telegram's telegram-web-app.js.
+that runs only the page's own scripts (ES modules from static/, no build step) and Telegram's
+telegram-web-app.js.
 
 It listens from the bot's first second, before Telegram first answers (bot/app.py's `prepare`):
 until the tables are resumed (`attach`), and again once the bot is stopping, the page and
@@ -52,6 +53,9 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(str(files("bot.web") / "static"))
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+# the page's own files by their type, whatever the host's mime.types says: its scripts are ES
+# modules, which a browser runs only when served as JavaScript (nosniff: never guessed)
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 CSP = (
     "default-src 'none'; "
     f"script-src 'self' {TELEGRAM_JS}; "
@@ -290,7 +294,8 @@ class WebServer:
         path = STATIC / name
         if "/" in name or name.startswith(".") or not path.is_file():
             raise web.HTTPNotFound()
-        return web.FileResponse(path)
+        kind = STATIC_TYPES.get(path.suffix)
+        return web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
 
     # ---- the API --------------------------------------------------------------------------------
 

@@ -333,7 +333,7 @@ def review_json(review: Review, lang: str) -> Json:
 
 _REVIEW_WORDS = (
     "title", "back", "forward", "trick", "cost", "best", "hands", "discard", "close", "legend",
-    "summary", "clean",
+    "summary", "clean", "again",
 )  # fmt: skip
 MOST_TRICKS = 12  # more than a hand of any game holds
 

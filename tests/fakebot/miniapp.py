@@ -87,8 +87,10 @@ class MiniApps:
         theme: Json | None = None,
         platform: str = "android",
         auth_date: float | None = None,
+        version: str = VERSION,
     ) -> str:
-        """The address `user`'s client opens when he taps `button` (a recorded inline button)."""
+        """The address `user`'s client opens when he taps `button` (a recorded inline button);
+        `version`: the Bot API version his client has."""
         when = int(auth_date if auth_date is not None else time.time())
         if "web_app" in button:
             url, start = button["web_app"]["url"], None
@@ -99,7 +101,7 @@ class MiniApps:
         fragment = urlencode(
             {
                 "tgWebAppData": signed_init_data(self.token, user, start, when),
-                "tgWebAppVersion": VERSION,
+                "tgWebAppVersion": version,
                 "tgWebAppPlatform": platform,
                 "tgWebAppThemeParams": json.dumps(theme or LIGHT, separators=(",", ":")),
             },

@@ -9,8 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TimedOut
 
+from bot.client.api import FrapBot
+from bot.client.http import AiohttpRequest
 from tests.bot_harness import (
     RunningBot,
     bot_messages,
@@ -145,3 +147,23 @@ async def test_after_a_restart_a_lost_send_is_found_above_the_last_post(
         for c in tg.calls("editMessageReplyMarkup")
     }
     assert looked and not looked & earlier
+
+
+async def test_a_lost_send_followed_only_by_edits_is_found(tg: FakeTelegram) -> None:
+    """A busy bot edits its turn ping instead of posting it again once the send timed out:
+    no later send starts the sweep, so the first edit answered there does, and the send
+    carried out after the hang is found above every id the bot knows."""
+    user = tg.user(4242, "Dora")
+    user.started = True  # she has started the bot: it may write to her
+    chat = user.dm
+    request = AiohttpRequest(read_timeout=0.5)
+    async with FrapBot(tg.token, base_url=tg.base_url, request=request) as bot:
+        shown = await bot.post_text(chat.id, "your cards", "")
+        tg.outage(502, hang=True, carry_out=True)
+        with pytest.raises(TimedOut):
+            await bot.post_text(chat.id, "your move", "")
+        tg.end_outage()
+        await tg.wait_for(lambda: len(tg.messages(chat)) == 2)  # posted all the same
+        await bot.edit_text(chat.id, shown, "your move", "")
+        await asyncio.gather(*bot.sweeps)
+    assert [m.message_id for m in tg.messages(chat)] == [shown]

@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,9 @@ async def test_a_45_s_outage_leaves_one_warning_and_loses_nothing(
     # Only the press made as the outage began may go unanswered (Telegram's answer window is
     # shorter than the outage); it was played all the same.
     assert {c.id for c in tg.unanswered_callbacks()} <= {query}
-    # A send that timed out may still land after its retry: the bot looks once at the id past
-    # the last message of each chat it lost one in (nothing there: this hang posted nothing).
+    # A lost send may land after its retry, or the bot may go on editing there: once Telegram
+    # answers again, it looks at the id past the last message of each chat it lost one in
+    # (nothing there: this outage posted nothing), once, or once more after its next post.
     ends = [
         c
         for c in tg.errors
@@ -62,7 +64,7 @@ async def test_a_45_s_outage_leaves_one_warning_and_loses_nothing(
         and int(c.params["message_id"])
         > max(m.message_id for m in tg.messages(int(c.params["chat_id"]), include_deleted=True))
     ]
-    assert len({c.params["chat_id"] for c in ends}) == len(ends) <= (4 if hang else 0)
+    assert all(n <= 2 for n in Counter(c.params["chat_id"] for c in ends).values()), ends
     assert [c for c in tg.errors if c not in ends] == []
     assert any(m.text.startswith("💰") for m in tg.messages(group) if m.from_bot)  # /pot: not lost
     tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

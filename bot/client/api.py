@@ -44,7 +44,15 @@ class _Doubt:
     lost: int = 0  # sends lost
     found: int = 0  # duplicates found (and deleted)
     until: float = 0.0  # when the chat is no longer watched (monotonic)
-    late: bool = False  # one timed out: it may land after its retry, above the ids known
+    timed_out: bool = False  # one did: it may land after its retry, above every id known
+    posted: bool = False  # a send there has had its answer since: the others lie below it
+    edited: bool = False  # an edit there has had its answer since
+
+    @property
+    def above(self) -> bool:
+        """Whether one may lie above every id the bot knows."""
+        return self.timed_out or not self.posted
+
     looked: set[int] = field(default_factory=set)  # ids looked at: a person's, or gone
 
 
@@ -60,14 +68,15 @@ class FrapBot(ExtBot[Any]):
     A send whose answer was lost (a 5xx or a time-out after Telegram had posted it): the caller
     tries again, and the chat would keep both. So the bot remembers the ids of the messages it
     posted in each chat, and of those it was sent; after sends to a chat were lost, the next one
-    that succeeds there starts a sweep of the chat: an id above the bot's last post before the
-    loss that the bot does not know of, and that it may edit (a person's message it may not),
-    is a message it posted without learning of it, and is deleted. A send Telegram's front held
-    may land after its retry, so a sweep looks above the newest id it knows too (up to an id
-    that is not there yet), and a chat stays watched for a while: each later post there sweeps
-    again what is new. A sweep stops once it found as many as were lost, looks at no more ids
-    than that plus a few, and all sweeps together make a few calls a second: the cost is that of
-    what was lost, and the moves' own calls go first. The last post's id in each chat is stored
+    that succeeds there (or the first edit there that does: the presenter may edit instead of
+    posting again) starts a sweep of the chat: an id above the bot's last post before the loss
+    that the bot does not know of, and that it may edit (a person's message it may not), is a
+    message it posted without learning of it, and is deleted. A send that timed out may land
+    after its retry, so a sweep then looks above the newest id it knows too (up to an id that is
+    not there yet), and a chat stays watched for a while: each later post there sweeps again
+    what is new. A sweep stops once it found as many as were lost, looks at no more ids than
+    that plus a few, and all sweeps together make a few calls a second: the cost is that of what
+    was lost, and the moves' own calls go first. The last post's id in each chat is stored
     (`last_posts`, `recall`), so that after a restart a sweep does not take a message of the
     earlier run for a duplicate; in a chat without one it looks only above its first post.
 
@@ -135,7 +144,8 @@ class FrapBot(ExtBot[Any]):
             doubt = self._doubts.setdefault(chat, _Doubt(self._last_post.get(chat)))
             doubt.lost += 1
             doubt.until = time.monotonic() + _WATCH
-            doubt.late = doubt.late or isinstance(exc, TimedOut)
+            doubt.timed_out = doubt.timed_out or isinstance(exc, TimedOut)
+            doubt.posted = False
             raise
         finally:
             self._sending[chat] -= 1
@@ -146,6 +156,7 @@ class FrapBot(ExtBot[Any]):
             self.seen(chat, posted)
             self._last_post[chat] = max(posted, self._last_post.get(chat, 0))
             if chat in self._doubts:
+                self._doubts[chat].posted = True
                 self._start_sweep(chat)
         return result
 
@@ -155,11 +166,17 @@ class FrapBot(ExtBot[Any]):
         """An edit or a deletion of message `message` in `chat`: an edit of a message the bot
         deleted is refused without a call; a deletion is remembered from the moment it is
         sent (an edit sent meanwhile would reach Telegram after it), and forgotten if Telegram
-        refused it for a message that is still there (one older than 48 hours)."""
+        refused it for a message that is still there (one older than 48 hours). The first edit
+        answered in a chat whose sends were lost sweeps it: the bot may not post there again."""
         if endpoint != "deleteMessage":
             if message in self._deleted.get(chat, ()):
                 raise BadRequest("Message to edit not found")
-            return await super()._do_post(endpoint, data, *args, **kwargs)
+            result = await super()._do_post(endpoint, data, *args, **kwargs)
+            doubt = self._doubts.get(chat)
+            if doubt and not doubt.edited and endpoint != "editMessageReplyMarkup":
+                doubt.edited = True  # (a sweep's looks are not the bot's edits)
+                self._start_sweep(chat)
+            return result
         deleted = self._deleted.setdefault(chat, deque(maxlen=_KNOWN))
         deleted.append(message)
         try:
@@ -208,7 +225,7 @@ class FrapBot(ExtBot[Any]):
                 if await self._look(chat_id, message_id, doubt) is None:
                     doubt.looked.add(message_id)  # deleted since
         message_id = top + 1
-        while doubt.late and budget > 0 and doubt.found < doubt.lost:  # up to the chat's end
+        while doubt.above and budget > 0 and doubt.found < doubt.lost:  # up to the chat's end
             budget -= 1
             if message_id in self._known.get(chat_id, ()):  # a send of the bot's since
                 message_id += 1

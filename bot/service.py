@@ -140,6 +140,7 @@ class GameService(Seats):
                 except ValueError:
                     log.exception("table %s: its game cannot be rebuilt", row.table_id)
                     continue
+                live.mover = live.to_act  # pinged before the restart (one rule, every game's)
             self._live[row.table_id] = live
             async with self.lock(row.chat_id):
                 await self._refresh(live)

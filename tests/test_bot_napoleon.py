@@ -1,6 +1,7 @@
 """Napoleon through the bot and the fake Bot API: scripted hands for napoleon made and
-failed, a dealer's "here", the exchange; random deals of 2–6 players; a restart and /stopgame
-mid-deal; the treasure kept apart from the other games' pots (docs/rules.md N1–N7)."""
+failed, a dealer's "here", the exchange; random deals of 2–6 players; a restart mid-deal; the
+treasure kept apart from the other games' pots (docs/rules.md N1–N7). What every game goes
+through (a restart, /stopgame, forged presses, the lobby): tests/test_every_game.py."""
 
 from __future__ import annotations
 
@@ -316,18 +317,14 @@ async def test_a_restart_mid_deal_then_the_deal_goes_on(tg: FakeTelegram, tmp_pa
     assert tg.errors == []
 
 
-async def test_stopgame_mid_deal_returns_the_contributions(
+async def test_n1_the_first_deal_shows_the_treasure_of_everyones_contribution(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with table_of(tg, tmp_path, 3, "/newgame napoleon", seed=5) as (bot, group, users):
+    """N1: three players put c = 10 each into the treasure (the stop that voids it, as every
+    game's: tests/test_every_game.py)."""
+    async with table_of(tg, tmp_path, 3, "/newgame napoleon", seed=5) as (bot, _, _):
         assert "Клад: 30" in group_text(tg, "сдача №1")
-        await users[0].send(group, "/stopgame")
-        await bot.idle()
-        assert "все фишки этой сдачи возвращены" in bot_messages(tg, group)[-1].text
-        storage = bot.service.storage
-        assert (await storage.chat(GROUP_ID)).pot_of("napoleon") == 0
-        assert set((await balances(bot)).values()) == {0}
-        assert await storage.check() == []
+        assert (await bot.service.storage.chat(GROUP_ID)).pot_of("napoleon") == 30
     assert tg.errors == []
 
 

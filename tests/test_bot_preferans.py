@@ -1,8 +1,9 @@
 """Preferans in the group through the real bot and the fake Bot API: `/newgame preferans`, a
 whole pulya to 10 to its settlement (raspasy, misère, a half-whist, light play), 4 players with
 the dealer sitting out, a restart and /stopgame mid-pulya, a player who leaves mid-pulya,
-time-outs and forged presses. Scripted users press the buttons on their private messages; what
-the script chooses is a plan per deal."""
+time-outs. Scripted users press the buttons on their private messages; what the script chooses
+is a plan per deal. What every game goes through (a restart, /stopgame, forged presses, the
+lobby): tests/test_every_game.py."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import callbacks
 from bot.format import card_label, signed, sorted_hand
 from bot.games import preferans as pref
 from bot.games.preferans.table import SETTLEMENT, pulya
@@ -36,7 +36,6 @@ from tests.bot_harness import (
     bot_messages,
     make_players,
     open_table,
-    push_callback,
     running_bot,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage, utf16_len
@@ -608,26 +607,16 @@ async def test_a_player_away_for_good_is_played_for_and_the_others_stop_the_puly
     assert all(e.status == 403 and e.params["chat_id"] == str(gone.id) for e in tg.errors)
 
 
-async def test_time_outs_pass_and_mark_the_player_away_and_forged_presses_change_nothing(
-    tg: FakeTelegram, tmp_path: Path
-) -> None:
+async def test_time_outs_pass_and_mark_the_player_away(tg: FakeTelegram, tmp_path: Path) -> None:
+    """(Forged presses, at every game's table: tests/test_every_game.py.)"""
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=7, turn_timeout=1) as bot:
         users = await _open(bot, tg, 3, price=1)
         live = _live(bot)
         deal = pulya(live).deal
         assert deal is not None and deal.controller is not None
         mover = next(u for u in users if u.id == live.deal_seats[deal.controller])
-        other = next(u for u in users if u is not mover)
         message = _control(tg, mover)
         assert "⏳" in message.text
-        # another player pushes the mover's button: refused, nothing moves
-        data = next(d for _, d in message.buttons if d and d.endswith(":P"))
-        query = push_callback(tg, other, message, data)
-        await bot.idle()
-        assert (tg.callback_answer(query) or {}).get("show_alert")
-        forged = callbacks.encode("a", live.row.table_id, live.row.deal_no, 99, "P")
-        push_callback(tg, mover, message, forged)
-        await bot.idle()
         assert _live(bot).step == 0
         told = "the bot moved for you: pass"
 

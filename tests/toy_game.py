@@ -319,6 +319,8 @@ class ToyTables:
             await self.host.storage.void_deal(live.row, live.deal_id)
         else:
             await self.host.storage.save_table(live.row)
+        for seat in range(2):  # its hands shown for the last time: no move to make
+            self._show_hand(live, chat, seat, closing=True)
         return voided
 
     async def repost(self, live: OpenTable) -> bool:
@@ -425,12 +427,19 @@ class ToyTables:
             self._show_hand(live, chat, seat, ping=seat == ping)
 
     def _show_hand(
-        self, live: OpenTable, chat: ChatRow, seat: int, *, ping: bool = False, anew: bool = False
+        self,
+        live: OpenTable,
+        chat: ChatRow,
+        seat: int,
+        *,
+        ping: bool = False,
+        anew: bool = False,
+        closing: bool = False,
     ) -> None:
         deal = toy_deal(live)
         lang = locales.pick_language(live.users[live.deal_seats[seat]].lang)
         text = self.ui.text(lang, "hand", cards=cards_text(deal.hands[seat], lang) or "—")
-        moving = deal.to_act == seat
+        moving = not closing and deal.to_act == seat
         rows = []
         if moving:
             buttons = [
@@ -443,7 +452,7 @@ class ToyTables:
                 for card in deal.hands[seat]
             ]
             rows.append(buttons)
-        else:
+        elif not closing:
             text += "\n" + self.ui.text(lang, "wait")
         content = Rendered(text, rows)
         self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)

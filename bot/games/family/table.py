@@ -106,7 +106,6 @@ class DealTables:
         live.deal_id = deal_row.deal_id
         live.deal_seats = deal_row.seats
         live.sitting_out = tuple(u for u in live.row.seats if u not in deal_row.seats)
-        live.mover = live.to_act  # pinged before the restart
         live.users.update(await self.storage.users(deal_row.seats))
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:

@@ -115,7 +115,6 @@ class PulyaTables:
         live.deal_id = deals[-1].deal_id  # (a pulya has its first deal: else from_records refused)
         if match.deal is None and not match.finished:
             await self._next_deal(live, match.dealt(self.host.rng))
-        live.mover = live.to_act  # pinged before the restart
 
     # ---- presses --------------------------------------------------------------------------------
 

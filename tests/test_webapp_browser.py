@@ -174,6 +174,9 @@ LAYOUT = """() => {
   }
   const deal = view && view.deal;
   if (!deal || !deal.seats) return wrong;
+  // in play the table and the dock fit the screen: nothing to scroll to, no seat under the dock
+  const over = document.scrollingElement.scrollHeight - innerHeight;
+  if (deal.phase === "play" && !deal.finished && over > 0.5) wrong.push(`scrolls by ${over}px`);
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
     && r.bottom <= innerHeight + 0.5;
   const seats = [...document.querySelectorAll("#seats.table .seat")];
@@ -259,11 +262,12 @@ TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.play
 
 
 async def laid_out(page: Page) -> None:
-    """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
-    marked so), no two overlap, every seat, the trick and the player's own cards are inside the
-    viewport, the cards to play raised above the rest, which are dimmed but not faint, a card
-    marked for the discard lifted, the ranks in the player's language, no name is cut, the
-    mover's seat is marked, and every other seat shows how many cards it holds."""
+    """The table fits its screen whatever the deal: in play nothing to scroll to, every seat
+    drawn (those sitting out the deal marked so), no two overlap, every seat, the trick and the
+    player's own cards are inside the viewport, the cards to play raised above the rest, which
+    are dimmed but not faint, a card marked for the discard lifted, the ranks in the player's
+    language, no name is cut, the mover's seat is marked, and every other seat shows how many
+    cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 

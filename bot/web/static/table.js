@@ -76,13 +76,23 @@ function seatNode(deal, s) {
   if (deal.talon && !deal.raspasy && deal.declarer === s.seat) {
     const talon = el("div", "talon");
     talon.append(el("span", "hint", words.talon), cardsRow(deal.talon, "mini"));
+    if (you && discardsByTalon(deal)) {
+      talon.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
+    }
     box.append(talon);
   }
   return box;
 }
 
-// A hand laid open on the table (P7 light, P9 misère): a line a suit, as a player reads it, the
-// cards of a line overlapping a little, each index in view; the hand played from (P7: by the
+// The declarer's own discard lies beside the talon it came with, on his plate, not in a line of
+// the dock's own (a small phone keeps the height for the table).
+export function discardsByTalon(deal) {
+  return Boolean(deal.discards && deal.discards.length && deal.talon && !deal.raspasy &&
+    deal.declarer === state.view.seat);
+}
+
+// A hand laid open on the table (P7 light, P9 misère): its suits apart, as a player reads it,
+// the cards of a suit overlapping a little, each index in view; the hand played from (P7: by the
 // whister) with the cards not to play dimmed.
 function openHand(cards) {
   const row = cardsRow(cards, "mini", "open");

@@ -866,15 +866,16 @@ async def test_p7_light_play_lays_two_hands_open_on_every_page(
         assert await bot.service.storage.check() == []
 
 
-# Every game of the registry and the toy game of the tests, played whole on the pages: once on a
-# phone (as many players as it takes up to five), once in a desktop window (three, or two), the
-# themes taking turns so that each game is seen in both.
+# Every game of the registry and the toy game of the tests, played whole on the pages: on a phone
+# and on a small phone (as many players as it takes up to five), and in a desktop window (three,
+# or two), the themes taking turns so that each game is seen in both.
 GAMES = [*games.ORDER, toy_game.GAME]
 SITTINGS = [
     pytest.param(game, size, theme, id=f"{game}-{size['width']}-{theme}")
     for i, game in enumerate(GAMES)
     for size, theme in (
         (PHONE, ("light", "dark")[i % 2]),
+        (SMALL, ("dark", "light")[i % 2]),
         (WINDOW, ("dark", "light")[i % 2]),
     )
 ]
@@ -896,7 +897,7 @@ async def test_every_game_is_played_whole_on_the_pages(
     if game == toy_game.GAME:
         toy_game.register(monkeypatch)
     low, high = games.ui(game).players
-    players = min(high, 5) if size is PHONE else max(low, 3 if high >= 3 else low)
+    players = min(high, 5) if size is not WINDOW else max(low, 3 if high >= 3 else low)
     group, users = make_players(tg, players)
     colours = LIGHT if theme == "light" else DARK
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot:
@@ -904,7 +905,8 @@ async def test_every_game_is_played_whole_on_the_pages(
         pages, table_id = await gather_on_pages(
             browser, bot, group, users, command, size, theme=colours
         )
-        shot = shots(tmp_path) / f"{game}-{theme}.png"
+        small = f"-{size['width']}" if size is SMALL else ""  # (docs/playing.md: the others)
+        shot = shots(tmp_path) / f"{game}{small}-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table_id, quick_move, shot)
         assert taps >= players and shot.exists()
         await synced(bot, pages, table_id)

@@ -174,6 +174,9 @@ LAYOUT = """() => {
   }
   const deal = view && view.deal;
   if (!deal || !deal.seats) return wrong;
+  // in play the table and the dock fit the screen: nothing to scroll to, no seat under the dock
+  const over = document.scrollingElement.scrollHeight - innerHeight;
+  if (deal.phase === "play" && !deal.finished && over > 0.5) wrong.push(`scrolls by ${over}px`);
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
     && r.bottom <= innerHeight + 0.5;
   const seats = [...document.querySelectorAll("#seats.table .seat")];
@@ -259,11 +262,12 @@ TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.play
 
 
 async def laid_out(page: Page) -> None:
-    """The table fits its screen whatever the deal: every seat drawn (those sitting out the deal
-    marked so), no two overlap, every seat, the trick and the player's own cards are inside the
-    viewport, the cards to play raised above the rest, which are dimmed but not faint, a card
-    marked for the discard lifted, the ranks in the player's language, no name is cut, the
-    mover's seat is marked, and every other seat shows how many cards it holds."""
+    """The table fits its screen whatever the deal: in play nothing to scroll to, every seat
+    drawn (those sitting out the deal marked so), no two overlap, every seat, the trick and the
+    player's own cards are inside the viewport, the cards to play raised above the rest, which
+    are dimmed but not faint, a card marked for the discard lifted, the ranks in the player's
+    language, no name is cut, the mover's seat is marked, and every other seat shows how many
+    cards it holds."""
     wrong = await page.evaluate(LAYOUT)
     assert not wrong, wrong
 
@@ -755,15 +759,123 @@ async def test_a_preferans_deal_played_on_the_pages(
         assert await bot.service.storage.check() == []
 
 
-# Every game of the registry and the toy game of the tests, played whole on the pages: once on a
-# phone (as many players as it takes up to five), once in a desktop window (three, or two), the
-# themes taking turns so that each game is seen in both.
+# P7: the first hand (seat 0) holds the spades and bids 6♠, the others pass; the second (at the
+# declarer's left) whists alone and plays light: both defenders' hands lie open on the table.
+OPEN_HANDS = ("AS KS QS JS TS 9S AD KD 7C 7H", "AH KH QH JH AC KC QC 8D 7D 8S",
+              "TH 9H 8H TC 9C 8C QD JD TD 9D")  # fmt: skip
+OPEN_TALON = "7S JC"
+
+
+def light_move(phase: str, moves: list[str], table: Any) -> str:
+    """The taps to P7's light play: 6♠ by the first hand, passes, the contract 6♠ (after the
+    discard), a whist, a pass, and light."""
+    deal = table.play.match.deal
+    wanted = {
+        "bidding": ":b6S" if deal.turn == 0 else ":P",
+        "contract": ":c6S",
+        "whisting": ":W" if deal.turn == 1 else ":P",
+        "light_or_dark": ":l",
+    }
+    return next(m for m in moves if m.endswith(wanted[phase]))
+
+
+# Each seat's open hand as drawn: its seat and how many cards it shows.
+OPEN = """() => [...document.querySelectorAll("#seats .seat")]
+  .filter((n) => n.querySelector(".open"))
+  .map((n) => [Number(n.dataset.seat), n.querySelectorAll(".open .card").length])"""
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "theme"),
+    [(3, SMALL, "light"), (3, PHONE, "dark"), (4, SMALL, "dark")],
+    ids=["three-360-light", "three-phone-dark", "four-dealer-sits-out-360-dark"],
+)
+async def test_p7_light_play_lays_two_hands_open_on_every_page(
+    tg: FakeTelegram,
+    tmp_path: Path,
+    browser: Browser,
+    players: int,
+    size: dict[str, int],
+    theme: str,
+) -> None:
+    """A rigged Preferans deal to P7's light play by taps on the pages (the ladder's rungs, the
+    dock's words, Telegram's main button where the page puts a choice): the lone whister plays
+    light and both defenders' hands lie open. On every page, from the first lead to the second
+    trick's after every tap, the table fits the screen (`laid_out`) and each open hand is drawn
+    whole, card for card: the declarer's page (and the dealer's, sitting out) shows both, each
+    defender's the other's; at the passer's turn the whister's page offers the passer's legal
+    cards from his open hand."""
+    from tests.pref_deal_helpers import rig
+    from tests.test_bot_review import Rigged
+
+    group, users = make_players(tg, players)
+    colours = LIGHT if theme == "light" else DARK
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        # the last seat deals (sitting out at four): seat 0 is the first hand
+        bot.service.rng = Rigged(rig(OPEN_HANDS, OPEN_TALON), dealer=players - 1)
+        pages, table_id = await gather_on_pages(
+            browser, bot, group, users, "/newgame preferans", size, theme=colours
+        )
+        for _ in range(30):  # the auction, the talon, the contract, the whist and light
+            table = bot.service.find(table_id)
+            assert table is not None
+            if table.play.match.deal.opened:
+                break
+            seat, moves = next(
+                (i, m) for i, u in enumerate(users) if (m := moves_now(control_message(tg, u)))
+            )
+            phase = await pages[seat].evaluate("document.body.dataset.phase")
+            if phase == "discard":  # the first two cards marked, then the discard confirmed
+                confirm = [m for m in moves if m.startswith("a:")]
+                unmarked = "view.deal.hand.find((c) => c.press && !c.marked).press"
+                press = confirm[0] if confirm else await pages[seat].evaluate(unmarked)
+            else:
+                press = light_move(phase, moves, table)
+            await tap(pages[seat], press)
+            await synced(bot, pages, table_id)
+        deal = table.play.match.deal
+        assert deal.phase == "play" and sorted(deal.opened) == [1, 2], deal.opened
+        name = f"preferans-open-{size['width']}-{theme}"
+        await picture(pages[0], shots(tmp_path) / f"{name}.png")
+        if players == 4:
+            await picture(pages[3], shots(tmp_path) / f"{name}-dealer.png")
+
+        async def drawn() -> None:  # every page fits, each open hand drawn card for card
+            for i, page in enumerate(pages):
+                await laid_out(page)
+                shown = await page.evaluate(OPEN)
+                want = [[s, len(deal.hands[s])] for s in (1, 2) if s != i]
+                assert sorted(shown) == want, (i, shown)
+
+        for _ in range(4):  # from the first lead to the second trick's
+            await drawn()
+            seat, moves = next(
+                (i, m) for i, u in enumerate(users) if (m := moves_now(control_message(tg, u)))
+            )
+            if deal.turn == 2:  # the whister plays the passer's cards from his open hand
+                assert seat == 1
+                from_open = '#seats .seat[data-seat="2"] .open button.card[data-press]'
+                assert await pages[1].locator(from_open).count() == len(moves)
+                await picture(pages[1], shots(tmp_path) / f"{name}-whister.png")
+            await tap(pages[seat], moves[0])
+            await synced(bot, pages, table_id)
+            table = bot.service.find(table_id)
+            assert table is not None
+            deal = table.play.match.deal
+        await drawn()
+        assert await bot.service.storage.check() == []
+
+
+# Every game of the registry and the toy game of the tests, played whole on the pages: on a phone
+# and on a small phone (as many players as it takes up to five), and in a desktop window (three,
+# or two), the themes taking turns so that each game is seen in both.
 GAMES = [*games.ORDER, toy_game.GAME]
 SITTINGS = [
     pytest.param(game, size, theme, id=f"{game}-{size['width']}-{theme}")
     for i, game in enumerate(GAMES)
     for size, theme in (
         (PHONE, ("light", "dark")[i % 2]),
+        (SMALL, ("dark", "light")[i % 2]),
         (WINDOW, ("dark", "light")[i % 2]),
     )
 ]
@@ -785,7 +897,7 @@ async def test_every_game_is_played_whole_on_the_pages(
     if game == toy_game.GAME:
         toy_game.register(monkeypatch)
     low, high = games.ui(game).players
-    players = min(high, 5) if size is PHONE else max(low, 3 if high >= 3 else low)
+    players = min(high, 5) if size is not WINDOW else max(low, 3 if high >= 3 else low)
     group, users = make_players(tg, players)
     colours = LIGHT if theme == "light" else DARK
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **webapp_overrides()) as bot:
@@ -793,7 +905,8 @@ async def test_every_game_is_played_whole_on_the_pages(
         pages, table_id = await gather_on_pages(
             browser, bot, group, users, command, size, theme=colours
         )
-        shot = shots(tmp_path) / f"{game}-{theme}.png"
+        small = f"-{size['width']}" if size is SMALL else ""  # (docs/playing.md: the others)
+        shot = shots(tmp_path) / f"{game}{small}-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table_id, quick_move, shot)
         assert taps >= players and shot.exists()
         await synced(bot, pages, table_id)

@@ -4,6 +4,7 @@
 import { ladderNode } from "./bidding.js";
 import { cardsRow, dimUnplayable } from "./cards.js";
 import { el, state, wordButton, words } from "./shared.js";
+import { discardsByTalon } from "./table.js";
 
 export function drawDock(dock, deal) {
   if (deal.question) dock.append(el("p", "question", deal.question));
@@ -17,7 +18,7 @@ export function drawDock(dock, deal) {
     dimUnplayable(row, deal.hand);
     dock.append(row);
   }
-  if (deal.discards && deal.discards.length) {
+  if (deal.discards && deal.discards.length && !discardsByTalon(deal)) {
     const row = el("div", "row");
     row.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
     dock.append(row);

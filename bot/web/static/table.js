@@ -48,6 +48,8 @@ export function drawTable(seats, deal) {
   const mid = el("div", "mid");
   drawMiddle(mid, deal);
   layOut(seats, at, (e) => (e.out ? outNode(e.out) : seatNode(deal, deal.seats[e.seat])), mid);
+  // an open hand at the felt's side: the sides take more of the width, the trick less
+  if (seats.querySelector(".ring.left .open, .ring.right .open")) seats.classList.add("open-sides");
   aim();
 }
 
@@ -68,18 +70,43 @@ function seatNode(deal, s) {
   for (const f of s.figures || []) facts.push(el("span", null, words[f.key] + " " + f.value));
   if (s.chips !== null && s.chips !== undefined) facts.push(el("span", "chips", s.chips));
   if (facts.length) { const line = el("div", "facts"); line.append(...facts); box.append(line); }
-  if (s.open_hand && !you) {
-    const open = cardsRow(s.open_hand, "mini", "open");
-    if (s.open_hand.some((c) => c.press)) dimUnplayable(open, s.open_hand); // the hand played from
-    box.append(open);
-  } else if (!you && s.cards) box.append(backs(s.cards));
+  if (s.open_hand && !you) box.append(openHand(s.open_hand));
+  else if (!you && s.cards) box.append(backs(s.cards));
   // P5: the talon the table saw lies by the declarer
   if (deal.talon && !deal.raspasy && deal.declarer === s.seat) {
     const talon = el("div", "talon");
     talon.append(el("span", "hint", words.talon), cardsRow(deal.talon, "mini"));
+    if (you && discardsByTalon(deal)) {
+      talon.append(el("span", "hint", words.discards), cardsRow(deal.discards, "mini"));
+    }
     box.append(talon);
   }
   return box;
+}
+
+// The declarer's own discard lies beside the talon it came with, on his plate, not in a line of
+// the dock's own (a small phone keeps the height for the table).
+export function discardsByTalon(deal) {
+  return Boolean(deal.discards && deal.discards.length && deal.talon && !deal.raspasy &&
+    deal.declarer === state.view.seat);
+}
+
+// A hand laid open on the table (P7 light, P9 misère): its suits apart, as a player reads it,
+// the cards of a suit overlapping a little, each index in view; the hand played from (P7: by the
+// whister) with the cards not to play dimmed.
+function openHand(cards) {
+  const row = cardsRow(cards, "mini", "open");
+  if (cards.some((c) => c.press)) dimUnplayable(row, cards);
+  let line = null;
+  for (const node of [...row.children]) {
+    if (!line || line.dataset.suit !== node.dataset.suit) {
+      line = el("div", "suit-line");
+      line.dataset.suit = node.dataset.suit;
+      row.append(line);
+    }
+    line.append(node);
+  }
+  return row;
 }
 
 // A player's round avatar: his initials (a computer player's robot) in a colour of his seat.

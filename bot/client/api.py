@@ -141,6 +141,8 @@ class FrapBot(ExtBot[Any]):
         try:
             result = await super()._do_post(endpoint, data, *args, **kwargs)
         except NetworkError as exc:  # a 5xx or a time-out (RetryAfter and 4xx posted nothing)
+            if "*not* sent" in exc.message:  # no free connection: it never left
+                raise
             doubt = self._doubts.setdefault(chat, _Doubt(self._last_post.get(chat)))
             doubt.lost += 1
             doubt.until = time.monotonic() + _WATCH

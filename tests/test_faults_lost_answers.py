@@ -167,3 +167,27 @@ async def test_a_lost_send_followed_only_by_edits_is_found(tg: FakeTelegram) -> 
         await bot.edit_text(chat.id, shown, "your move", "")
         await asyncio.gather(*bot.sweeps)
     assert [m.message_id for m in tg.messages(chat)] == [shown]
+
+
+async def test_no_message_of_an_earlier_run_is_taken_for_a_duplicate(tg: FakeTelegram) -> None:
+    """Started without a stored last post (a database from before they were kept), the bot
+    loses a send and then edits its hand message: the result the earlier run posted below the
+    lost send is left alone, whatever lands above it."""
+    user = tg.user(4343, "Egor")
+    user.started = True
+    chat = user.dm
+    async with FrapBot(tg.token, base_url=tg.base_url) as earlier:
+        shown = await earlier.post_text(chat.id, "your cards", "")
+        result = await earlier.post_text(chat.id, "the deal's result", "")
+    request = AiohttpRequest(read_timeout=0.5)
+    async with FrapBot(tg.token, base_url=tg.base_url, request=request) as bot:
+        bot.recall({}, [(chat.id, shown)])  # the presenter's slot, no last post stored
+        tg.outage(502, hang=True, carry_out=True)
+        with pytest.raises(TimedOut):
+            await bot.post_text(chat.id, "your move", "")
+        tg.end_outage()
+        await tg.wait_for(lambda: len(tg.messages(chat)) == 3)
+        await bot.edit_text(chat.id, shown, "your move", "")
+        await asyncio.gather(*bot.sweeps)
+    assert result in [m.message_id for m in tg.messages(chat)]
+    assert not tg.calls("editMessageReplyMarkup")

@@ -47,13 +47,12 @@ class _Doubt:
     timed_out: bool = False  # one did: it may land after its retry, above every id known
     posted: bool = False  # a send there has had its answer since: the others lie below it
     edited: bool = False  # an edit there has had its answer since
+    looked: set[int] = field(default_factory=set)  # ids looked at: a person's, or gone
 
     @property
     def above(self) -> bool:
         """Whether one may lie above every id the bot knows."""
         return self.timed_out or not self.posted
-
-    looked: set[int] = field(default_factory=set)  # ids looked at: a person's, or gone
 
 
 class FrapBot(ExtBot[Any]):
@@ -215,9 +214,12 @@ class FrapBot(ExtBot[Any]):
         doubt = self._doubts.get(chat_id)
         if doubt is None:
             return
+        last = self._last_post.get(chat_id)
+        if last is None:  # nothing of this run's there, nor stored: any id may be one of an
+            return  # earlier run's messages
         known = {*self._known.get(chat_id, ()), *self._deleted.get(chat_id, ())}
-        top = max(known)  # the post that started the sweep at least: nothing of an earlier
-        budget = doubt.lost - doubt.found + _SLACK  # run of the bot's is above it
+        top = max({*known, last})  # no message of an earlier run of the bot's is above it
+        budget = doubt.lost - doubt.found + _SLACK
         below = () if doubt.floor is None else range(top - 1, doubt.floor, -1)
         for message_id in below:
             if budget <= 0 or doubt.found >= doubt.lost:
@@ -229,9 +231,6 @@ class FrapBot(ExtBot[Any]):
         message_id = top + 1
         while doubt.above and budget > 0 and doubt.found < doubt.lost:  # up to the chat's end
             budget -= 1
-            if message_id in self._known.get(chat_id, ()):  # a send of the bot's since
-                message_id += 1
-                continue
             if await self._look(chat_id, message_id, doubt, above=True) is None:
                 break
             message_id += 1
@@ -245,7 +244,7 @@ class FrapBot(ExtBot[Any]):
         (then deleted); None if there is no such message. `above` the ids the bot knows, no
         send of its may be under way there meanwhile: its message could be that id."""
         async with self._sweep_calls, self._quiet(chat_id, above):
-            if message_id in self._known.get(chat_id, ()):
+            if message_id in self._known.get(chat_id, ()):  # a send of the bot's since
                 return False
             try:  # a person's message "can't be edited"; one not there is "not found"
                 await self.edit_message_reply_markup(chat_id, message_id, reply_markup=None)

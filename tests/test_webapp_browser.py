@@ -173,11 +173,14 @@ LAYOUT = """() => {
     if (size < 11) wrong.push(`"${node.textContent.trim().slice(0, 20)}" at ${size}px`);
   }
   const deal = view && view.deal;
-  if (!deal || !deal.seats) return wrong;
+  const over = document.scrollingElement.scrollHeight - innerHeight;
+  if (!deal || !deal.seats) {  // the lobby fits its screen too
+    if (view && view.status === "lobby" && over > 0.5) wrong.push(`lobby scrolls by ${over}px`);
+    return wrong;
+  }
   // a deal in progress (bidding, the contract named, the discard, whisting, play): the table
   // and the dock fit the screen, nothing to scroll to, no seat under the dock (a finished
   // deal's result is a sheet over the felt, scrolled inside itself; a sub-view is its own)
-  const over = document.scrollingElement.scrollHeight - innerHeight;
   const sub = document.querySelector(".sub:not([hidden])");
   if (!deal.finished && !sub && over > 0.5) wrong.push(`scrolls by ${over}px in ${deal.phase}`);
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
@@ -338,6 +341,7 @@ async def gather_on_pages(
     await pages[0].wait_for_function(
         f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
     )
+    await laid_out(pages[0])  # the lobby full
     await tap(pages[0], start)
     await synced(bot, pages, table.table_id)
     return pages, table.table_id

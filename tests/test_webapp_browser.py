@@ -173,10 +173,16 @@ LAYOUT = """() => {
     if (size < 11) wrong.push(`"${node.textContent.trim().slice(0, 20)}" at ${size}px`);
   }
   const deal = view && view.deal;
-  if (!deal || !deal.seats) return wrong;
-  // in play the table and the dock fit the screen: nothing to scroll to, no seat under the dock
   const over = document.scrollingElement.scrollHeight - innerHeight;
-  if (deal.phase === "play" && !deal.finished && over > 0.5) wrong.push(`scrolls by ${over}px`);
+  if (!deal || !deal.seats) {  // the lobby fits its screen too
+    if (view && view.status === "lobby" && over > 0.5) wrong.push(`lobby scrolls by ${over}px`);
+    return wrong;
+  }
+  // a deal in progress (bidding, the contract named, the discard, whisting, play): the table
+  // and the dock fit the screen, nothing to scroll to, no seat under the dock (a finished
+  // deal's result is a sheet over the felt, scrolled inside itself; a sub-view is its own)
+  const sub = document.querySelector(".sub:not([hidden])");
+  if (!deal.finished && !sub && over > 0.5) wrong.push(`scrolls by ${over}px in ${deal.phase}`);
   const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
     && r.bottom <= innerHeight + 0.5;
   const seats = [...document.querySelectorAll("#seats.table .seat")];
@@ -262,7 +268,7 @@ TRICK = "() => Math.min(2, (view.deal && view.deal.trick && view.deal.trick.play
 
 
 async def laid_out(page: Page) -> None:
-    """The table fits its screen whatever the deal: in play nothing to scroll to, every seat
+    """The table fits its screen whatever the deal: in a deal nothing to scroll to, every seat
     drawn (those sitting out the deal marked so), no two overlap, every seat, the trick and the
     player's own cards are inside the viewport, the cards to play raised above the rest, which
     are dimmed but not faint, a card marked for the discard lifted, the ranks in the player's
@@ -335,6 +341,7 @@ async def gather_on_pages(
     await pages[0].wait_for_function(
         f"() => document.querySelectorAll('#seats .seat').length === {len(users)}"
     )
+    await laid_out(pages[0])  # the lobby full
     await tap(pages[0], start)
     await synced(bot, pages, table.table_id)
     return pages, table.table_id

@@ -59,7 +59,9 @@ function render() {
   }
   notice(view.seat === null ? words.watching : "");
   drawTable(seats, deal);
-  if (deal.result && (deal.finished || !deal.trick)) drawResult(result, deal);
+  // a finished deal's result: a sheet over the felt; once the next deal is dealt (a pulya
+  // deals it at once) it is folded away to the felt's "Result" button (#lastdeal)
+  if (deal.result && deal.finished) drawResult(result, deal);
   drawLastDeal(deal);
   drawDock(dock, deal);
   drawChoices(dock);

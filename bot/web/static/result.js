@@ -31,8 +31,9 @@ function resultNodes(deal, sheet) {
 }
 
 // A finished deal's result: a sheet over the felt's lower part (folded to its head line by a
-// tap on its handle, to look at the table); a pulya's result beside the next deal's auction
-// stays under the felt, not over it.
+// tap on its handle, to look at the table). Beside the next deal (a pulya deals it at once)
+// it is not laid out at all: the felt's "Result" button opens it (#lastdeal), the table kept
+// to one screen.
 let folded = null; // the deal whose result sheet the player folded
 
 export function drawResult(result, deal) {

@@ -127,9 +127,9 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
     people = [Person(user_id(i, j), f"S{i}x{j}", None, "ru") for j in range(4)]
     for person in people:
         await service.touch(person, started=True)
-    live = await service.new_table(chat, f"Start {i}", people[0])
+    live = await service.lobby.new_table(chat, f"Start {i}", people[0])
     for person in people[1:]:
-        await service.join(chat, person)
+        await service.lobby.join(chat, person)
     await service.start(chat, people[0], is_admin=True)
     for _ in range(rng.randrange(max_moves + 1)):
         deal = deal_of(live)

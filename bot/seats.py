@@ -1,12 +1,12 @@
 """The lobby and the seats of the host's tables (F15): opening a table, sitting
 down and standing up (a computer player too), the game button, the lobby shown (its message:
-`chat/lobby.py`). A part of the table host (`bot.service.GameService`, which it is mixed into),
-kept apart from the play."""
+`chat/lobby.py`). An object of the table host (`bot.service.GameService`), which it reaches only
+through a small port (`LobbyPort`); every method runs under the chat's lock."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 
 from locales import pick_language, t
 
@@ -21,67 +21,33 @@ from .table.live import OpenTable, Person, Refusal
 from .view import slots
 from .view.message import Rendered, deep_link
 
-if TYPE_CHECKING:
-    from .web.opening import Opener
 
-
-class Seats:
-    """The lobby and the seats; every method runs under the chat's lock."""
+@dataclass(frozen=True)
+class LobbyPort:
+    """What the lobby asks of its host: the tables (by id) and a few of the host's steps."""
 
     storage: Storage
     presenter: Presenter
     bot_username: str
-    opener: Opener | None  # the Mini App's buttons, when it is served
-    _live: dict[int, OpenTable]  # by table id
-    _wanted: dict[int, list[int]]  # by user id: the tables he could not sit at yet
+    tables: dict[int, OpenTable]  # the host's open tables, by id: the lobby adds new ones
+    touch: Callable[[Person], Awaitable[UserRow]]  # a person's row, made or refreshed
+    idle_deadline: Callable[[], float | None]  # when a lobby nobody starts closes
+    game: Callable[[OpenTable], GameKind]
+    arm_timer: Callable[[OpenTable], None]  # the table's timer for what is due now
+    changed: Callable[[OpenTable], None]  # the pages follow a change
+    close: Callable[[OpenTable, ChatRow, str], Awaitable[None]]  # close, saying why
+    show_table: Callable[..., None]  # one of the table's messages shown (the host's buttons)
+    table_in: Callable[[int], OpenTable | None]  # the chat's open table
 
-    # (the host's own, which the lobby calls)
-    async def touch(self, person: Person, *, started: bool = False) -> UserRow:
-        raise NotImplementedError
 
-    def idle_deadline(self) -> float | None:
-        raise NotImplementedError
+class Lobby:
+    """The lobby and the seats of the host's tables."""
 
-    def game(self, live: OpenTable) -> GameKind:
-        raise NotImplementedError
-
-    def _arm_timer(self, live: OpenTable) -> None:
-        raise NotImplementedError
-
-    def changed(self, live: OpenTable) -> None:
-        raise NotImplementedError
-
-    async def _close(
-        self, live: OpenTable, chat: ChatRow, reason: str, *, announce: bool = True
-    ) -> None:
-        raise NotImplementedError
-
-    def show_table(
-        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
-        deal: bool = False,
-    ) -> None:  # fmt: skip
-        """Show one of the table's messages in its chat (its lobby, a deal's table message when
-        `deal`, a result) in slot `slot`. While it is the table's `current` message, the host
-        adds the Mini App's button (when the Mini App is served), so the page can be opened at
-        any moment of the evening: at a practice table (a private chat) a button that opens the
-        page in place, and none on a deal's table message, since its player's control message,
-        just below, has it. The game is asked nothing about its front ends."""
-        if self.opener is not None and current:
-            table_id = live.row.table_id
-            if not seating.practice(chat.chat_id):
-                content = self.opener.table(content, table_id, chat.lang)
-            elif not deal:
-                content = self.opener.hand(content, table_id, chat.lang)
-        self.presenter.show(slot, chat.chat_id, content)
-
-    def find(self, table_id: int) -> OpenTable | None:
-        """An open table by id."""
-        return self._live.get(table_id)
-
-    def table_in(self, chat_id: int) -> OpenTable | None:
-        """The chat's open table, if any."""
-        chat_id = self.storage.moves.get(chat_id, chat_id)
-        return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
+    def __init__(self, port: LobbyPort) -> None:
+        self.port = port
+        self.storage = port.storage
+        self.presenter = port.presenter
+        self._wanted: dict[int, list[int]] = {}  # by user id: tables he could not sit at yet
 
     async def new_table(
         self, chat_id: int, title: str, person: Person, game: str | None = None,
@@ -90,7 +56,7 @@ class Seats:
         """Open a lobby in the chat; the creator sits down if they have started the bot. A
         practice table seats its computer players at once: `computers` (a level and how many),
         else as many of the practice level as its game's UI says."""
-        user = await self.touch(person)
+        user = await self.port.touch(person)
         chat = await self.storage.chat(chat_id, title)
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
@@ -102,8 +68,8 @@ class Seats:
             await self.storage.set_chat(chat_id, lang=lang)
             chat = await self.storage.chat(chat_id)
         live = OpenTable(row, {user.user_id: user})  # the lobby names its creator, seated or not
-        self._live[row.table_id] = live
-        live.row = replace(row, deadline=self.idle_deadline())  # lobbies expire
+        self.port.tables[row.table_id] = live
+        live.row = replace(row, deadline=self.port.idle_deadline())  # lobbies expire
         if user.started:
             await self._seat(live, user)  # saves the row
         else:
@@ -115,24 +81,24 @@ class Seats:
             level, count = computers or (computer.PRACTICE_LEVEL, most - len(live.row.seats))
             for _ in range(count):
                 await self._seat_computer(live, chat, level)
-        self._show_lobby(live, chat)
-        self._arm_timer(live)
+        self.show(live, chat)
+        self.port.arm_timer(live)
         return live
 
     async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Sit down at the chat's table (in the lobby or between deals)."""
-        user = await self.touch(person)
-        live = self._table(chat_id, table_id)
+        user = await self.port.touch(person)
+        live = self.table(chat_id, table_id)
         if seating.practice(live.row.chat_id) and person.user_id != live.row.chat_id:
             raise Refusal("practice.private")  # a practice table is its player's
         if person.user_id in live.row.seats:
             if person.user_id in live.row.away:  # /join brings a sitting-out player back
                 seating.back(live, person.user_id)
                 await self.storage.save_table(live.row)
-                self._arm_timer(live)
+                self.port.arm_timer(live)
                 return live
             raise Refusal("err.already_joined")
-        if live.play is not None and self.game(live).keeps_players:  # P14: a pulya's own
+        if live.play is not None and self.port.game(live).keeps_players:  # P14: a pulya's own
             raise Refusal("err.match_seated")
         most = games.ui(live.row.game).players[1]
         if len(live.row.seats) >= most:
@@ -141,14 +107,14 @@ class Seats:
             self._want_seat(user.user_id, live.row.table_id)
             raise Refusal(
                 "err.start_bot_first",
-                url=deep_link(self.bot_username, f"j{live.row.table_id}"),
+                url=deep_link(self.port.bot_username, f"j{live.row.table_id}"),
             )
         await self._seat(live, user)
         chat = await self.storage.chat(chat_id)
         if live.row.status == "lobby":
-            self._show_lobby(live, chat)
+            self.show(live, chat)
         else:
-            self.changed(live)  # the pages draw him at his seat, sitting the deal out
+            self.port.changed(live)  # the pages draw him at his seat, sitting the deal out
         return live
 
     def _want_seat(self, user_id: int, table_id: int) -> None:
@@ -163,14 +129,15 @@ class Seats:
         chat (forgotten once asked): his /start there seats him, as the refusal's link would
         have, though he opened the chat some other way."""
         wanted = self._wanted.pop(user_id, [])
-        return [self._live[table_id] for table_id in wanted if table_id in self._live]
+        tables = self.port.tables
+        return [tables[table_id] for table_id in wanted if table_id in tables]
 
     async def seat_computer(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
     ) -> OpenTable:
         """The lobby's buttons: the table's creator (or an admin) seats a computer player of
         `level`, or (None) stands the last one seated up."""
-        live = self._table(chat_id, table_id)
+        live = self.table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
         if not seating.may_run(live, person.user_id, is_admin):
@@ -189,7 +156,7 @@ class Seats:
             if len(live.row.seats) >= most:
                 raise Refusal("err.table_full", n=most)
             await self._seat_computer(live, chat, level)
-        self._show_lobby(live, chat)
+        self.show(live, chat)
         return live
 
     async def _seat_computer(self, live: OpenTable, chat: ChatRow, level: str) -> None:
@@ -204,7 +171,7 @@ class Seats:
 
     async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Stand up: in the lobby, or between deals (a deal in play must be finished or stopped)."""
-        live = self._table(chat_id, table_id)
+        live = self.table(chat_id, table_id)
         uid = person.user_id
         if uid not in live.row.seats:
             raise Refusal("err.not_seated")
@@ -216,16 +183,16 @@ class Seats:
             return live
         await self.storage.save_table(live.row)
         if live.row.status == "lobby":
-            self._show_lobby(live, chat)
+            self.show(live, chat)
         else:
-            self.changed(live)  # his seat goes from the pages
+            self.port.changed(live)  # his seat goes from the pages
         return live
 
     def _unseat(self, live: OpenTable, uid: int) -> None:
         """Take a player off the seats (the dealer's place moves with them); his control
         message is let go."""
         seating.unseat(live, uid)
-        self.presenter.retire(self._hand_slot(live, uid))
+        self.presenter.retire(slots.hand(live.row.table_id, uid))
 
     async def _too_few(self, live: OpenTable, chat: ChatRow) -> bool:
         """A table in play that has fewer seats than its game takes, or only computer players
@@ -234,10 +201,10 @@ class Seats:
             return False
         seats = live.row.seats
         if seats and not computer.people(seats):
-            await self._close(live, chat, "computer.closed_no_people")
+            await self.port.close(live, chat, "computer.closed_no_people")
             return True
         if len(seats) < games.ui(live.row.game).players[0]:
-            await self._close(live, chat, "table.closed_too_few")
+            await self.port.close(live, chat, "table.closed_too_few")
             return True
         return False
 
@@ -245,7 +212,7 @@ class Seats:
         """A player left the group (or an admin stood him up, `kicked`): off the seats now, or
         at the end of the deal he is playing, his moves made for him till then.
         False if he was not seated (or is already leaving)."""
-        live = self.table_in(chat_id)
+        live = self.port.table_in(chat_id)
         if live is None or user_id not in live.row.seats or user_id in live.row.leaving:
             return False
         chat = await self.storage.chat(live.row.chat_id)
@@ -254,7 +221,7 @@ class Seats:
         if live.in_deal and user_id in live.deal_seats:
             live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
             await self.storage.save_table(live.row)
-            self._arm_timer(live)  # if it is his move, the bot makes it
+            self.port.arm_timer(live)  # if it is his move, the bot makes it
             key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
             text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
             await self.presenter.post(chat.chat_id, Rendered(text))
@@ -267,14 +234,14 @@ class Seats:
             return True
         await self.storage.save_table(live.row)
         if live.row.status == "lobby":
-            self._show_lobby(live, chat)
+            self.show(live, chat)
         return True
 
     def _last_word(self, live: OpenTable, chat: ChatRow, user_id: int, *, kicked: bool) -> None:
         """A leaving player's control message says why it stops, then is never edited again
         (`deliver_hand` skips the players leaving)."""
         user = live.users.get(user_id)
-        slot = self._hand_slot(live, user_id)
+        slot = slots.hand(live.row.table_id, user_id)
         if user is not None and not user.blocked and not computer.is_computer(user_id):
             key = "seat.kicked_you" if kicked else "seat.left_you"
             text = games.ui(live.row.game).text(
@@ -283,7 +250,7 @@ class Seats:
             self.presenter.show(slot, user_id, Rendered(text))
         self.presenter.retire(slot)
 
-    async def _stand_up_leavers(self, live: OpenTable, chat: ChatRow) -> bool:
+    async def stand_up_leavers(self, live: OpenTable, chat: ChatRow) -> bool:
         """At a deal's end: players leaving stand up now (True if the table closed for it)."""
         if not live.row.leaving:
             return False
@@ -298,7 +265,7 @@ class Seats:
 
     async def _table_exists(self, chat_id: int, lang: str) -> Refusal:
         """/newgame while a table is open: who can stop it, and where it is."""
-        live = self.table_in(chat_id)
+        live = self.port.table_in(chat_id)
         if live is None:
             return Refusal("err.table_exists")
         runner = seating.runner(live)
@@ -315,28 +282,28 @@ class Seats:
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
     ) -> None:
         """The lobby's game button: the creator (or an admin) moves to the next game."""
-        live = self._table(chat_id, table_id)
+        live = self.table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
         if not seating.may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator_game")
         live.row = replace(live.row, game=games.next_game(live.row.game))
         await self.storage.save_table(live.row)
-        self._show_lobby(live, await self.storage.chat(chat_id))
+        self.show(live, await self.storage.chat(chat_id))
 
-    def _open_table(self, chat_id: int) -> OpenTable | None:
-        return next((lv for lv in self._live.values() if lv.row.chat_id == chat_id), None)
-
-    def _table(self, chat_id: int, table_id: int | None) -> OpenTable:
+    def table(self, chat_id: int, table_id: int | None) -> OpenTable:
+        """The table a press or a command names (`table_id`, else the chat's open one); a
+        Refusal if it is not open there."""
         chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
-        live = self._live.get(table_id) if table_id is not None else None
+        live = self.port.tables.get(table_id) if table_id is not None else None
         if live is None and table_id is None:
-            live = self._open_table(chat_id)
+            live = self.port.table_in(chat_id)
         if live is None or live.row.chat_id != chat_id:
             raise Refusal("err.no_table" if table_id is None else "err.stale")
         return live
 
-    def _show_lobby(self, live: OpenTable, chat: ChatRow, closed: str | None = None) -> None:
+    def show(self, live: OpenTable, chat: ChatRow, closed: str | None = None) -> None:
+        """The lobby's message (`closed`: the key of why it no longer takes players)."""
         names = [live.users[uid].name for uid in live.row.seats if uid in live.users]
         creator = live.users.get(live.row.creator_id)
         content = lobby.lobby(
@@ -346,17 +313,14 @@ class Seats:
             names,
             creator.name if creator else "?",
             chat.ante,
-            self.bot_username,
+            self.port.bot_username,
             players_range=games.ui(live.row.game).players,
             closed=closed,
             rules=chat.rules,
             computers=computer.plays(live.row.game),
             private=seating.practice(chat.chat_id),
         )
-        self.show_table(live, chat, slots.lobby(live.row.table_id), content, current=closed is None)
-        self.changed(live)  # the lobby's pages follow it
-
-    def _hand_slot(self, live: OpenTable, user_id: int) -> str:
-        """A player's control message at a table: one for all his deals there (new
-        messages count against Telegram's 30 a second, edits do not)."""
-        return slots.hand(live.row.table_id, user_id)
+        self.port.show_table(
+            live, chat, slots.lobby(live.row.table_id), content, current=closed is None
+        )
+        self.port.changed(live)  # the lobby's pages follow it

@@ -27,7 +27,7 @@ from .format import name as shown_name
 from .games.base import GameKind, Moved
 from .names import distinct
 from .presenter import Presenter
-from .seats import Seats
+from .seats import Lobby, LobbyPort
 from .storage import RETRY_AFTER, ChatRow, DealRow, Storage, StorageUnavailable, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
@@ -44,7 +44,7 @@ __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
 log = logging.getLogger(__name__)
 
 
-class GameService(Seats):
+class GameService:
     """Every chat's table, hosted; every method runs under the chat's lock."""
 
     def __init__(
@@ -73,7 +73,6 @@ class GameService(Seats):
         self.away_delay = away_delay
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, OpenTable] = {}  # by table id
-        self._wanted: dict[int, list[int]] = {}  # by user id: see Seats.wanted_seats
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
@@ -95,6 +94,40 @@ class GameService(Seats):
         self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[OpenTable], None]] = []
         self.opener: Opener | None = None  # the Mini App's buttons, when it is served
+        self.lobby = Lobby(
+            LobbyPort(
+                storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
+                self.game, self._arm_timer, self.changed, self._close, self.show_table,
+                self.table_in,
+            )
+        )  # fmt: skip
+
+    def find(self, table_id: int) -> OpenTable | None:
+        """An open table by id."""
+        return self._live.get(table_id)
+
+    def table_in(self, chat_id: int) -> OpenTable | None:
+        """The chat's open table, if any (a group's, by its old id too)."""
+        chat_id = self.storage.moves.get(chat_id, chat_id)
+        return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
+
+    def show_table(
+        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        deal: bool = False,
+    ) -> None:  # fmt: skip
+        """Show one of the table's messages in its chat (its lobby, a deal's table message when
+        `deal`, a result) in slot `slot`. While it is the table's `current` message, the host
+        adds the Mini App's button (when the Mini App is served), so the page can be opened at
+        any moment of the evening: at a practice table (a private chat) a button that opens the
+        page in place, and none on a deal's table message, since its player's control message,
+        just below, has it. The game is asked nothing about its front ends."""
+        if self.opener is not None and current:
+            table_id = live.row.table_id
+            if not seating.practice(chat.chat_id):
+                content = self.opener.table(content, table_id, chat.lang)
+            elif not deal:
+                content = self.opener.hand(content, table_id, chat.lang)
+        self.presenter.show(slot, chat.chat_id, content)
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -183,7 +216,7 @@ class GameService(Seats):
     ) -> None:
         """Start play: only the table's creator or a chat admin, with as many players as the
         game takes (F1, K1, SK1, P1)."""
-        live = self._table(chat_id, table_id)
+        live = self.lobby.table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
         if not seating.may_run(live, person.user_id, is_admin):
@@ -199,7 +232,7 @@ class GameService(Seats):
         moved = await game.start(live, chat)
         self._arm_timer(live)
         # Messages show only what is stored: a bot killed in between restarts from the lobby.
-        self._show_lobby(live, chat, closed="lobby.started")
+        self.lobby.show(live, chat, closed="lobby.started")
         self.presenter.retire(slots.lobby(live.row.table_id))
         await self._after(live, chat, moved, armed=True)
 
@@ -211,14 +244,16 @@ class GameService(Seats):
         seat = deal.seats.index(person.user_id)
         n = len(deal.seats)
         chat_id = person.user_id
-        live = await self.new_table(chat_id, title, person, deal.record["game"], (level, n - 1))
+        live = await self.lobby.new_table(
+            chat_id, title, person, deal.record["game"], (level, n - 1)
+        )
         deck = parse_cards(deal.record["deck"])
         live.chance = SameCards(deck, (deal.record["dealer"] - seat) % n)
         await self.start(chat_id, person, False, live.row.table_id)
 
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
-        live = self._table(chat_id, None)
+        live = self.lobby.table(chat_id, None)
         if not seating.may_run(live, person.user_id, is_admin) and not seating.stuck(
             live, person.user_id
         ):
@@ -235,7 +270,7 @@ class GameService(Seats):
         voided = False
         if live.play is None:  # a lobby (or a table the bot died starting: shown as a lobby)
             await self.storage.save_table(live.row)
-            self._show_lobby(live, chat, closed=reason if not announce else "lobby.closed")
+            self.lobby.show(live, chat, closed=reason if not announce else "lobby.closed")
         else:  # its deal in play voided, a match settled as it stands; shown for the last time
             voided = await self.game(live).stop(live, chat)
         del self._live[live.row.table_id]
@@ -261,7 +296,7 @@ class GameService(Seats):
         """/pulya: the score sheet of the chat's table (a Preferans pulya's) posted again at the
         bottom of the group; with none in play, the final score of the last one closed here."""
         chat_id = self.storage.moves.get(chat_id, chat_id)  # (a migrated group)
-        live = self._open_table(chat_id)
+        live = self.table_in(chat_id)
         if live is not None and live.play is not None and await self.game(live).repost(live):
             return
         sheets = [game for game, kind in self._games.items() if kind.sheet]
@@ -272,7 +307,7 @@ class GameService(Seats):
     def match_standing(self, chat_id: int, lang: str) -> str | None:
         """For /balance and /top: where the players of the chat's match in play stand (a pulya's
         settlement were it closed now), None if no match is in play."""
-        live = self._open_table(self.storage.moves.get(chat_id, chat_id))
+        live = self.table_in(chat_id)
         if live is None or live.play is None:
             return None
         return self.game(live).standing(live, lang)
@@ -339,7 +374,7 @@ class GameService(Seats):
     async def next_deal(self, chat_id: int, user_id: int, press: callbacks.Press) -> None:
         """Deal the next hand (the next dealer, F2) when a player at the table asks."""
         async with self.lock(chat_id):
-            live = self._table(chat_id, press.table_id)
+            live = self.lobby.table(chat_id, press.table_id)
             game = self.game(live)
             if not game.between_deals(live) or press.deal_no != live.row.deal_no:
                 raise Refusal("err.stale")
@@ -357,7 +392,7 @@ class GameService(Seats):
         leavers stand up, then the result offers the next deal), a match's end; then every
         observer is told (`changed`)."""
         if moved is Moved.DEAL_OVER:
-            if await self._stand_up_leavers(live, chat):  # at the end of the deal
+            if await self.lobby.stand_up_leavers(live, chat):  # at the end of the deal
                 return
             await self.game(live).offer_next(live, chat)
         elif moved is not Moved.IN_PLAY:
@@ -550,7 +585,7 @@ class GameService(Seats):
         if self.opener is not None:  # a web_app button, in the private chat
             content = self.opener.hand(content, live.row.table_id, lang)
         self.presenter.show(
-            self._hand_slot(live, user.user_id),
+            slots.hand(live.row.table_id, user.user_id),
             user.user_id,
             content,
             renew=anew or ping,
@@ -562,7 +597,7 @@ class GameService(Seats):
         armed; a deal whose end the bot died before showing is ended now."""
         chat = await self.storage.chat(live.row.chat_id)
         if live.row.status == "lobby":
-            self._show_lobby(live, chat)
+            self.lobby.show(live, chat)
         if live.play is None:  # (a table the bot died starting shows nothing more)
             self._arm_timer(live)
             return

@@ -28,7 +28,7 @@ class PrivateChat(Common):
         lang = pick_language(stored.lang)
         payload = context.args[0] if context.args else ""
         table_id = callbacks.parse_id(payload[1:]) if payload.startswith("j") else None
-        wanted = self.service.wanted_seats(user.id)
+        wanted = self.service.lobby.wanted_seats(user.id)
         if table_id is not None:
             live = self.service.find(table_id)
             if live is None:
@@ -49,7 +49,7 @@ class PrivateChat(Common):
         """Seat the user at the table he asked for from a group, and say where (or why not)."""
         try:
             async with self.service.lock(live.row.chat_id):
-                await self.service.join(live.row.chat_id, person(user), live.row.table_id)
+                await self.service.lobby.join(live.row.chat_id, person(user), live.row.table_id)
         except Refusal as refusal:
             chat = await self.storage.chat(live.row.chat_id)
             said = t(lang, "start.not_joined", title=name(chat.title))

@@ -371,9 +371,10 @@ class Presenter:
         rows, self._unsaved = list(self._unsaved.values()), {}
         dropped, self._dropped = sorted(self._dropped), set()
         orphans, self._orphans = self._orphans, []
-        if rows or dropped or self._new_posts():
+        posts = self._new_posts()
+        if rows or dropped or posts:
             try:
-                await self._remember(rows, forget=dropped)
+                await self._remember(rows, forget=dropped, posts=posts)
             except StorageUnavailable as exc:  # kept for the next batch
                 log.debug("message ids not saved: %s", exc)
                 self._keep(rows, dropped, orphans)
@@ -386,10 +387,14 @@ class Presenter:
             self._soon(self._delete(chat_id, message_id))
 
     async def _remember(
-        self, rows: list[tuple[str, int, int, str]], forget: list[str] | None = None
+        self,
+        rows: list[tuple[str, int, int, str]],
+        forget: list[str] | None = None,
+        posts: dict[int, int] | None = None,
     ) -> None:
-        """Store these slots' messages and forget those, with the chats' last posts."""
-        posts = self._new_posts()
+        """Store these slots' messages and forget those, with the chats' last posts not yet
+        stored (`posts`, if already found)."""
+        posts = self._new_posts() if posts is None else posts
         await self.storage.remember_messages(rows, forget=forget or [], posts=posts)
         self._posts.update(posts)
 

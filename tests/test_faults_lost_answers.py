@@ -22,7 +22,7 @@ from tests.bot_harness import (
     running_bot,
     table_of,
 )
-from tests.fakebot import FakeTelegram, FakeUser
+from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 from tests.test_faults_telegram import _mover, _stale_slots
 
 
@@ -149,20 +149,35 @@ async def test_after_a_restart_a_lost_send_is_found_above_the_last_post(
     assert looked and not looked & earlier
 
 
+def _started(tg: FakeTelegram, user_id: int, name: str) -> FakeChat:
+    """The private chat of a user who has started the bot (it may write to him)."""
+    user = tg.user(user_id, name)
+    user.started = True
+    return user.dm
+
+
+def _impatient(tg: FakeTelegram) -> FrapBot:
+    """The bot's client, giving up on an answer after half a second."""
+    return FrapBot(tg.token, base_url=tg.base_url, request=AiohttpRequest(read_timeout=0.5))
+
+
+async def _a_send_lost_in_a_hang(tg: FakeTelegram, bot: FrapBot, chat_id: int) -> None:
+    """Telegram's front holds the bot's send until the bot gives up on it (a time-out), then
+    the hang ends and the send is carried out all the same."""
+    tg.outage(502, hang=True, carry_out=True)
+    with pytest.raises(TimedOut):
+        await bot.post_text(chat_id, "your move", "")
+    tg.end_outage()
+
+
 async def test_a_lost_send_followed_only_by_edits_is_found(tg: FakeTelegram) -> None:
     """A busy bot edits its turn ping instead of posting it again once the send timed out:
     no later send starts the sweep, so the first edit answered there does, and the send
     carried out after the hang is found above every id the bot knows."""
-    user = tg.user(4242, "Dora")
-    user.started = True  # she has started the bot: it may write to her
-    chat = user.dm
-    request = AiohttpRequest(read_timeout=0.5)
-    async with FrapBot(tg.token, base_url=tg.base_url, request=request) as bot:
+    chat = _started(tg, 4242, "Dora")
+    async with _impatient(tg) as bot:
         shown = await bot.post_text(chat.id, "your cards", "")
-        tg.outage(502, hang=True, carry_out=True)
-        with pytest.raises(TimedOut):
-            await bot.post_text(chat.id, "your move", "")
-        tg.end_outage()
+        await _a_send_lost_in_a_hang(tg, bot, chat.id)
         await tg.wait_for(lambda: len(tg.messages(chat)) == 2)  # posted all the same
         await bot.edit_text(chat.id, shown, "your move", "")
         await asyncio.gather(*bot.sweeps)
@@ -173,19 +188,13 @@ async def test_no_message_of_an_earlier_run_is_taken_for_a_duplicate(tg: FakeTel
     """Started without a stored last post (a database from before they were kept), the bot
     loses a send and then edits its hand message: the result the earlier run posted below the
     lost send is left alone, whatever lands above it."""
-    user = tg.user(4343, "Egor")
-    user.started = True
-    chat = user.dm
+    chat = _started(tg, 4343, "Egor")
     async with FrapBot(tg.token, base_url=tg.base_url) as earlier:
         shown = await earlier.post_text(chat.id, "your cards", "")
         result = await earlier.post_text(chat.id, "the deal's result", "")
-    request = AiohttpRequest(read_timeout=0.5)
-    async with FrapBot(tg.token, base_url=tg.base_url, request=request) as bot:
+    async with _impatient(tg) as bot:
         bot.recall({}, [(chat.id, shown)])  # the presenter's slot, no last post stored
-        tg.outage(502, hang=True, carry_out=True)
-        with pytest.raises(TimedOut):
-            await bot.post_text(chat.id, "your move", "")
-        tg.end_outage()
+        await _a_send_lost_in_a_hang(tg, bot, chat.id)
         await tg.wait_for(lambda: len(tg.messages(chat)) == 3)
         await bot.edit_text(chat.id, shown, "your move", "")
         await asyncio.gather(*bot.sweeps)

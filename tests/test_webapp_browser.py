@@ -148,15 +148,21 @@ async def tap(page: Page, data: str, status: int = 200) -> None:
         assert response.status == status, await response.text()
         return
     button = page.locator(f'button[data-press="{data}"]')
-    await button.wait_for(state="visible", timeout=5_000)  # (a push may be redrawing the page)
-    box = await button.bounding_box()
+    # a push may be redrawing the page (another player sat down): the button found may be gone
+    # the next moment, so it is looked for again, for up to a second
+    for _ in range(20):
+        await button.wait_for(state="visible", timeout=5_000)
+        box = await button.bounding_box()
+        # where a finger finds it: its middle, or for a card half under the next one of the
+        # hand's fan, the middle of the strip in view
+        point = await button.evaluate(VISIBLE_POINT) if box is not None else None
+        if point is not None:
+            break
+        await page.wait_for_timeout(50)
     size = page.viewport_size or PHONE
     assert box is not None, f"no button {data}"
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (data, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (data, box)
-    # where a finger finds it: its middle, or for a card half under the next one of the hand's
-    # fan, the middle of the strip in view
-    point = await button.evaluate(VISIBLE_POINT)
     assert point is not None, f"button {data} covered"
     async with page.expect_response(lambda r: "/api/press" in r.url) as answer:
         await page.mouse.click(*point)

@@ -32,6 +32,7 @@ from locales import LANGUAGES, t
 
 from . import metrics
 from .client.api import FrapBot
+from .client.chats import TelegramChats
 from .client.cutoff import Cutoff, ShuttingDown
 from .client.http import AiohttpRequest
 from .client.ratelimit import SendLimiter
@@ -220,7 +221,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         tables = app.bot_data["open_tables"] = service.open_games
         metrics.OPEN_TABLES.sources.append(tables)
         # the handlers, whose handle_press another front end's presses take too (a Mini App)
-        handlers = app.bot_data["handlers"] = Handlers(service, settings.zone)
+        chats = TelegramChats(app.bot, presenter.migrated)
+        handlers = app.bot_data["handlers"] = Handlers(service, chats, settings.zone)
         register(app, handlers)
         if settings.webapp_url:  # its server started by `prepare`
             service.opener = Opener(

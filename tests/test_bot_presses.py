@@ -5,6 +5,7 @@ answered alike."""
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 
 from bot.callbacks import Kind
@@ -27,7 +28,7 @@ async def test_a_press_handed_over_directly_is_handled_and_answered_as_a_telegra
         lobby = bot_messages(tg, group)[0]
         bob = Person(users[1].id, users[1].first_name, language_code="ru")
         pressed = Pressed(bob, GROUP_ID, "j:1", lobby.message_id)
-        assert await handlers.handle_press(bot.app.bot, pressed) == Answer()
+        assert await handlers.handle_press(pressed) == Answer()
         await bot.idle()
         live = bot.service.table_in(GROUP_ID)
         assert live is not None and users[1].id in live.row.seats
@@ -37,24 +38,39 @@ async def test_a_press_handed_over_directly_is_handled_and_answered_as_a_telegra
         await bot.idle()
         told = tg.callback_answer(query)
         assert told is not None and told["text"]
-        again = await handlers.handle_press(bot.app.bot, pressed)
+        again = await handlers.handle_press(pressed)
         assert again == Answer(told["text"], alert=told["show_alert"])
         # forged data, and a chat's button with no chat known: stale
-        stale = await handlers.handle_press(bot.app.bot, Pressed(bob, GROUP_ID, "x:1"))
+        stale = await handlers.handle_press(Pressed(bob, GROUP_ID, "x:1"))
         forged = push_callback(tg, users[1], bot_messages(tg, group)[0], "x:1")
         await bot.idle()
         assert stale.text == tg.callback_answer(forged)["text"]  # type: ignore[index]
         assert not stale.alert  # a button out of its place: a toast, not a modal
-        assert await handlers.handle_press(bot.app.bot, Pressed(bob, None, "l:1")) == stale
+        assert await handlers.handle_press(Pressed(bob, None, "l:1")) == stale
         assert users[1].id in live.row.seats
     assert tg.errors == []
 
 
 def test_every_kind_of_button_has_one_handler() -> None:
     """Each kind of callback data (callbacks.Kind) is routed, by exactly one of the two tables."""
-    handlers = Handlers(_Service())  # type: ignore[arg-type]
+    handlers = Handlers(_Service(), None)  # type: ignore[arg-type]
     routed = [*handlers.anywhere, *handlers.in_chat]
     assert sorted(routed) == sorted(Kind) and len(routed) == len(set(routed))
+
+
+def test_the_press_path_takes_no_front_end_value() -> None:
+    """A press, the function every front end hands it to and every handler it is routed to are
+    typed in the host's own values: no Telegram bot, message or keyboard among them (the chat's
+    front end answers for admins and edits through `Handlers.chats`)."""
+    handlers = Handlers(_Service(), None)  # type: ignore[arg-type]
+    path = [Pressed, handlers.handle_press, *handlers.anywhere.values(), *handlers.in_chat.values()]
+    telegram = [
+        f"{getattr(part, '__qualname__', part)}: {name}"
+        for part in path
+        for name, hint in typing.get_type_hints(part).items()
+        if "telegram" in repr(hint)
+    ]
+    assert telegram == []
 
 
 class _Service:

@@ -242,13 +242,13 @@ async def test_a_stranger_and_another_chat_are_refused_the_review(tmp_path: Path
                          "its review.", alert=True)  # fmt: skip
         for chat_id in (GROUP_ID, other.id):
             pressed = Pressed(stranger, chat_id, data, 0)
-            assert await handlers.handle_press(bot.app.bot, pressed) == refused
+            assert await handlers.handle_press(pressed) == refused
         bob = Person(users[1].id, "Bob", language_code="en")
         other.add(users[1])
-        assert await handlers.handle_press(bot.app.bot, Pressed(bob, other.id, data, 0)) == refused
+        assert await handlers.handle_press(Pressed(bob, other.id, data, 0)) == refused
         await _settled(bot)
         assert len(bot_messages(tg, tg.world.chats[GROUP_ID])) == before
-        assert await handlers.handle_press(bot.app.bot, Pressed(bob, GROUP_ID, data, 0)) == Answer()
+        assert await handlers.handle_press(Pressed(bob, GROUP_ID, data, 0)) == Answer()
         await _settled(bot)
         assert "Review of deal #1" in bot_messages(tg, tg.world.chats[GROUP_ID])[-1].text
 
@@ -308,7 +308,7 @@ async def test_play_this_deal_again_opens_a_practice_table_with_the_same_hand(
         dave = tg.user(4243, "Dave", language_code="en")
         tg.world.chats[GROUP_ID].add(dave)
         pressed = Pressed(Person(dave.id, "Dave", language_code="en"), GROUP_ID, data, 0)
-        refused = await handlers.handle_press(bot.app.bot, pressed)
+        refused = await handlers.handle_press(pressed)
         assert refused.text is not None and refused.text.startswith("Only a player of this deal")
         await users[1].press(shown, data=data)
         await _settled(bot)

@@ -63,7 +63,7 @@ async def test_a_later_press_is_told_the_review_is_posted_after_a_restart_too(
             handlers: Handlers = bot.app.bot_data["handlers"]
             carol = Person(users[2].id, "Carol", language_code="en")
             pressed = Pressed(carol, GROUP_ID, data, result.message_id)
-            assert await handlers.handle_press(bot.app.bot, pressed) == Answer(POSTED)
+            assert await handlers.handle_press(pressed) == Answer(POSTED)
             await _settled(bot)
             assert len(_reviews(tg)) == 2
     assert tg.errors == []

@@ -19,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 
-from ..view.message import Button, Choice
+from ..view.message import Button, Choice, Link, Rows
 
 log = logging.getLogger(__name__)
 
@@ -340,6 +340,21 @@ def markup(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
     if not rows:
         return None
     return InlineKeyboardMarkup([[_button(button) for button in row] for row in rows])
+
+
+def rows_of(keyboard: InlineKeyboardMarkup | None) -> Rows:
+    """Telegram's inline keyboard as a message's neutral rows of buttons, `markup` undone."""
+    if keyboard is None:
+        return ()
+    return tuple(tuple(_neutral(b) for b in row) for row in keyboard.inline_keyboard)
+
+
+def _neutral(button: InlineKeyboardButton) -> Button:
+    if button.web_app is not None:
+        return Link(button.text, button.web_app.url, app=True)
+    if button.url is not None:
+        return Link(button.text, button.url)
+    return Choice(button.text, str(button.callback_data or ""))
 
 
 def _button(button: Button) -> InlineKeyboardButton:

@@ -15,7 +15,7 @@ from datetime import UTC, tzinfo
 
 from ..callbacks import Kind
 from ..service import GameService
-from .common import Pressed, person
+from .common import Chats, Pressed, person
 from .members import Members
 from .money import MoneyCommands
 from .presses import Answer, Presses
@@ -30,8 +30,8 @@ __all__ = ["Answer", "Handlers", "Pressed", "person"]
 class Handlers(Presses, PrivateChat, TableCommands, MoneyCommands, Reviews, Settings, Members):
     """Every command and button of the bot, bound to one game service."""
 
-    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
-        super().__init__(service, time_zone)
+    def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
+        super().__init__(service, chats, time_zone)
         # each kind of button (callbacks.Kind) to its handler: the presser's own moves…
         self.anywhere = {Kind.ACT: self.act_press, Kind.TOGGLE: self.toggle_press}
         # …and the presses on a chat's message

@@ -8,28 +8,19 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
-from typing import Any
+from typing import Any, Protocol
 
-from telegram import (
-    Bot,
-    CallbackQuery,
-    Chat,
-    InlineKeyboardMarkup,
-    Message,
-    Update,
-    User,
-)
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from locales import t
 
 from .. import games
-from ..client.api import markup
 from ..service import GameService, Person, Refusal
 from ..storage import StorageUnavailable
-from ..view.message import Button, Link, Rendered
+from ..view.message import Button, Link, Rendered, Rows
 
 log = logging.getLogger("bot.handlers")
 Context = ContextTypes.DEFAULT_TYPE
@@ -61,15 +52,33 @@ class Pressed:
     chat_id: int | None
     data: str | None
     message_id: int = 0
-    markup: InlineKeyboardMarkup | None = None
+    shown: Rows | None = None
+
+
+# a member's standing in a chat (Telegram's words for it) that lets him see its deals
+IN_CHAT = frozenset({"creator", "administrator", "member", "restricted"})
+ADMINS = frozenset({"creator", "administrator"})
+
+
+class Chats(Protocol):
+    """What the press path asks of the chats presses come from, whatever carries them
+    (bot/client/chats.py: Telegram's): a user's standing in a chat (None: not known, or not
+    in it), and a message pressed on shown anew (False: it could not be)."""
+
+    async def status(self, chat_id: int, user_id: int) -> str | None: ...
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, rows: Sequence[Sequence[Button]] = ()
+    ) -> bool: ...
 
 
 class Common:
     """The handlers' shared state (the game service, the time zone /history's dates are in) and
     plumbing; each concern's handlers (bot/handlers/*.py) build on it."""
 
-    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
+    def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
         self.service = service
+        self.chats = chats  # admins, members, and the pressed message's edit
         self.storage = service.storage
         self.time_zone = time_zone  # /history's dates
         # told (chat id, user id, member now?) when a member leaves or joins a group: the Mini
@@ -92,17 +101,10 @@ class Common:
             reply_to=None if private else message.message_id,
         )
 
-    async def _is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+    async def _is_admin(self, chat_id: int, user_id: int) -> bool:
         if chat_id > 0:  # a private chat (a practice table) has no admins
             return False
-        try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except ChatMigrated as exc:  # the group became a supergroup: its admins are there
-            self.service.presenter.migrated(chat_id, exc.new_chat_id)
-            return await self._is_admin(bot, exc.new_chat_id, user_id)
-        except TelegramError:
-            return False
-        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        return await self.chats.status(chat_id, user_id) in ADMINS
 
     def _noticed(self, chat_id: int, exc: TelegramError) -> None:
         """A call was refused because the group became a supergroup: the chat moves there."""
@@ -142,21 +144,13 @@ class Common:
         return handler
 
     async def _edit_pressed(
-        self,
-        bot: Bot,
-        pressed: Pressed,
-        text: str,
-        rows: Sequence[Sequence[Button]] = (),
-    ) -> None:
-        """The message pressed on now shows `text` (and the buttons of `rows`); raises
-        TelegramError as Telegram refused."""
-        await bot.edit_message_text(
-            text,
-            chat_id=pressed.chat_id,
-            message_id=pressed.message_id,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(rows),
-        )
+        self, pressed: Pressed, text: str, rows: Sequence[Sequence[Button]] = ()
+    ) -> bool:
+        """The message pressed on now shows `text` (and the buttons of `rows`); False if it
+        could not (the chat's front end logged why)."""
+        if pressed.chat_id is None:
+            return False
+        return await self.chats.edit(pressed.chat_id, pressed.message_id, text, rows)
 
 
 async def answer(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 
 from telegram import (
-    Bot,
     Message,
     ReplyParameters,
     Update,
@@ -87,7 +86,7 @@ class MoneyCommands(Common):
         """/export: admins get the chat's ledger as a CSV file."""
         user = update.effective_user
         assert user is not None
-        if not await self._is_admin(context.bot, message.chat_id, user.id):
+        if not await self._is_admin(message.chat_id, user.id):
             await self._reply(message, t(lang, "err.admins_only"))
             return
         ledger = await answers.ledger(self.storage, message.chat_id)
@@ -115,7 +114,7 @@ class MoneyCommands(Common):
         confirm with the button."""
         user = update.effective_user
         assert user is not None
-        if not await self._is_admin(context.bot, message.chat_id, user.id):
+        if not await self._is_admin(message.chat_id, user.id):
             raise Refusal("err.admins_only")
         if self.service.table_in(message.chat_id) is not None:
             raise Refusal("season.table_open")
@@ -125,17 +124,13 @@ class MoneyCommands(Common):
         button = Choice(t(lang, "season.btn_confirm"), callbacks.encode("z", closed))
         await self._reply(message, t(lang, "season.confirm"), [[button]])
 
-    async def season_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def season_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """z: a new season confirmed; `press.table_id` holds the seasons closed when asked."""
         closed = press.table_id
-        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
+        if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             archived = await self.service.new_season(chat_id, closed)
             chat = await self.storage.chat(chat_id)
         text = t(chat.lang, "season.started", n=closed + 1, players=len(archived))
-        try:  # the question becomes the answer: its button goes
-            await self._edit_pressed(bot, pressed, text)
-        except TelegramError as exc:
-            log.warning("season message in %s not updated: %s", chat_id, exc)
-            self._noticed(chat_id, exc)
+        await self._edit_pressed(pressed, text)  # the question becomes the answer: no button

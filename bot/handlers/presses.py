@@ -8,12 +8,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import Bot, Update
+from telegram import Update
 
 from locales import t
 
 from .. import callbacks
 from ..callbacks import Kind, Press
+from ..client.api import rows_of
 from ..service import Refusal
 from ..storage import StorageUnavailable
 from .common import Common, Context, Pressed, answer, log, person
@@ -40,8 +41,8 @@ ANSWER_WITHIN = 0.7
 
 # A press that needs no chat: the presser's own move (a/t, on the presser's private message).
 AnywherePress = Callable[[int, Press], Awaitable[None]]
-# A press on a chat's message: (the bot, the press, the decoded data, the chat's id).
-ChatPress = Callable[[Bot, Pressed, Press, int], Awaitable[None]]
+# A press on a chat's message: (the press, the decoded data, the chat's id).
+ChatPress = Callable[[Pressed, Press, int], Awaitable[None]]
 
 
 class Presses(Common):
@@ -50,17 +51,17 @@ class Presses(Common):
     anywhere: dict[Kind, AnywherePress]
     in_chat: dict[Kind, ChatPress]
 
-    async def handle_press(self, bot: Bot, pressed: Pressed) -> Answer:
+    async def handle_press(self, pressed: Pressed) -> Answer:
         """Decode a press, check who may press it, act, and say how to answer it: a refusal or a
         step the database did not take as an alert in the presser's language, but a button
         pressed twice, too late or forged (`QUIET`) as a toast; a press that worked with no
-        text. `bot` is the bot whose message was pressed (the admin check, the edit of that
-        message)."""
+        text. Only neutral values come in: whoever carried the press, the chat's front end
+        (`Common.chats`) answers who is an admin there and edits the message pressed on."""
         user = pressed.user
         lang = await self.service.user_lang(user.user_id, user.language_code)
         try:
             press = callbacks.decode(pressed.data)
-            await self._route(bot, pressed, press)
+            await self._route(pressed, press)
         except callbacks.BadCallback:
             log.debug("bad callback data from %s: %r", user.user_id, pressed.data)
             return Answer(t(lang, "err.stale"))  # as any button out of its place
@@ -73,7 +74,7 @@ class Presses(Common):
             return Answer(t(lang, "err.not_saved"), alert=True)
         return Answer()
 
-    async def _route(self, bot: Bot, pressed: Pressed, press: Press) -> None:
+    async def _route(self, pressed: Pressed, press: Press) -> None:
         kind = Kind(press.kind)
         anywhere = self.anywhere.get(kind)
         if anywhere is not None:
@@ -81,7 +82,7 @@ class Presses(Common):
             return
         if pressed.chat_id is None:
             raise Refusal("err.stale")
-        await self.in_chat[kind](bot, pressed, press, pressed.chat_id)
+        await self.in_chat[kind](pressed, press, pressed.chat_id)
 
     async def button(self, update: Update, context: Context) -> None:
         """Every inline button: handled by `handle_press`, and always answered within a second:
@@ -96,9 +97,9 @@ class Presses(Common):
             message.chat.id if message else None,
             query.data,
             message.message_id if message else 0,
-            getattr(message, "reply_markup", None),
+            rows_of(getattr(message, "reply_markup", None)),
         )
-        handling = asyncio.ensure_future(self.handle_press(context.bot, pressed))
+        handling = asyncio.ensure_future(self.handle_press(pressed))
         try:
             await asyncio.wait({handling}, timeout=ANSWER_WITHIN)
             if handling.done():

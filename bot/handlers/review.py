@@ -7,9 +7,7 @@ import asyncio
 from datetime import UTC, tzinfo
 from weakref import WeakValueDictionary
 
-from telegram import Bot, Message, Update
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
+from telegram import Message, Update
 
 from locales import t
 
@@ -19,19 +17,14 @@ from ..chat import review
 from ..service import GameService, Refusal
 from ..storage import DealRow
 from ..view.message import Rendered
-from .common import Common, Context, Pressed, is_id
-
-_IN_CHAT = (
-    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER,
-    ChatMemberStatus.RESTRICTED,
-)  # fmt: skip
+from .common import IN_CHAT, Chats, Common, Context, Pressed, is_id
 
 
 class Reviews(Common):
     """/review and its button."""
 
-    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
-        super().__init__(service, time_zone)
+    def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
+        super().__init__(service, chats, time_zone)
         # a lock per deal whose review is being posted by its button: held while it is looked up
         # and posted, so presses at once post it once (a lock lives while someone holds it)
         self._posting: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
@@ -51,14 +44,14 @@ class Reviews(Common):
         ((number, deal),) = found
         await self._reply(message, await self._text(deal, number, lang), review.again(lang, deal))
 
-    async def review_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def review_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """r: the button under a deal's result (it names the deal): the review is posted under
         the result, for the players of the deal and the members of its chat only, and once: a
         later press is told it is in the chat already."""
         deal = await self.storage.finished_deal(press.table_id)
         if deal is None:
             raise Refusal("err.stale")
-        if deal.chat_id != chat_id or not await self._may_see(bot, deal, pressed.user.user_id):
+        if deal.chat_id != chat_id or not await self._may_see(deal, pressed.user.user_id):
             raise Refusal("review.refused")
         number = await self.storage.deal_number(deal)
         lock = self._posting.setdefault(deal.deal_id, asyncio.Lock())
@@ -75,7 +68,7 @@ class Reviews(Common):
             if posted is not None:  # not delivered: the next press tries again
                 await self.storage.save_review_message(deal.deal_id, posted)
 
-    async def replay_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def replay_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """p: a player of the deal plays it again in his private chat, from his seat, against
         computer players of the level pressed (a practice table: his practice chips)."""
         deal = await self.storage.finished_deal(press.table_id)
@@ -93,12 +86,8 @@ class Reviews(Common):
         worked = await review.review_of(self.storage, self.service.computers, deal)
         return review.message(lang, worked, number)
 
-    async def _may_see(self, bot: Bot, deal: DealRow, user_id: int) -> bool:
+    async def _may_see(self, deal: DealRow, user_id: int) -> bool:
         """A player of the deal, or a member of its chat."""
         if user_id in deal.seats or deal.chat_id == user_id:
             return True
-        try:
-            member = await bot.get_chat_member(deal.chat_id, user_id)
-        except TelegramError:
-            return False
-        return member.status in _IN_CHAT
+        return await self.chats.status(deal.chat_id, user_id) in IN_CHAT

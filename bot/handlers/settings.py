@@ -5,19 +5,17 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
-from telegram import Bot, Message, Update
+from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, TelegramError
 
 from locales import LANGUAGES, pick_language, t
 
 from .. import callbacks
 from ..callbacks import Press
 from ..chat import settings_menu
-from ..client.api import markup
 from ..service import GameService, Person, Refusal
 from ..view.message import Choice
-from .common import Common, Context, Pressed, log, person
+from .common import Chats, Common, Context, Pressed, person
 
 MENU_PAGES_KEPT = 1000
 
@@ -25,8 +23,8 @@ MENU_PAGES_KEPT = 1000
 class Settings(Common):
     """The chat's and the user's settings."""
 
-    def __init__(self, service: GameService, time_zone: tzinfo = UTC) -> None:
-        super().__init__(service, time_zone)
+    def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
+        super().__init__(service, chats, time_zone)
         # the page each settings message was last edited to: a second press on a page already
         # left is stale even when it changed nothing (a navigation button)
         self._menu_pages: dict[tuple[int, int], str] = {}
@@ -42,7 +40,7 @@ class Settings(Common):
         """/settings: admins change house rules, ante, timer and language with buttons."""
         user = update.effective_user
         assert user is not None
-        if not await self._is_admin(context.bot, message.chat_id, user.id):
+        if not await self._is_admin(message.chat_id, user.id):
             await self._reply(message, t(lang, "err.admins_only"))
             return
         chat = await self.storage.chat(message.chat_id)
@@ -67,23 +65,19 @@ class Settings(Common):
             await self._reply(message, t(lang, key), _language_buttons(kind, lang))
             return
         try:
-            text = await self._choose_language(
-                context.bot, message.chat.id, person(user), args[0], private
-            )
+            text = await self._choose_language(message.chat.id, person(user), args[0], private)
         except Refusal as refusal:
             await self._refused(message, lang, refusal)
             return
         await self._reply(message, text)
 
-    async def _choose_language(
-        self, bot: Bot, chat_id: int, user: Person, lang: str, private: bool
-    ) -> str:
+    async def _choose_language(self, chat_id: int, user: Person, lang: str, private: bool) -> str:
         """Set the user's language (private) or the chat's (admins only); the confirmation."""
         if private:
             await self.storage.set_user(user.user_id, lang=lang)
             await self.service.touch(user)
             return t(lang, "language.set")
-        if not await self._is_admin(bot, chat_id, user.user_id):
+        if not await self._is_admin(chat_id, user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             await self.storage.set_chat(chat_id, lang=lang)
@@ -116,10 +110,10 @@ class Settings(Common):
 
     # ---- buttons (bot/handlers/presses.py routes them here) -------------------------------------
 
-    async def settings_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def settings_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """c: a button of the settings menu: a value changed, or another page."""
         code = press.code
-        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
+        if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             chat = await self.storage.chat(chat_id)
@@ -130,7 +124,7 @@ class Settings(Common):
                 raise Refusal("err.stale") from exc
             where = (chat_id, pressed.message_id)
             left = self._menu_pages.get(where, settings_menu.origin(code))
-            if pressed.markup != markup(shown.rows) or left != settings_menu.origin(code):
+            if pressed.shown != shown.rows or left != settings_menu.origin(code):
                 # pressed on a menu that no longer shows the settings (a double press, another
                 # admin): applying it would step a setting twice
                 raise Refusal("err.stale")
@@ -138,16 +132,13 @@ class Settings(Common):
                 await self.storage.set_chat(chat_id, **changes)
                 chat = await self.storage.chat(chat_id)
             content = settings_menu.menu(chat, page)  # a press changes a value or the page:
-            try:  # never "not modified"; edited under the lock, so never overtaken
-                await self._edit_pressed(bot, pressed, content.text, content.rows)
+            # never "not modified"; edited under the lock, so never overtaken
+            if await self._edit_pressed(pressed, content.text, content.rows):
                 if len(self._menu_pages) > MENU_PAGES_KEPT:
                     self._menu_pages.clear()  # only a guard against double presses: forgettable
                 self._menu_pages[where] = page
-            except TelegramError as exc:
-                log.warning("settings menu in %s not updated: %s", chat_id, exc)
-                self._noticed(chat_id, exc)
 
-    async def choice_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def choice_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """u: a button of /pings or /language: apply the choice, then show it on the message."""
         user, kind, value = pressed.user, press.code[:1], press.code[1:]
         rows: list[list[Choice]] = []
@@ -155,15 +146,10 @@ class Settings(Common):
             await self._set_pings(user, value == "1")
             text, rows = _pings_menu(await self.service.user_lang(user.user_id), value == "1")
         elif kind in ("l", "g") and value in LANGUAGES:
-            text = await self._choose_language(bot, chat_id, user, value, kind == "l")
+            text = await self._choose_language(chat_id, user, value, kind == "l")
         else:
             raise Refusal("err.stale")
-        try:
-            await self._edit_pressed(bot, pressed, text, rows)
-        except BadRequest as exc:  # pressed twice: the message already says so
-            log.debug("choice message in %s not updated: %s", chat_id, exc)
-        except TelegramError as exc:
-            log.warning("choice message in %s not updated: %s", chat_id, exc)
+        await self._edit_pressed(pressed, text, rows)  # (pressed twice: it says so already)
 
 
 def _language_buttons(kind: str, current: str) -> list[list[Choice]]:

@@ -3,7 +3,7 @@ admin standing a player up, start, stop, the next deal, a move."""
 
 from __future__ import annotations
 
-from telegram import Bot, Message, Update
+from telegram import Message, Update
 from telegram.constants import ChatType
 
 from locales import t
@@ -64,7 +64,7 @@ class TableCommands(Common):
         """/kick as a reply (or with a name): an admin stands a player up."""
         user = update.effective_user
         assert user is not None
-        if not await self._is_admin(context.bot, message.chat_id, user.id):
+        if not await self._is_admin(message.chat_id, user.id):
             raise Refusal("err.admins_only")
         live = self.service.table_in(message.chat_id)
         if live is None:
@@ -108,7 +108,7 @@ class TableCommands(Common):
         """/startgame: deal the first hand."""
         user = update.effective_user
         assert user is not None
-        admin = await self._is_admin(context.bot, message.chat_id, user.id)
+        admin = await self._is_admin(message.chat_id, user.id)
         async with self.service.lock(message.chat_id):
             await self.service.start(message.chat_id, person(user), admin)
 
@@ -116,7 +116,7 @@ class TableCommands(Common):
         """/stopgame: close the table; a deal in play is voided."""
         user = update.effective_user
         assert user is not None
-        admin = await self._is_admin(context.bot, message.chat_id, user.id)
+        admin = await self._is_admin(message.chat_id, user.id)
         async with self.service.lock(message.chat_id):
             await self.service.stop(message.chat_id, person(user), admin)
 
@@ -135,21 +135,21 @@ class TableCommands(Common):
         """t: a card picked or put back while a discard is being chosen."""
         await self.service.toggle(user_id, press)
 
-    async def next_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def next_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """n: the next deal."""
         await self.service.next_deal(chat_id, pressed.user.user_id, press)
 
-    async def computer_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def computer_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """m: the lobby seats a computer player or stands one up."""
         user = pressed.user
         level = None if press.code == "-" else computer.ORDER[int(press.code)]
-        admin = await self._is_admin(bot, chat_id, user.user_id)
+        admin = await self._is_admin(chat_id, user.user_id)
         async with self.service.lock(chat_id):
             await self.service.lobby.seat_computer(chat_id, user, admin, press.table_id, level)
 
-    async def kick_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def kick_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """k: an admin stands player `code` up."""
-        if not await self._is_admin(bot, chat_id, pressed.user.user_id):
+        if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         async with self.service.lock(chat_id):
             live = self.service.find(press.table_id)
@@ -158,24 +158,24 @@ class TableCommands(Common):
             if not await self.service.lobby.stand_up(chat_id, int(press.code), kicked=True):
                 raise Refusal("seat.not_seated")
 
-    async def join_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def join_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """j: a seat at the lobby's table."""
         async with self.service.lock(chat_id):
             await self.service.lobby.join(chat_id, pressed.user, press.table_id)
 
-    async def leave_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def leave_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """l: stand up from the lobby's table."""
         async with self.service.lock(chat_id):
             await self.service.lobby.leave(chat_id, pressed.user, press.table_id)
 
-    async def start_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def start_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """s: deal the first hand."""
         async with self.service.lock(chat_id):
-            admin = await self._is_admin(bot, chat_id, pressed.user.user_id)
+            admin = await self._is_admin(chat_id, pressed.user.user_id)
             await self.service.start(chat_id, pressed.user, admin, press.table_id)
 
-    async def game_press(self, bot: Bot, pressed: Pressed, press: Press, chat_id: int) -> None:
+    async def game_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """g: the lobby switches to the next game."""
         async with self.service.lock(chat_id):
-            admin = await self._is_admin(bot, chat_id, pressed.user.user_id)
+            admin = await self._is_admin(chat_id, pressed.user.user_id)
             await self.service.lobby.switch_game(chat_id, pressed.user, admin, press.table_id)

@@ -323,9 +323,7 @@ class WebServer:
         if live is None:
             raise _refused(web.HTTPConflict, "closed", lang)
         who = Person(user.user_id, user.name, language_code=user.language_code)
-        answer = await self.handlers.handle_press(
-            self.app.bot, Pressed(who, live.row.chat_id, data)
-        )
+        answer = await self.handlers.handle_press(Pressed(who, live.row.chat_id, data))
         if answer.text is not None:  # stale, not his move, not seated: the chat button's alert
             refusal = {"error": "refused", "text": answer.text, "url": answer.url, "lang": lang}
             raise web.HTTPConflict(text=json.dumps(refusal), content_type="application/json")

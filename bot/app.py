@@ -225,8 +225,8 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         handlers = app.bot_data["handlers"] = Handlers(service, chats, settings.zone)
         register(app, handlers)
         if settings.webapp_url:  # its server started by `prepare`
-            service.opener = Opener(
-                settings.webapp_url, app.bot.username, settings.webapp_short_name
+            service.ways_in.append(
+                Opener(settings.webapp_url, app.bot.username, settings.webapp_short_name)
             )
             app.bot_data["web"].attach(service, handlers)
         resumed = await service.resume()

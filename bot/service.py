@@ -13,10 +13,10 @@ import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import parse_cards
 from locales import pick_language, t
@@ -33,15 +33,16 @@ from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.seating import AWAY_AFTER
 from .view import slots
-from .view.message import Rendered, deep_link
-
-if TYPE_CHECKING:
-    from .web.opening import Opener
+from .view.message import Button, Rendered, deep_link
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
 
 log = logging.getLogger(__name__)
+
+# A way into a table's other front end: the buttons that open it at table `table_id`, worded in
+# `lang`, on a message in a private chat (True) or a group's (bot/web/opening.py: the Mini App).
+WayIn = Callable[[int, str, bool], Sequence[Button]]
 
 
 class GameService:
@@ -93,7 +94,8 @@ class GameService:
         # each game's tables, played by its kind (the registry's); and who is told of a change
         self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[OpenTable], None]] = []
-        self.opener: Opener | None = None  # the Mini App's buttons, when it is served
+        # the buttons that open another front end at a table (the Mini App's, when it is served)
+        self.ways_in: list[WayIn] = []
         self.lobby = Lobby(
             LobbyPort(
                 storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
@@ -116,18 +118,20 @@ class GameService:
         deal: bool = False,
     ) -> None:  # fmt: skip
         """Show one of the table's messages in its chat (its lobby, a deal's table message when
-        `deal`, a result) in slot `slot`. While it is the table's `current` message, the host
-        adds the Mini App's button (when the Mini App is served), so the page can be opened at
-        any moment of the evening: at a practice table (a private chat) a button that opens the
-        page in place, and none on a deal's table message, since its player's control message,
-        just below, has it. The game is asked nothing about its front ends."""
-        if self.opener is not None and current:
-            table_id = live.row.table_id
-            if not seating.practice(chat.chat_id):
-                content = self.opener.table(content, table_id, chat.lang)
-            elif not deal:
-                content = self.opener.hand(content, table_id, chat.lang)
+        `deal`, a result) in slot `slot`. While it is the table's `current` message, the ways
+        into the table's other front ends are added below it, so a page can be opened at any
+        moment of the evening; at a practice table (a private chat) none on a deal's table
+        message, since its player's control message, just below, has them. The game is asked
+        nothing about its front ends, and the host knows none of them."""
+        private = seating.practice(chat.chat_id)
+        if current and not (private and deal):
+            content = self._ways_in(content, live.row.table_id, chat.lang, private)
         self.presenter.show(slot, chat.chat_id, content)
+
+    def _ways_in(self, content: Rendered, table_id: int, lang: str, private: bool) -> Rendered:
+        for way in self.ways_in:
+            content = content.below(way(table_id, lang, private))
+        return content
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -582,8 +586,7 @@ class GameService:
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
-        if self.opener is not None:  # a web_app button, in the private chat
-            content = self.opener.hand(content, live.row.table_id, lang)
+        content = self._ways_in(content, live.row.table_id, lang, private=True)
         self.presenter.show(
             slots.hand(live.row.table_id, user.user_id),
             user.user_id,

@@ -167,3 +167,22 @@ def test_no_game_chat_page_or_view_module_imports_telegram() -> None:
                 names = [node.module or ""]
             found += [f"{module}: {n}" for n in names if n.split(".")[0] == "telegram"]
     assert found == []
+
+
+# The host (its service, lobby, open tables and game kinds) knows no front end: the chat's
+# Telegram client and handlers and the Mini App's server and buttons plug into it (`ways_in`,
+# `observers`, the handlers' `Chats`), never the other way.
+HOST = ("bot.service", "bot.seats", "bot.table", "bot.games")
+FRONT_ENDS = ("bot.web", "bot.client", "bot.handlers")
+
+
+def test_the_host_imports_no_front_end() -> None:
+    graph = import_graph("bot")
+    found = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith(HOST)
+        for target in targets
+        if target.startswith(FRONT_ENDS)
+    )
+    assert found == []

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from locales import t
 
-from ..view.message import Link, Rendered
+from ..view.message import Button, Link
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +25,9 @@ class Opener:
         app = f"/{self.short_name}" if self.short_name else ""
         return f"https://t.me/{self.bot_username}{app}?startapp={table_id}"
 
-    def table(self, content: Rendered, table_id: int, lang: str) -> Rendered:
-        """The group's table message with a "🃏 Table" URL button below its own."""
-        return content.below([Link(t(lang, "btn.web_table"), self.link(table_id))])
-
-    def hand(self, content: Rendered, table_id: int, lang: str) -> Rendered:
-        """A player's control message (a private chat) with a `web_app` button below its own."""
-        url = f"{self.webapp_url}?table={table_id}"
-        return content.below([Link(t(lang, "btn.web_table"), url, app=True)])
+    def __call__(self, table_id: int, lang: str, private: bool) -> list[Button]:
+        """The "🃏 Table" button (the host's `WayIn`): in a private chat a `web_app` button that
+        opens the page in place; in a group, where those do not work, the page's direct link."""
+        if private:
+            return [Link(t(lang, "btn.web_table"), f"{self.webapp_url}?table={table_id}", app=True)]
+        return [Link(t(lang, "btn.web_table"), self.link(table_id))]

@@ -6,11 +6,17 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.games import preferans as pref
+from bot.games.preferans import screen as pref_screen
+from bot.view.message import Rendered
+from bot.view.screen import ContractScreen
 from engine.cards import Card, make_deck, shuffled
 from engine.preferans.actions import PrefAction, PrefDo
 from engine.preferans.deal import PrefDeal
-from engine.preferans.match import default_action
+from engine.preferans.match import Match, default_action
 from engine.preferans.outcome import PrefRules
+from engine.preferans.pulya import Pulya
+from engine.preferans.views import PrefSeatView
 from tests.engine_helpers import cards
 
 NAMES = ("ann", "bob", "cat", "dan")
@@ -115,3 +121,41 @@ def random_move(rng: random.Random, deal: PrefDeal) -> PrefAction:
     which writes pulya, so a pulya of random moves closes within a few dozen deals)."""
     action = default_action(deal) if rng.random() < 0.3 else None
     return action or rng.choice(deal.legal_actions())
+
+
+def screen_of(
+    lang: str,
+    view: PrefSeatView,
+    ids: tuple[int, int, int] = (1, 1, 1),
+    selection: Sequence[Card] = (),
+) -> ContractScreen:
+    """A player's screen as the bot builds it, from his seat view alone (on a fresh sheet), its
+    presses naming the table, deal and step of `ids`."""
+    public = view.table
+    names = tuple(seat.name for seat in public.seats)
+    sheet = Pulya.new(len(names), public.dealer, PrefRules())
+    return pref_screen.build(
+        pref.UI,
+        Match(names, sheet, 1, None),
+        public,
+        view,
+        lang,
+        ids,
+        selection,
+        lambda at, name: (at, name, False, False, None),
+    )
+
+
+def hand_message(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    chat_title: str,
+    selection: Sequence[Card] = (),
+    **shown: Any,
+) -> Rendered:
+    """A player's control message as the bot draws it: from his screen (`screen_of`)."""
+    seen = screen_of(lang, view, (table_id, deal_no, step), selection)
+    return pref.hand_message(lang, view, seen, deal_no, chat_title, selection, **shown)

@@ -25,7 +25,8 @@ from bot.games.family.words import FamilyWords
 from bot.handlers.common import help_text
 from bot.rating import Rating
 from bot.storage import ChatRow, DealRow, Standing, Storage, UserRow
-from bot.view.message import Rendered
+from bot.view.message import Button, Choice, Rendered
+from bot.view.screen import Held, OpenSeat, Seat
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.events import ChipsMoved, Exchanged, Reason
@@ -39,7 +40,9 @@ from engine.views import seat_view, table_view
 from locales import LANGUAGES, SEPARATOR
 from tests.fakebot.html_check import parse_html
 from tests.family_helpers import random_action
+from tests.pref_deal_helpers import hand_message as pref_hand_message
 from tests.pref_deal_helpers import random_move
+from tests.pref_deal_helpers import screen_of as pref_screen_of
 
 # A computer player's name ends in its number (bot.computer.name): nothing may run into it.
 NAMES = ["Алексей", "Ольга", "🤖 Любитель 2", "Dave"]
@@ -97,13 +100,13 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
         yield pref.table_message(lang, pref_table_view(deal), match.deal_no, 10).text
         for seat in range(deal.n):
             yield from _buttons(
-                pref.hand_message(lang, pref_seat_view(deal, seat), 1, 1, 0, "Group")
+                pref_hand_message(lang, pref_seat_view(deal, seat), 1, 1, 0, "Group")
             )
         step = match.apply(random_move(rng, deal), rng)
         if step.finished_deal is not None:
             for seat in range(deal.n):  # the finished deal's last word in each message
                 view = pref_seat_view(step.finished_deal, seat)
-                yield pref.hand_message(lang, view, 1, 1, 0, "Group").text
+                yield pref_hand_message(lang, view, 1, 1, 0, "Group").text
             yield pref.result_message(lang, step.line, step.match).text
             record = deal_record.to_record(step.finished_deal)
             row = DealRow(len(rows) + 1, 1, 1, 1, (1, 2, 3, 4)[: deal.n], record, "finished", 0.0)
@@ -118,7 +121,7 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     assert match.deal is not None
     for seat in range(match.deal.n):  # /stopgame: the deal voided, the settlement told
         view = replace(pref_seat_view(match.deal, seat), legal=())
-        yield pref.hand_message(lang, view, 1, 1, 0, "Group", voided=True, end=stopped).text
+        yield pref_hand_message(lang, view, 1, 1, 0, "Group", voided=True, end=stopped).text
     settled = pref.result_message(lang, None, stopped).text
     yield settled
     # the group's next post, the table's closing note, read right after the settlement
@@ -439,6 +442,66 @@ def test_every_game_speaks_only_its_own_words(game: str, lang: str) -> None:
             assert not tripped, (game, lang, seed, tripped, text)
     want = {name for name, (_, gs, langs) in _TRIPPED.items() if game in gs and lang in langs}
     assert want <= met, (game, lang, want - met)  # the walk reaches what it checks
+
+
+def _presses(rows: Iterable[Iterable[Button]]) -> list[str]:
+    return [b.press for row in rows for b in row if isinstance(b, Choice)]
+
+
+@pytest.mark.parametrize("game", [g for g in games.ORDER if not games.KINDS[g].keeps_players])
+def test_a_family_screen_holds_the_choices_as_facts_and_the_keyboard_is_drawn_from_it(
+    game: str,
+) -> None:
+    """Each choice on a player's screen is a legal action of the engine's, told by its verb and
+    the tricks a bid names (N2); his chat keyboard holds exactly the screen's presses, each
+    once: the cards' and the choices'."""
+    ui = games.ui(game)
+    assert isinstance(ui, FamilyUI)
+    for seed in range(8):
+        for deal in _playout(game, seed):
+            for seat in range(deal.n):
+                view = seat_view(deal, seat)
+                content = _family_hand(game, "ru", deal, seat, "Group")
+                seen = family_screen.build(
+                    ui, deal, table_view(deal), view, "ru", (1, 1, 0), (),
+                    lambda at, name: (at, name, False, False, None), lambda at: None,
+                )  # fmt: skip
+                cards = [h.press for h in seen.hand or () if h.press is not None]
+                acts = [a.press for a in seen.choices]
+                assert sorted(_presses(content.rows)) == sorted(cards + acts)
+                legal = {(a.do.value, a.tricks) for a in view.legal}
+                for act in seen.choices:
+                    assert (act.verb, act.level) in legal
+
+
+def test_a_preferans_screen_holds_the_choices_as_facts_and_the_keyboard_is_drawn_from_it() -> None:
+    """Each bid a Preferans player may say is a rung of the ladder with its level and strain
+    (P4), each other word a legal action's verb; his chat keyboard holds exactly the screen's
+    presses, each once: the cards' (his own, or the passer's open hand in light play, P7), the
+    ladder's and the words'."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        match = Match.start(NAMES[: rng.randint(3, 4)], PrefRules(target=10), 2, rng)
+        while match.sheet.deals < 2:
+            deal = match.deal
+            assert deal is not None
+            for seat in range(deal.n):
+                view = pref_seat_view(deal, seat)
+                seen = pref_screen_of("ru", view)
+                hands = [*(seen.hand or ()), *(h for s in seen.seats for h in _open(s))]
+                cards = {h.press for h in hands if h.press is not None}
+                rungs = [r for r in seen.ladder if r.press is not None]
+                shown = _presses(pref_hand_message("ru", view, 1, 1, 1, "C").rows)
+                assert sorted(shown) == sorted([*cards, *(r.press for r in rungs), *(
+                    a.press for a in seen.choices)])  # fmt: skip
+                said = {a.bid for a in view.legal if a.bid is not None}
+                assert {f"{r.level}{r.strain}" for r in rungs} == said
+                assert {a.verb for a in seen.choices} <= {a.do.value for a in view.legal}
+            match = match.apply(random_move(rng, deal), rng).match
+
+
+def _open(seat: Seat) -> tuple[Held, ...]:
+    return (seat.open_hand or ()) if isinstance(seat, OpenSeat) else ()
 
 
 def test_khrap_closed_hand_offers_only_dark_khrap() -> None:

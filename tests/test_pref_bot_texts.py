@@ -28,6 +28,7 @@ from engine.preferans.record import to_record
 from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES
 from tests.fakebot import parse_html, utf16_len
+from tests.pref_deal_helpers import hand_message as pref_hand_message
 from tests.pref_deal_helpers import random_move
 
 MARKUP = ("Алиса & <Ко>", "Bob \"the\" 'Bold'", "Святослав Долгорукий-Оболенский", "Dan")
@@ -74,7 +75,7 @@ def test_buttons_are_exactly_the_legal_actions_and_fit_64_bytes(
     for _, deal in _states(seed, players):
         for seat in range(deal.n):
             view = seat_view(deal, seat)
-            content = pref.hand_message(lang, view, table_id, deal_no, step, "Chat <&>")
+            content = pref_hand_message(lang, view, table_id, deal_no, step, "Chat <&>")
             _valid(content)
             codes = _codes(content)
             assert all(len(code.encode()) <= callbacks.MAX_BYTES for code in codes)
@@ -94,7 +95,7 @@ def test_p5_the_discard_is_two_toggled_cards_then_one_confirming_button(lang: st
     view = seat_view(deal, deal.turn or 0)
     selection: tuple[Card, ...] = ()
     for card in (view.hand[0], view.hand[5], view.hand[7]):  # the third replaces the first
-        content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+        content = pref_hand_message(lang, view, 1, 1, 1, "Chat", selection)
         toggles = {callbacks.decode(code) for code in _codes(content)}
         assert {p.kind for p in toggles} == ({"t", "a"} if len(selection) == 2 else {"t"})
         pressed = next(
@@ -102,7 +103,7 @@ def test_p5_the_discard_is_two_toggled_cards_then_one_confirming_button(lang: st
         )
         selection = pref.toggle_selection(view, pressed.code)
     assert set(selection) == {view.hand[5], view.hand[7]}
-    content = pref.hand_message(lang, view, 1, 1, 1, "Chat", selection)
+    content = pref_hand_message(lang, view, 1, 1, 1, "Chat", selection)
     confirm = [callbacks.decode(c) for c in _codes(content) if callbacks.decode(c).kind == "a"]
     assert len(confirm) == 1
     action = pref.parse_action(view.seat, confirm[0].code)
@@ -191,12 +192,12 @@ def test_p7_light_play_gives_the_whister_the_passers_buttons() -> None:
         if deal.phase is Phase.PLAY and deal.light and deal.controller != deal.turn:
             assert deal.controller is not None
             view = seat_view(deal, deal.controller)
-            content = pref.hand_message("en", view, 1, 1, 1, "Chat")
+            content = pref_hand_message("en", view, 1, 1, 1, "Chat")
             codes = [callbacks.decode(c).code for c in _codes(content)]
             plays = {pref.parse_action(deal.turn or 0, c) for c in codes}
             assert plays == set(deal.legal_actions())
             assert (
-                _codes(pref.hand_message("en", seat_view(deal, deal.turn or 0), 1, 1, 1, "C")) == []
+                _codes(pref_hand_message("en", seat_view(deal, deal.turn or 0), 1, 1, 1, "C")) == []
             )
             return
     pytest.skip("no light play in this seed")  # pragma: no cover
@@ -205,7 +206,7 @@ def test_p7_light_play_gives_the_whister_the_passers_buttons() -> None:
 def test_bidding_offers_the_ladder_with_suit_symbols_and_the_words() -> None:
     deal = next(d for _, d in _states(1, 3))
     view = seat_view(deal, deal.turn or 0)
-    shown = pref.hand_message("ru", view, 1, 1, 1, "C").rows
+    shown = pref_hand_message("ru", view, 1, 1, 1, "C").rows
     rows = [[b.label for b in row] for row in shown]
     assert rows[0] == ["6♠", "6♣", "6♦", "6♥", "6БК"]  # P2's ladder, a level per row
     assert sorted(b for row in rows for b in row) == sorted(

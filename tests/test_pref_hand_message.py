@@ -24,6 +24,7 @@ from engine.preferans.views import seat_view, table_view
 from locales import LANGUAGES, SEPARATOR
 from tests.fakebot import parse_html
 from tests.pref_deal_helpers import HANDS, NAMES, TALON, new, plays, random_move, run
+from tests.pref_deal_helpers import hand_message as pref_hand_message
 
 UI = pref.UI
 # A card as any message names it (the Russian letters В Д К Т for J Q K A too).
@@ -35,7 +36,7 @@ _CARD = re.compile(r"(?<![0-9])(10|[7-9JQKAВДКТ])([♠♣♦♥])")
 
 def _text(lang: str, deal: PrefDeal, seat: int) -> str:
     view = seat_view(deal, seat)
-    return parse_html(pref.hand_message(lang, view, 1, 1, 1, "Chat").text).text
+    return parse_html(pref_hand_message(lang, view, 1, 1, 1, "Chat").text).text
 
 
 def _bid_lines(lang: str, deal: PrefDeal) -> list[str]:
@@ -117,7 +118,7 @@ def test_the_players_message_is_no_longer_than_the_table_message(lang: str, seed
     for deal in _states(20 + seed, 3):
         if deal.controller is None:
             continue
-        own = pref.hand_message(lang, seat_view(deal, deal.controller), 1, 1, 1, "Chat").text
+        own = pref_hand_message(lang, seat_view(deal, deal.controller), 1, 1, 1, "Chat").text
         group = pref.table_message(lang, table_view(deal), 1, 10).text
         assert own.count("\n") <= group.count("\n")
 

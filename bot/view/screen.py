@@ -1,15 +1,17 @@
 """What one seat, or the public, sees of a table's deal: typed values, no front end's in them
 (boardgame.io's playerView, OpenSpiel's observer). Each kind of table builds its screen
 (`GameKind.screen`) only from the engine's view for that seat or the group's view, the one
-place that hides cards; a front end draws it (the Mini App's page is sent it as JSON by
-`bot/web/encode.py`, field by field). Words are the reader's (from locales/, as plain text:
-`plain`), cards are cards as he names them, numbers numbers.
+place that hides cards; a front end draws it: the chat's keyboards are laid out from it by each
+kind's `render.keyboard`, the Mini App's page is sent it as JSON by `bot/web/encode.py`, field
+by field. Words are the reader's (from locales/, as plain text: `plain`), cards are cards as he
+names them, numbers numbers.
 
 The screen holds: the seats in table order (name, computer, away, chips, cards held, tricks,
 word, dealer, sitting out, figures), whose move it is, the trick as plays by seat with its
 leader, the last trick and its taker, the game's facts (a kind's own screen adds them), the
-player's hand with his choices laid on its cards, his other choices as words, his question, the
-last result with its reasons, and a pulya's sheet."""
+player's hand with his choices laid on its cards, his other choices as facts (`Act`: what each
+does, and the level, count or card it names), his question, the last result with its reasons,
+and a pulya's sheet."""
 
 from __future__ import annotations
 
@@ -23,13 +25,10 @@ from engine.cards import Card
 from engine.tricks import Play
 
 from ..format import card_label, sorted_hand
-from .message import Choice
 
 _TAG = re.compile(r"<[^>]+>")
 # a field a front end leaves out when it holds None (a card with no press is not to play now)
 OMIT_NONE = {"omit_none": True}
-# a field only the chat draws from (its keyboard's rows), never sent to a page
-CHAT_ONLY = {"chat_only": True}
 
 
 def plain(text: str | None) -> str | None:
@@ -71,13 +70,11 @@ def faces(cards: Iterable[Card], lang: str) -> tuple[Face, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Held(Face):
-    """A card of a hand the viewer may play from: the press of the choice that plays or marks it
-    (None: not to play now), whether it is marked for the discard, and its row on the chat's
-    keyboard (`keyboard`; the page is not sent it)."""
+    """A card of a hand the viewer may play from: the press that plays it, or marks it for the
+    discard (None: not to play now), and whether it is marked."""
 
     press: str | None = field(default=None, metadata=OMIT_NONE)
     marked: bool = False
-    row: int | None = field(default=None, metadata=CHAT_ONLY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +123,31 @@ def _played(plays: Sequence[Play], lang: str) -> tuple[Played, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """A choice that is not a card ('Pass', 'Exchange 2'): its label and the press it sends;
-    `primary`: the step that moves the table on (a Choice's); `row`: its row on the chat's
-    keyboard."""
+    """A choice of the table itself (the lobby's, the next deal): its label and the press it
+    sends; `primary`: the step that moves the table on."""
 
     label: str
     press: str
     primary: bool | None = field(default=None, metadata=OMIT_NONE)  # True, or left out
-    row: int = field(default=0, metadata=CHAT_ONLY)
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A choice of the deal that is not a card of the hand, as facts: `verb`, the engine's word
+    for what it does ('pass', 'bid', 'discard', 'look', 'cut'…); where it names them, the
+    `level` of a bid, how many cards it moves (`n`), the card it names (`card`: the turn-up a
+    cutter takes, F10, or the 7♠ played as the joker or not, `joker`, SK2); then its label in
+    the reader's words, the press that says it, and whether it moves the table on (`primary`:
+    a discard confirmed). A front end lays the choices out as it likes."""
+
+    verb: str
+    label: str
+    press: str
+    level: int | None = field(default=None, metadata=OMIT_NONE)
+    n: int | None = field(default=None, metadata=OMIT_NONE)
+    card: str | None = field(default=None, metadata=OMIT_NONE)
+    joker: bool | None = field(default=None, metadata=OMIT_NONE)
+    primary: bool | None = field(default=None, metadata=OMIT_NONE)  # True, or left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +213,7 @@ class Screen:
     trick: Trick | None
     last_trick: Taken | None
     hand: tuple[Held, ...] | None
-    choices: tuple[Word, ...]
+    choices: tuple[Act, ...]
     question: str | None
     result: Result | None
     finished: bool
@@ -278,51 +292,14 @@ class ContractScreen(Screen):
     ladder: tuple[Rung, ...]
 
 
-def split(
-    rows: Sequence[Sequence[Choice]],
-) -> tuple[dict[Card, tuple[Choice, int]], tuple[Word, ...]]:
-    """The player's choices: those that play or mark a card (by the card, drawn on it, with its
-    row) and the words."""
-    on_cards: dict[Card, tuple[Choice, int]] = {}
-    words: list[Word] = []
-    for at, row in enumerate(rows):
-        for choice in row:
-            if choice.card is not None:
-                on_cards[choice.card] = (choice, at)
-            else:
-                words.append(Word(choice.label, choice.press, choice.primary or None, at))
-    return on_cards, tuple(words)
-
-
 def hand(
-    held: Sequence[Card],
-    on_cards: Mapping[Card, tuple[Choice, int]],
-    lang: str,
-    marked: Sequence[Card] = (),
+    held: Sequence[Card], presses: Mapping[Card, str], lang: str, marked: Sequence[Card] = ()
 ) -> tuple[Held, ...]:
-    """Cards sorted by suit, each with the press of the choice that plays or marks it (and its
-    row on the chat's keyboard) and whether it is marked for the discard."""
-    shown = []
-    for c in sorted_hand(held):
-        choice, row = on_cards.get(c, (None, None))
-        press = choice.press if choice is not None else None
-        shown.append(Held(*_named(c, lang), press=press, marked=c in marked, row=row))
-    return tuple(shown)
-
-
-def keyboard(held: Sequence[Held], words: Sequence[Word]) -> list[list[Choice]]:
-    """The chat's keyboard drawn from a screen's choices: each row's cards in the hand's order
-    (a card marked for the discard crossed out), then its words."""
-    rows: dict[int, list[Choice]] = {}
-    for h in held:
-        if h.press is not None and h.row is not None:
-            label = "✖️ " + h.label if h.marked else h.label
-            rows.setdefault(h.row, []).append(
-                Choice(label, h.press, Card.parse(h.code), marked=h.marked)
-            )
-    for w in words:
-        rows.setdefault(w.row, []).append(Choice(w.label, w.press, primary=bool(w.primary)))
-    return [rows[at] for at in sorted(rows)]
+    """Cards sorted by suit, each with the press that plays or marks it, if any, and whether it
+    is marked for the discard."""
+    return tuple(
+        Held(*_named(c, lang), press=presses.get(c), marked=c in marked) for c in sorted_hand(held)
+    )
 
 
 S = TypeVar("S", bound=Screen)

@@ -24,9 +24,7 @@ def encode(value: Any) -> Any:
     shown = _FIELDS.get(kind)
     if shown is None:
         shown = _FIELDS[kind] = tuple(
-            (f.name, bool(f.metadata.get("omit_none")))
-            for f in fields(value)
-            if not f.metadata.get("chat_only")
+            (f.name, bool(f.metadata.get("omit_none"))) for f in fields(value)
         )
     out: Json = {}
     for name, omit in shown:

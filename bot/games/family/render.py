@@ -3,13 +3,12 @@ and a deal's result, as HTML text and inline keyboards, in the words of the tabl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 from engine.actions import Action, Do
-from engine.cards import Card, suit_order
+from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.errors import ReplayError
 from engine.events import Event
@@ -18,12 +17,11 @@ from engine.tricks import Play
 from engine.views import SeatView, TableView
 from locales import SEPARATOR, t
 
-from ... import callbacks
-from ...format import card_label, name, signed, sorted_hand
+from ...format import card_label, name, signed
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
-from ...view.screen import Played, PotScreen, keyboard
-from . import account, codes
+from ...view.screen import Act, Played, PotScreen
+from . import account
 from .words import FamilyWords
 
 # ---- the deal ------------------------------------------------------------------------------------
@@ -165,12 +163,6 @@ def table_message(
     return Rendered(_fit("\n".join(lines)), rows)
 
 
-def _action_label(lang: str, ui: FamilyWords, action: Action, table: TableView) -> str:
-    if action.card is not None and action.joker is None:
-        return card_label(action.card, lang)
-    return ui.action_label(lang, action, table.turnup)
-
-
 def hand_message(
     lang: str,
     ui: FamilyWords,
@@ -231,7 +223,7 @@ def hand_message(
         lines += ["", ask]
     elif not table.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
-    return Rendered(_fit("\n".join(lines)), keyboard(seen.hand or (), seen.choices))
+    return Rendered(_fit("\n".join(lines)), keyboard(seen))
 
 
 def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:
@@ -242,83 +234,32 @@ def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:
     return ui.ask(lang, view.table) if turn else None
 
 
-def hand_choices(
-    lang: str,
-    ui: FamilyWords,
-    view: SeatView,
-    table_id: int,
-    deal_no: int,
-    step: int,
-    selection: Sequence[Card] = (),
-) -> list[list[Choice]]:
-    """A player's legal actions as choices, row by row as his control message's keyboard: a
-    card of the hand carries the card it plays (or marks for the discard, F9)."""
-    table = view.table
-    turn = [a for a in view.legal if a.do is not Do.LOOK]
-    rows: list[list[Choice]] = []
-
-    def button(
-        label: str, code: str, kind: str = "a", at: int = step, card: Card | None = None
-    ) -> Choice:
-        return Choice(label, callbacks.encode(kind, table_id, deal_no, at, code), card)
-
-    if any(a.do is Do.LOOK for a in view.legal):
-        # F7: looking does not depend on the position, so its button names no step and stays
-        # the same (and valid) while others move
-        rows.append([button(t(lang, "btn.look"), codes.LOOK, at=callbacks.ANY_STEP)])
-    if any(a.do is Do.DISCARD for a in turn):
-        rows += _buying_rows(lang, view, selection, button)
+def keyboard(seen: PotScreen) -> list[list[Choice]]:
+    """The control message's keyboard, drawn from the player's screen: looking at his cards
+    first (F7); while he marks cards for the discard (F9), the cards in one row (a marked one
+    crossed out) and the confirm below; else the cards he may play five to a row, the 7♠'s two
+    ways of play (SK2) and his other words two to a row."""
+    cards = [
+        Choice(("✖️ " if h.marked else "") + h.label, h.press, Card.parse(h.code), h.marked)
+        for h in seen.hand or ()
+        if h.press is not None
+    ]
+    look = [_choice(a) for a in seen.choices if a.verb == Do.LOOK]
+    jokers = [_choice(a) for a in seen.choices if a.joker is not None]
+    words = [_choice(a) for a in seen.choices if a.verb != Do.LOOK and a.joker is None]
+    if any(a.verb == Do.DISCARD for a in seen.choices):
+        rows = [look, cards, words]
     else:
-        plain = sorted(
-            (a for a in turn if a.card is not None and a.joker is None), key=_action_order
-        )
-        card_buttons = [
-            button(_action_label(lang, ui, a, table), codes.action_code(a), card=a.card)
-            for a in plain
-        ]
-        jokers = [
-            button(_action_label(lang, ui, a, table), codes.action_code(a))
-            for a in turn
-            if a.joker is not None
-        ]
-        other = [
-            button(_action_label(lang, ui, a, table), codes.action_code(a))
-            for a in turn
-            if a.card is None
-        ]
-        rows += [card_buttons[i : i + 5] for i in range(0, len(card_buttons), 5)]
-        rows += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
-        rows += [other[i : i + 2] for i in range(0, len(other), 2)]
-    return rows
+        rows = [look, *_rows(cards, 5), *_rows(jokers, 2), *_rows(words, 2)]
+    return [row for row in rows if row]
 
 
-def _action_order(action: Action) -> tuple[int, int]:
-    assert action.card is not None
-    return (suit_order(action.card.suit), action.card.rank)
+def _choice(act: Act) -> Choice:
+    return Choice(act.label, act.press, primary=bool(act.primary))
 
 
-def _buying_rows(
-    lang: str,
-    view: SeatView,
-    selection: Sequence[Card],
-    button: Callable[..., Choice],
-) -> list[list[Choice]]:
-    """F9: toggle cards to discard, then confirm; the confirm button says how many are bought."""
-    assert view.hand is not None
-    most = max((len(a.cards or ()) for a in view.legal if a.do is Do.DISCARD), default=0)
-    row = []
-    for card in sorted_hand(view.hand):
-        chosen = card in selection
-        new = [c for c in selection if c != card] if chosen else [*selection, card]
-        if len(new) > most:
-            continue
-        label = ("✖️ " if chosen else "") + card_label(card, lang)
-        row.append(replace(button(label, callbacks.cards_code(new), "t", card=card), marked=chosen))
-    confirm_code = "b" + callbacks.cards_code(list(selection))
-    confirm = (
-        t(lang, "btn.keep_all") if not selection else t(lang, "btn.exchange", n=len(selection))
-    )
-    return [row, [replace(button(confirm, confirm_code, "a"), primary=True)]]
+def _rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 # ---- results -------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 built only from what its `GameKind` gives one seat (the engine's seat view: his hand once
 opened, F7, and his legal actions) or the group (the public table view): the seats in table
 order with their words and figures, the trick and the last one, trump, turn-up, pot and stakes,
-the player's hand with his choices laid on its cards (the choices his chat message shows:
-`render.hand_choices`), his question, the result with its reasons."""
+the player's hand with the press of each card he may play or mark, his other choices as facts
+(his chat message's keyboard is drawn from them: `render.keyboard`), his question, the result
+with its reasons."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.actions import Action, Do
 from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.views import SeatView, TableView
 from locales import t
 
+from ... import callbacks
 from ...format import signed
 from ...view import screen as s
-from ...view.message import Choice
 from ..base import who
-from . import account, render
+from . import account, codes, render
 
 if TYPE_CHECKING:
     from ...table.live import OpenTable
@@ -83,14 +85,14 @@ def build(
     """The screen from the engine's views: `mine` (None: the public table's), the table's
     (id, deal number, step) its presses name, the seat's chosen discard, each seat's first
     fields (`who`) and chips after the deal (`total`)."""
-    rows: list[list[Choice]] = []
+    presses: dict[Card, str] = {}
+    acts: tuple[s.Act, ...] = ()
     question = None
     if mine is not None:
         if played.finished or closing:
             mine = replace(mine, legal=())
-        rows = render.hand_choices(lang, ui, mine, *ids, chosen)
+        presses, acts = _choices(lang, ui, mine, *ids, chosen)
         question = s.plain(render.question(lang, ui, mine))
-    on_cards, words = s.split(rows)
     playing = public.phase == "play" or public.tricks_played or public.finished
     return s.PotScreen(
         phase=str(public.phase.value),
@@ -115,14 +117,76 @@ def build(
         stakes=s.plain(ui.stakes(lang, public)),
         trick=s.trick(public.trick, lang),
         last_trick=s.taken(public.last_trick, public.last_winner, lang),
-        hand=s.hand(mine.hand, on_cards, lang, chosen) if mine and mine.hand else None,
+        hand=s.hand(mine.hand, presses, lang, chosen) if mine and mine.hand else None,
         hidden=mine.table.seats[mine.seat].cards if mine and mine.hand is None else 0,  # F7
         tricks_played=public.tricks_played,
-        choices=words,
+        choices=acts,
         question=question,
         result=_result(lang, ui, public, played, total) if played.finished else None,
         finished=public.finished,
     )
+
+
+def _choices(
+    lang: str,
+    ui: FamilyUI,
+    view: SeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    selection: Sequence[Card],
+) -> tuple[dict[Card, str], tuple[s.Act, ...]]:
+    """The player's legal actions: the press of each card of his hand he may play (or mark for
+    the discard, F9), and his other choices as facts."""
+    table = view.table
+
+    def press(code: str, kind: str = "a", at: int = step) -> str:
+        return callbacks.encode(kind, table_id, deal_no, at, code)
+
+    acts: list[s.Act] = []
+    if any(a.do is Do.LOOK for a in view.legal):
+        # F7: looking does not depend on the position, so its press names no step and stays
+        # the same (and valid) while others move
+        acts.append(
+            s.Act(Do.LOOK.value, t(lang, "btn.look"), press(codes.LOOK, at=callbacks.ANY_STEP))
+        )
+    turn = [a for a in view.legal if a.do is not Do.LOOK]
+    if any(a.do is Do.DISCARD for a in turn):  # F9: cards marked, then the discard confirmed
+        assert view.hand is not None
+        most = max(len(a.cards or ()) for a in turn if a.do is Do.DISCARD)
+        marking = {}
+        for card in view.hand:
+            kept = [c for c in selection if c != card]
+            chosen = kept if card in selection else [*selection, card]
+            if len(chosen) <= most:
+                marking[card] = press(callbacks.cards_code(chosen), "t")
+        n = len(selection)
+        label = t(lang, "btn.exchange", n=n) if n else t(lang, "btn.keep_all")
+        confirm = press("b" + callbacks.cards_code(list(selection)))
+        return marking, (*acts, s.Act(Do.DISCARD.value, label, confirm, n=n, primary=True))
+    on_cards = {}
+    for a in turn:
+        if a.card is not None and a.joker is None:  # a card of his hand
+            on_cards[a.card] = press(codes.action_code(a))
+        else:
+            acts.append(_act(lang, ui, a, table.turnup, press(codes.action_code(a))))
+    return on_cards, tuple(acts)
+
+
+def _act(lang: str, ui: FamilyUI, action: Action, turnup: Card | None, press: str) -> s.Act:
+    """A choice that names no card of the hand, with its facts: the 7♠ played as the joker or
+    not (SK2), a cutter's new hand (F10), a bid's tricks (N2)."""
+    label = ui.action_label(lang, action, turnup)
+    if action.joker is not None:
+        assert action.card is not None
+        return s.Act(action.do.value, label, press, card=str(action.card), joker=action.joker)
+    if action.do is Do.CUT:
+        hand = ui.deal.HAND_SIZE
+        if action.turnup:
+            assert turnup is not None
+            return s.Act(action.do.value, label, press, n=hand, card=str(turnup))
+        return s.Act(action.do.value, label, press, n=hand + 1)
+    return s.Act(action.do.value, label, press, level=action.tricks)
 
 
 def _word(lang: str, ui: FamilyUI, table: TableView, seat: int) -> str | None:

@@ -5,10 +5,9 @@ Pure presentation: engine views in, HTML and keyboards out."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from html import escape
 
-from engine.cards import Card, suit_order
+from engine.cards import Card
 from engine.preferans.actions import PrefDo
 from engine.preferans.bidding import LADDER, level
 from engine.preferans.match import Match
@@ -23,8 +22,8 @@ from ... import callbacks
 from ...format import card_label, cards_text, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Choice, Rendered
-from ...view.screen import Rung
-from .codes import _toggled, action_code
+from ...view.screen import Act, ContractScreen, Held, OpenSeat, Rung, Seat, SheetScreen
+from .codes import action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards
 
@@ -150,9 +149,8 @@ def taker(table: PrefTableView) -> int:
 def hand_message(
     lang: str,
     view: PrefSeatView,
-    table_id: int,
+    seen: ContractScreen | SheetScreen,
     deal_no: int,
-    step: int,
     chat_title: str,
     selection: Sequence[Card] = (),
     *,
@@ -188,7 +186,7 @@ def hand_message(
     elif view.legal:
         lines += _situation(lang, view, names)
         lines += ["", question(lang, view, names, selection)]
-        rows = hand_choices(lang, view, table_id, deal_no, step, selection)
+        rows = keyboard(seen) if isinstance(seen, ContractScreen) else []
     elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
     else:
@@ -271,58 +269,40 @@ def ladder(
     )
 
 
-def hand_choices(
-    lang: str,
-    view: PrefSeatView,
-    table_id: int,
-    deal_no: int,
-    step: int,
-    selection: Sequence[Card],
-) -> list[list[Choice]]:
-    """The player's legal actions as choices, row by row as his message's keyboard: a card
-    carries the card it plays (from his hand, or the passer's open hand in light play, P7) or
-    marks for the discard (P5)."""
+def keyboard(seen: ContractScreen) -> list[list[Choice]]:
+    """The player's keyboard, drawn from his screen: while he marks the discard (P5), his cards
+    six to a row (a marked one crossed out) and the pair's confirm below; else the cards he may
+    play (from his hand, or the passer's open hand in light play, P7) and the bids he may say,
+    five to a row, then his other words in one row."""
+    if seen.phase == "discard":
+        cards = [_card_choice(h) for h in seen.hand or () if h.press is not None]
+        rows = [*_rows(cards, 6), [_choice(a) for a in seen.choices]]
+    else:
+        hands = [*(seen.hand or ()), *(h for seat in seen.seats for h in _open_hand(seat))]
+        held = {h.code: h for h in hands if h.press is not None}
+        order = sorted_hand([Card.parse(code) for code in held])
+        cards = [_card_choice(held[str(c)]) for c in order]
+        bids = [Choice(r.label, r.press) for r in seen.ladder if r.press is not None]
+        rows = [*_rows(cards, ROW), *_rows(bids, ROW), [_choice(a) for a in seen.choices]]
+    return [row for row in rows if row]
 
-    def button(label: str, code: str, kind: str = "a", card: Card | None = None) -> Choice:
-        return Choice(label, callbacks.encode(kind, table_id, deal_no, step, code), card)
 
-    legal = view.legal
-    if legal[0].do is PrefDo.DISCARD:
-        # 66 pairs are too many buttons: the cards are toggled, then the chosen pair confirmed.
-        # A toggle's code is the selection it leads to (as the shared service's toggle expects);
-        # a third card replaces the earlier of the two chosen.
-        toggles = [
-            replace(
-                button(
-                    ("✖️ " if c in selection else "") + card_label(c, lang),
-                    _toggled(selection, c),
-                    kind="t",
-                    card=c,
-                ),
-                marked=c in selection,
-            )
-            for c in sorted_hand(view.hand)
-        ]
-        rows = [toggles[i : i + 6] for i in range(0, len(toggles), 6)]
-        if len(selection) == 2:
-            pair = frozenset(selection)
-            chosen = next(a for a in legal if frozenset(a.cards or ()) == pair)
-            confirm = button(WORDS.button_label(lang, chosen), action_code(chosen))
-            rows.append([replace(confirm, primary=True)])
-        return rows
-    plays = sorted(
-        (a for a in legal if a.do is PrefDo.PLAY),
-        key=lambda a: (suit_order(a.card.suit), a.card.rank) if a.card else (0, 0),
-    )
-    ladder = [a for a in legal if a.do in (PrefDo.BID, PrefDo.CONTRACT)]
-    words = [a for a in legal if a not in plays and a not in ladder]
-    rows = []
-    for group in (plays, ladder):
-        buttons = [button(WORDS.button_label(lang, a), action_code(a), card=a.card) for a in group]
-        rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
-    if words:
-        rows.append([button(WORDS.button_label(lang, a), action_code(a)) for a in words])
-    return rows
+def _open_hand(seat: Seat) -> tuple[Held, ...]:
+    return (seat.open_hand or ()) if isinstance(seat, OpenSeat) else ()
+
+
+def _card_choice(held: Held) -> Choice:
+    assert held.press is not None
+    label = ("✖️ " if held.marked else "") + held.label
+    return Choice(label, held.press, Card.parse(held.code), held.marked)
+
+
+def _choice(act: Act) -> Choice:
+    return Choice(act.label, act.press, primary=bool(act.primary))
+
+
+def _rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 # ---- results ------------------------------------------------------------------------------------

@@ -4,21 +4,25 @@ his discard and the talon he took as declarer, P5) or the group (the public view
 the table saw it, raspasy's turned card, the open hands of P7 and P9): the seats in table order
 with their words, tricks and sheet figures, the contract and trump, the trick and the last one
 with its taker (P8), the player's hand with his choices laid on its cards (or on the passer's
-open hand that he plays, P7; the choices his chat message shows: `render.hand_choices`), his
-question, the last deal's result with its reasons, the sheet."""
+open hand that he plays, P7), the ladder of bids with those he may say, his other words as
+facts (his chat message's keyboard is drawn from all these: `render.keyboard`), his question,
+the last deal's result with its reasons, the sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.cards import Card
+from engine.preferans.actions import PrefDo
 from engine.preferans.views import PrefSeatView, PrefTableView
 
+from ... import callbacks
 from ...view import screen as s
-from ...view.message import Choice
 from ..base import who
 from . import render
+from .codes import _toggled, action_code
 from .ui import PreferansUI
 from .words import WORDS
 
@@ -38,52 +42,67 @@ def screen(
     seat: int | None,
     lang: str,
     balances: Mapping[int, int],
+    *,
+    closing: bool = False,
 ) -> s.ContractScreen | s.SheetScreen:
-    """The pulya's deal in play as `seat` sees it; `seat` None: the public table."""
-    sheet = match.sheet
-    figures = s.Sheet(
-        deals=sheet.deals,
-        pulya=tuple(sheet.pulya),
-        gora=tuple(sheet.gora),
-        whists=tuple(tuple(row) for row in sheet.whists),
-        target=sheet.rules.target,
-    )
-    last = sheet.lines[-1] if sheet.lines else None
-    result = _result(lang, last, match.names, sheet.deals) if last else None
+    """The pulya's deal in play as `seat` sees it; `seat` None: the public table; `closing`: the
+    table closes, so no choice is left to him."""
     deal = match.deal
     public: PrefTableView | None = game.public_view(table)
     if deal is None or public is None:
-        return s.SheetScreen(figures, result, match.finished)
-    mine: PrefSeatView | None = None
-    rows: list[list[Choice]] = []
+        return s.SheetScreen(_sheet(match), _last(lang, match), match.finished)
+    return build(
+        ui,
+        match,
+        public,
+        game.seat_view(table, seat) if seat is not None else None,
+        lang,
+        (table.row.table_id, table.row.deal_no, len(deal.actions)),
+        table.selection.get(seat, ()) if seat is not None else (),
+        lambda at, name: who(table, at, name, balances),
+        closing=closing,
+    )
+
+
+def build(
+    ui: PreferansUI,
+    match: Match,
+    public: PrefTableView,
+    mine: PrefSeatView | None,
+    lang: str,
+    ids: tuple[int, int, int],
+    chosen: Sequence[Card],
+    facts: Callable[[int, str], tuple[int, str, bool, bool, str | None]],
+    *,
+    closing: bool = False,
+) -> s.ContractScreen:
+    """The deal's screen from the engine's views: `mine` (None: the public table's), the table's
+    (id, deal number, step) its presses name, the seat's chosen discard, each seat's first
+    fields (`who`); the sheet and the last result from `match`."""
+    sheet = match.sheet
+    presses: dict[Card, str] = {}
+    acts: tuple[s.Act, ...] = ()
     ladder: tuple[s.Rung, ...] = ()
     question = None
-    chosen = table.selection.get(seat, ()) if seat is not None else ()
     names = [info.name for info in public.seats]
-    if seat is not None:
-        mine = game.seat_view(table, seat)
-        assert mine is not None
-        if deal.finished:
+    if mine is not None:
+        if public.finished or closing:
             mine = replace(mine, legal=())
-        if mine.legal and public.seats[seat].role != "out":
-            at = (table.row.table_id, table.row.deal_no, len(deal.actions))
-            rows = render.hand_choices(lang, mine, *at, chosen)
-            ladder = render.ladder(lang, mine, *at)
+        if mine.legal and public.seats[mine.seat].role != "out":
+            presses, acts = _choices(lang, mine, *ids, chosen)
+            ladder = render.ladder(lang, mine, *ids)
             question = s.plain(render.question(lang, mine, names, chosen))
-    on_cards, words = s.split(rows)
-    on_ladder = {rung.press for rung in ladder}
-    words = tuple(w for w in words if w.press not in on_ladder)  # the ladder holds them
     mover = public.controller if public.controller is not None else public.to_act
     playing = public.phase.value == "play" or public.finished
     return s.ContractScreen(
-        sheet=figures,
-        result=result,
+        sheet=_sheet(match),
+        result=_last(lang, match),
         finished=match.finished,
         phase=str(public.phase.value),
         mover=mover,
         seats=tuple(
             s.OpenSeat(
-                *who(table, info.seat, info.name, balances),
+                *facts(info.seat, info.name),
                 cards=info.cards,
                 tricks=info.tricks if playing and info.role != "out" else None,
                 word=_word(lang, ui, info.role and render.role_word(public, info.role), info.said),
@@ -95,7 +114,7 @@ def screen(
                     s.Figure("whists", sum(sheet.whists[info.seat])),
                 ),
                 # P7, P9: a hand laid open; in light play the whister taps the passer's cards
-                open_hand=s.hand(info.open_hand, on_cards, lang) if info.open_hand else None,
+                open_hand=s.hand(info.open_hand, presses, lang) if info.open_hand else None,
                 plays_from=info.seat == public.to_act and mover != public.to_act,
             )
             for info in public.seats
@@ -110,11 +129,64 @@ def screen(
         last_trick=s.taken(
             public.last_trick, render.taker(public) if public.last_trick else None, lang
         ),
-        hand=s.hand(mine.hand, on_cards, lang, chosen) if mine is not None else None,
+        hand=s.hand(mine.hand, presses, lang, chosen) if mine is not None else None,
         discards=s.faces(mine.discards, lang) if mine is not None else (),
-        choices=words,
+        choices=acts,
         question=question,
         ladder=ladder,
+    )
+
+
+def _sheet(match: Match) -> s.Sheet:
+    sheet = match.sheet
+    return s.Sheet(
+        deals=sheet.deals,
+        pulya=tuple(sheet.pulya),
+        gora=tuple(sheet.gora),
+        whists=tuple(tuple(row) for row in sheet.whists),
+        target=sheet.rules.target,
+    )
+
+
+def _last(lang: str, match: Match) -> s.Result | None:
+    """The last deal written on the sheet."""
+    sheet = match.sheet
+    return _result(lang, sheet.lines[-1], match.names, sheet.deals) if sheet.lines else None
+
+
+def _choices(
+    lang: str,
+    view: PrefSeatView,
+    table_id: int,
+    deal_no: int,
+    step: int,
+    selection: Sequence[Card],
+) -> tuple[dict[Card, str], tuple[s.Act, ...]]:
+    """The player's legal actions: the press of each card he may play (from his hand, or the
+    passer's open hand in light play, P7) or mark for the discard (P5), and his words as facts
+    (the bids and contracts are the ladder's)."""
+
+    def press(code: str, kind: str = "a") -> str:
+        return callbacks.encode(kind, table_id, deal_no, step, code)
+
+    legal = view.legal
+    if legal[0].do is PrefDo.DISCARD:
+        # 66 pairs are too many choices: the cards are marked, then the pair confirmed. A
+        # mark's code is the selection it leads to (as the host's toggle expects); a third card
+        # replaces the earlier of the two chosen.
+        marking = {c: press(_toggled(selection, c), "t") for c in view.hand}
+        if len(selection) < 2:
+            return marking, ()
+        pair = frozenset(selection)
+        chosen = next(a for a in legal if frozenset(a.cards or ()) == pair)
+        label = WORDS.button_label(lang, chosen)
+        return marking, (
+            s.Act(chosen.do.value, label, press(action_code(chosen)), n=2, primary=True),
+        )
+    plays = {a.card: press(action_code(a)) for a in legal if a.card is not None}
+    words = (a for a in legal if a.do not in (PrefDo.PLAY, PrefDo.BID, PrefDo.CONTRACT))
+    return plays, tuple(
+        s.Act(a.do.value, WORDS.button_label(lang, a), press(action_code(a))) for a in words
     )
 
 

@@ -372,9 +372,10 @@ class PulyaTables:
         if closed or deal.finished:
             view = replace(view, legal=())
         match = pulya(live)
+        lang = pick_language(user.lang)
+        seen = screen.screen(self, self.ui, match, live, seat, lang, {}, closing=closed)
         content = render.hand_message(
-            pick_language(user.lang), view, live.row.table_id, live.row.deal_no,
-            len(deal.actions), chat.title, live.selection.get(seat, ()),
+            lang, view, seen, live.row.deal_no, chat.title, live.selection.get(seat, ()),
             voided=closed, end=match if match.finished else None,
         )  # fmt: skip
         moving = not closed and deal.controller == seat and not deal.finished

@@ -78,6 +78,7 @@ class Presenter:
         self._posts: dict[int, int] = {}  # the bot's last message in each chat, as stored
         self.renewals_skipped = 0  # pings sent as edits: Telegram's budget was spent
         self._back = asyncio.Event()  # set when Telegram answers again after trouble
+        self._answers = 0  # how many times it did (a try's pause compares with its start)
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
@@ -189,6 +190,7 @@ class Presenter:
         delivered. `reply_to`: the message it answers (sent even if that one is gone)."""
         chat_id = self.where(chat_id)
         for attempt in range(1, _POST_RETRIES + 2):
+            answers = self._answers
             try:
                 if content.photo is not None:
                     posted = await self.bot.post_photo(
@@ -216,7 +218,8 @@ class Presenter:
                 if attempt > _POST_RETRIES:
                     log.error("could not post to %s: %s", chat_id, exc)
                     return None
-                await self._pause(_pause(exc, attempt), woken=not isinstance(exc, RetryAfter))
+                woken = None if isinstance(exc, RetryAfter) else answers
+                await self._pause(_pause(exc, attempt), woken=woken)
         return None
 
     async def _run(self, slot: _Slot) -> None:
@@ -237,6 +240,7 @@ class Presenter:
                 slot.chat_id = self.where(slot.chat_id)  # old message stays, a new one is
                 slot.message_id, slot.shown = None, None  # posted in the supergroup
             content = slot.wanted
+            answers = self._answers
             try:
                 await self._send(slot, content)
                 failures = 0
@@ -262,15 +266,20 @@ class Presenter:
                 failures += 1  # no giving up: the message must end up showing the latest state
                 # no line per try: bot.metrics.Telegram says once that Telegram is down
                 log.debug("slot %s: %s (try %d)", slot.name, exc, failures)
-                await self._pause(_pause(exc, failures), woken=not isinstance(exc, RetryAfter))
+                woken = None if isinstance(exc, RetryAfter) else answers
+                await self._pause(_pause(exc, failures), woken=woken)
 
-    async def _pause(self, seconds: float, *, woken: bool) -> None:
+    async def _pause(self, seconds: float, *, woken: int | None) -> None:
         """The wait before trying again: cut short by the shutdown's cut-off, after which the
-        next try fails at once and ends the loop; and, if `woken`, by Telegram answering again
-        (after an outage every message shows the latest state at once, not after its back-off;
-        a 429's pause is Telegram's own and is not cut)."""
+        next try fails at once and ends the loop; and, unless `woken` is None, by Telegram
+        answering again (after an outage every message shows the latest state at once, not
+        after its back-off; a 429's pause is Telegram's own and is not cut). `woken`: how many
+        times Telegram had answered again when the failed try began; if it has since, while
+        that try was under way, there is no wait at all."""
+        if woken is not None and woken != self._answers:
+            return
         sleep = asyncio.sleep(seconds) if self.cutoff is None else self.cutoff.sleep(seconds)
-        if not woken:
+        if woken is None:
             await sleep
             return
         waits = [asyncio.ensure_future(sleep), asyncio.ensure_future(self._back.wait())]
@@ -282,6 +291,7 @@ class Presenter:
 
     def wake(self) -> None:
         """Telegram answers again: the tries waiting out a back-off go now."""
+        self._answers += 1
         self._back.set()
         self._back = asyncio.Event()
 

@@ -7,8 +7,11 @@ import asyncio
 import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram.error import NetworkError
 
 from bot import presenter as presenter_module
 from bot.client.api import FrapBot, markup
@@ -149,3 +152,39 @@ async def test_a_message_waiting_out_its_back_off_is_sent_once_telegram_answers(
     await storage.close()
     assert [m.text for m in tg.messages(GROUP)] == ["first"]
     assert waited < 2
+
+
+async def test_telegram_answering_while_a_try_is_under_way_spares_that_try_its_back_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram answers another call again while a message's try is still waiting for its own
+    answer, which then fails: the next try goes at once, the wake not lost for coming early."""
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    async with FakeTelegram(bot_username="frapbot") as tg:
+        tg.group(GROUP)
+        async with FrapBot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as bot:
+            presenter = Presenter(bot, storage)
+            post = FrapBot.post_text
+            loop = asyncio.get_running_loop()
+            failed: list[float] = []
+
+            async def post_text(self: FrapBot, *args: Any, **kwargs: Any) -> int:
+                try:
+                    return await post(self, *args, **kwargs)
+                except NetworkError:
+                    if len(failed) == 2:  # the third try: Telegram is back meanwhile
+                        tg.end_outage()
+                        presenter.wake()
+                    failed.append(loop.time())
+                    raise
+
+            monkeypatch.setattr(FrapBot, "post_text", post_text)
+            tg.outage(502)
+            presenter.show("table:1", GROUP, Rendered("first"))
+            await tg.wait_for(lambda: len(failed) >= 3, timeout=10)
+            await tg.wait_for(lambda: len(tg.messages(GROUP)) == 1, timeout=10)
+            sent = loop.time()
+            await presenter.close(timeout=1)
+    await storage.close()
+    assert [m.text for m in tg.messages(GROUP)] == ["first"]
+    assert sent - failed[2] < 1  # not the 2 s its back-off would have been

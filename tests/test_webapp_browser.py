@@ -772,6 +772,39 @@ async def test_a_preferans_deal_played_on_the_pages(
         assert await bot.service.storage.check() == []
 
 
+# Each seat's plate as drawn: its seat, its earlier words of the auction, and its latest.
+CALLS = """() => [...document.querySelectorAll("#seats .seat[data-seat]")].map((n) => [
+  Number(n.dataset.seat), n.querySelector(".calls")?.textContent ?? "",
+  n.querySelector(".said")?.textContent ?? ""])"""
+
+
+async def test_p4_the_auction_so_far_is_at_each_seats_plate(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """A rigged auction by taps on the pages: 6♠, 6♣, pass, then 6♦ by the first hand. Every
+    page shows at each plate the seat's earlier words before its latest: the first hand's 6♠
+    before his 6♦, one word alone for the others."""
+    from tests.pref_deal_helpers import rig
+    from tests.test_bot_review import Rigged
+
+    group, users = make_players(tg, 3)
+    async with running_bot(tg, tmp_path / "db.sqlite3", **webapp_overrides()) as bot:
+        bot.service.rng = Rigged(rig(OPEN_HANDS, OPEN_TALON), dealer=2)  # seat 0 bids first
+        pages, table_id = await gather_on_pages(
+            browser, bot, group, users, "/newgame preferans", PHONE
+        )
+        for seat, said in ((0, ":b6S"), (1, ":b6C"), (2, ":P"), (0, ":b6D")):
+            moves = moves_now(control_message(tg, users[seat]))
+            await tap(pages[seat], next(m for m in moves if m.endswith(said)))
+            await synced(bot, pages, table_id)
+        for page in pages:
+            await laid_out(page)
+            assert sorted(await page.evaluate(CALLS)) == [
+                [0, "6♠", "6♦"], [1, "", "6♣"], [2, "", "пас"],
+            ]  # fmt: skip
+        await picture(pages[1], shots(tmp_path) / "preferans-auction.png")
+
+
 # P7: the first hand (seat 0) holds the spades and bids 6♠, the others pass; the second (at the
 # declarer's left) whists alone and plays light: both defenders' hands lie open on the table.
 OPEN_HANDS = ("AS KS QS JS TS 9S AD KD 7C 7H", "AH KH QH JH AC KC QC 8D 7D 8S",

@@ -236,12 +236,25 @@ class PotScreen(Screen):
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """A word a seat said in the auction or the whisting: `verb` ('bid', 'misere', 'here',
+    'pass', 'whist', 'half_whist'), a bid's `level` and `strain` (S C D H, or NT: no trumps),
+    and its label ('7♥', 'pass')."""
+
+    verb: str
+    label: str
+    level: int | None = field(default=None, metadata=OMIT_NONE)
+    strain: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
 class OpenSeat(Seat):
-    """A seat whose hand may lie open on the table (P7, P9), and whether the mover plays its
-    cards."""
+    """A seat whose hand may lie open on the table (P7, P9), whether the mover plays its cards,
+    and every word it said this deal, in order."""
 
     open_hand: tuple[Held, ...] | None
     plays_from: bool
+    calls: tuple[Call, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, Suit
 from ..tricks import Play
-from .actions import PrefAction
+from .actions import PrefAction, PrefDo
 from .deal import Phase, PrefDeal
 from .outcome import Entries, Outcome
 
@@ -24,6 +24,7 @@ class PrefSeatInfo:
     cards: int
     tricks: int
     open_hand: tuple[Card, ...] | None
+    calls: tuple[str, ...] = ()  # every word it said this deal, in order (P4, P6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,19 @@ class PrefSeatView:
     taken: tuple[Card, ...] = ()
 
 
+# the words of the auction and the whisting, which everyone hears (P4, P6)
+_CALLS = frozenset(
+    {PrefDo.BID, PrefDo.MISERE, PrefDo.HERE, PrefDo.PASS, PrefDo.WHIST, PrefDo.HALF_WHIST}
+)
+
+
 def table_view(deal: PrefDeal) -> PrefTableView:
     """The public view of the deal."""
     auction = deal.auction
+    calls: list[list[str]] = [[] for _ in range(deal.n)]
+    for action in deal.actions:
+        if action.do in _CALLS:
+            calls[action.seat].append(action.bid or action.do.value)
     seats = tuple(
         PrefSeatInfo(
             seat=seat,
@@ -79,6 +90,7 @@ def table_view(deal: PrefDeal) -> PrefTableView:
             cards=len(deal.hands[seat]),
             tricks=deal.won[seat],
             open_hand=deal.hands[seat] if seat in deal.opened else None,
+            calls=tuple(calls[seat]),
         )
         for seat in range(deal.n)
     )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.preferans.actions import PrefDo
+from engine.preferans.bidding import LADDER, MISERE, level
 from engine.preferans.views import PrefSeatView, PrefTableView
 
 from ... import callbacks
@@ -25,6 +26,8 @@ from . import render
 from .codes import _toggled, action_code
 from .ui import PreferansUI
 from .words import WORDS
+
+_BIDS = frozenset(LADDER) - {LADDER[MISERE]}  # the trick bids, 6♠ … 10NT
 
 if TYPE_CHECKING:
     from engine.preferans.match import Match
@@ -116,6 +119,7 @@ def build(
                 # P7, P9: a hand laid open; in light play the whister taps the passer's cards
                 open_hand=s.hand(info.open_hand, presses, lang) if info.open_hand else None,
                 plays_from=info.seat == public.to_act and mover != public.to_act,
+                calls=tuple(_call(lang, ui, said) for said in info.calls),
             )
             for info in public.seats
         ),
@@ -195,6 +199,14 @@ def _word(lang: str, ui: PreferansUI, role: str | None, said: str | None) -> str
     if role is not None:
         return WORDS.text(lang, f"role.{role}")
     return ui.said_label(lang, said) if said else None
+
+
+def _call(lang: str, ui: PreferansUI, said: str) -> s.Call:
+    """A word of the auction or the whisting, a bid with its level and strain (P4)."""
+    if said in _BIDS:
+        strain = said.lstrip("0123456789")
+        return s.Call("bid", ui.bid_label(lang, said), level(said), strain)
+    return s.Call(said, ui.said_label(lang, said))
 
 
 def _contract(ui: PreferansUI, lang: str, table: PrefTableView) -> str | None:

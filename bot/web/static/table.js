@@ -65,6 +65,9 @@ function seatNode(deal, s) {
   if (s.away) head.append(el("span", "badge away", words.away));
   const facts = [];
   // a seat out of the deal: its badge says so (its word would say it again)
+  // the auction so far (P4): while it goes on, the seat's earlier words before its latest
+  const earlier = deal.phase === "bidding" && s.calls ? s.calls.slice(0, -1) : [];
+  if (earlier.length) facts.push(el("span", "calls", earlier.map((c) => c.label).join(" · ")));
   if (s.word && !s.out) facts.push(el("span", "said", s.word));
   if (s.tricks !== null && s.tricks !== undefined) facts.push(el("span", null, words.tricks + " " + s.tricks));
   for (const f of s.figures || []) facts.push(el("span", null, words[f.key] + " " + f.value));

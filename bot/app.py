@@ -225,7 +225,7 @@ def _post_init(settings: Settings, rng: random.Random | None):  # type: ignore[n
         handlers = app.bot_data["handlers"] = Handlers(service, chats, settings.zone)
         register(app, handlers)
         if settings.webapp_url:  # its server started by `prepare`
-            service.ways_in.append(
+            service.chat.ways_in.append(
                 Opener(settings.webapp_url, app.bot.username, settings.webapp_short_name)
             )
             app.bot_data["web"].attach(service, handlers)

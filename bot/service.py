@@ -13,7 +13,7 @@ import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -23,6 +23,7 @@ from locales import pick_language, t
 
 from . import callbacks, computer, games
 from .chat import evening, settings_menu, turns
+from .chat.front import ChatFront
 from .format import name as shown_name
 from .games.base import GameKind, Moved
 from .names import distinct
@@ -33,16 +34,12 @@ from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.seating import AWAY_AFTER
 from .view import slots
-from .view.message import Button, Rendered, deep_link
+from .view.message import Rendered, deep_link
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
 
 log = logging.getLogger(__name__)
-
-# A way into a table's other front end: the buttons that open it at table `table_id`, worded in
-# `lang`, on a message in a private chat (True) or a group's (bot/web/opening.py: the Mini App).
-WayIn = Callable[[int, str, bool], Sequence[Button]]
 
 
 class GameService:
@@ -77,7 +74,6 @@ class GameService:
         self._langs: dict[int, str] = {}  # by user id
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
-        self._writes: set[asyncio.Task[None]] = set()  # writes a sync caller started (the same)
         self.computers = computer.Computers(
             self._computer_moved,
             pause=computer_pause,
@@ -91,15 +87,15 @@ class GameService:
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
+        # the table's messages in the chat, with the ways into its other front ends
+        self.chat = ChatFront(presenter, storage, clock)
         # each game's tables, played by its kind (the registry's); and who is told of a change
         self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
         self.observers: list[Callable[[OpenTable], None]] = []
-        # the buttons that open another front end at a table (the Mini App's, when it is served)
-        self.ways_in: list[WayIn] = []
         self.lobby = Lobby(
             LobbyPort(
                 storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
-                self.game, self._arm_timer, self.changed, self._close, self.show_table,
+                self.game, self._arm_timer, self.changed, self._close, self.chat.show_table,
                 self.table_in,
             )
         )  # fmt: skip
@@ -112,26 +108,6 @@ class GameService:
         """The chat's open table, if any (a group's, by its old id too)."""
         chat_id = self.storage.moves.get(chat_id, chat_id)
         return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
-
-    def show_table(
-        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
-        deal: bool = False,
-    ) -> None:  # fmt: skip
-        """Show one of the table's messages in its chat (its lobby, a deal's table message when
-        `deal`, a result) in slot `slot`. While it is the table's `current` message, the ways
-        into the table's other front ends are added below it, so a page can be opened at any
-        moment of the evening; at a practice table (a private chat) none on a deal's table
-        message, since its player's control message, just below, has them. The game is asked
-        nothing about its front ends, and the host knows none of them."""
-        private = seating.practice(chat.chat_id)
-        if current and not (private and deal):
-            content = self._ways_in(content, live.row.table_id, chat.lang, private)
-        self.presenter.show(slot, chat.chat_id, content)
-
-    def _ways_in(self, content: Rendered, table_id: int, lang: str, private: bool) -> Rendered:
-        for way in self.ways_in:
-            content = content.below(way(table_id, lang, private))
-        return content
 
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
@@ -483,7 +459,8 @@ class GameService:
         """Stop every timer (at shutdown: the restarted bot re-arms them from SQLite)."""
         for table_id in list(self._timers):
             self._cancel_timer(table_id)
-        await asyncio.gather(*self._firing, *self._writes, return_exceptions=True)
+        await asyncio.gather(*self._firing, return_exceptions=True)
+        await self.chat.close()
         await self.computers.close()
 
     def _cancel_timer(self, table_id: int) -> None:
@@ -552,48 +529,6 @@ class GameService:
         await self.presenter.post(user_id, Rendered(text))
 
     # ---- what the messages show -----------------------------------------------------------------
-
-    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
-        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (the
-        turn ping's rule, one for every game), else None."""
-        ping = mover if mover != live.mover else None
-        live.mover = mover
-        return ping
-
-    def deliver_hand(
-        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
-        anew: bool = False,
-    ) -> None:  # fmt: skip
-        """Send a player's control message of any game: with what the bot last played for him
-        and, when he is to move, his time left; a ping (the move just passed to him) or `anew`
-        post it again at the bottom of his chat (see `_show_hand`); never one to a computer
-        player."""
-        user = live.users[live.deal_seats[seat]]
-        if computer.is_computer(user.user_id) or user.user_id in live.row.leaving:
-            return  # (a player leaving has had the last word, `_last_word`)
-        lang = pick_language(user.lang)
-        auto = live.auto.get(seat)
-        top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
-        bottom: list[str] = []
-        away = seating.plays_itself(live, user.user_id)
-        if moving and not away and live.row.deadline is not None:
-            bottom.append(turns.timer_line(lang, live.row.deadline - self.clock()))
-        ping = ping and user.pings and not away
-        if ping and not user.pinged:  # the first ping says how to turn them off
-            bottom.insert(0, t(lang, "timer.pings_hint"))  # (the timer stays the last line)
-            live.users[user.user_id] = replace(user, pinged=True)
-            write = asyncio.create_task(self.storage.set_user(user.user_id, pinged=1))
-            self._writes.add(write)
-            write.add_done_callback(self._writes.discard)
-        content = turns.with_lines(content, top, bottom)
-        content = self._ways_in(content, live.row.table_id, lang, private=True)
-        self.presenter.show(
-            slots.hand(live.row.table_id, user.user_id),
-            user.user_id,
-            content,
-            renew=anew or ping,
-            if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
-        )
 
     async def _refresh(self, live: OpenTable) -> None:
         """Every message of the table as it stands (after a restart, a group's move), its timer

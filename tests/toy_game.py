@@ -422,7 +422,7 @@ class ToyTables:
         slot = slots.table(live.row.table_id, live.row.deal_no)
         self.host.presenter.show(slot, chat.chat_id, Rendered("\n".join(lines)))
         mover = deal.to_act
-        ping = self.host.passed_to(live, mover)
+        ping = self.host.chat.passed_to(live, mover)
         for seat in range(2):
             self._show_hand(live, chat, seat, ping=seat == ping)
 
@@ -455,7 +455,7 @@ class ToyTables:
         elif not closing:
             text += "\n" + self.ui.text(lang, "wait")
         content = Rendered(text, rows)
-        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> None:
         deal = toy_deal(live)

@@ -50,16 +50,44 @@ class Moved(Enum):
     ABANDONED = "abandoned"  # everyone is away and the deal would only be redealt: closed
 
 
+class Chat(Protocol):
+    """The chat's front end, as a game's tables use it (bot/chat/front.py): the table's messages
+    in its chat, each player's control message, and the turn ping's rule."""
+
+    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
+        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (its
+        control message then pings him), else None."""
+
+    def deliver_hand(
+        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
+        anew: bool = False,
+    ) -> None:  # fmt: skip
+        """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
+        just passed to him; `anew`: posted again at the bottom of his chat), with the chat's own
+        lines: what the bot last played for him, his time left."""
+
+    def show_table(
+        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
+        deal: bool = False,
+    ) -> None:  # fmt: skip
+        """Show one of the table's messages in its chat (a deal's table message when `deal`, a
+        result) in the presenter's slot `slot`; `current`: the table's message while it is open,
+        below which go the ways into the table's other front ends (the Mini App's button)."""
+
+
 class Host(Protocol):
     """What a game's tables may ask of the table host that runs them (pucxobot's
     pcx_game_callbacks): its storage and presenter, its chance and clock, who is dealt in, and
-    a player's control message sent the host's way (what the bot played for him, his time
-    left, his ping). The host is `bot.service.GameService`."""
+    the chat's front end its messages go through. The host is `bot.service.GameService`."""
 
     storage: Storage
     presenter: Presenter
     rng: random.Random
     bot_username: str
+
+    @property
+    def chat(self) -> Chat:
+        """The chat's front end the tables' messages go through."""
 
     def deadline(self, chat: ChatRow) -> float | None:
         """When the move due now times out (the chat's turn timer; None: no timer)."""
@@ -72,25 +100,6 @@ class Host(Protocol):
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
         the host decides who sits out)."""
-
-    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
-        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (its
-        control message then pings him), else None."""
-
-    def deliver_hand(
-        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
-        anew: bool = False,
-    ) -> None:  # fmt: skip
-        """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
-        just passed to him; `anew`: posted again at the bottom of his chat)."""
-
-    def show_table(
-        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
-        deal: bool = False,
-    ) -> None:  # fmt: skip
-        """Show one of the table's messages in its chat (a deal's table message when `deal`, a
-        result) in the presenter's slot `slot`; `current`: the table's message while it is open,
-        to which the host adds the ways in that its front ends offer (the Mini App's button)."""
 
 
 class GameKind(Protocol):
@@ -106,7 +115,7 @@ class GameKind(Protocol):
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
     may see it and as the group sees it; the chat's messages are drawn from them, and `screen`
     gives the same as typed values any other front end draws (bot/view/screen.py). No method
-    names a front end: the host adds each front end's own buttons (`Host.show_table`)."""
+    names a front end: the chat's front end adds each front end's way in (`Chat.show_table`)."""
 
     keeps_players: bool  # the players seated at the start play to the end (a pulya, P14)
     sheet: bool  # its tables keep a score sheet that /pulya shows again (P14)

@@ -357,7 +357,7 @@ class DealTables:
         previous = live.row.deal_no
         await self._new_deal(live, self._next_dealer(live, _deal(live)))
         # its button goes once the new deal is stored
-        self.host.show_table(live, chat, result_slot, result, current=True)
+        self.host.chat.show_table(live, chat, result_slot, result, current=True)
         self._retire_deal(live, previous)
         return Moved.IN_PLAY
 
@@ -415,7 +415,7 @@ class DealTables:
     def _show_deal(self, live: OpenTable, chat: ChatRow, *, closing: bool = False) -> None:
         played = _deal(live)
         mover = None if closing or played.finished else played.to_act
-        ping = self.host.passed_to(live, mover)
+        ping = self.host.chat.passed_to(live, mover)
         content = render.table_message(
             chat.lang,
             self.ui,
@@ -429,7 +429,9 @@ class DealTables:
             private=seating.practice(chat.chat_id),
         )
         shown = not closing and not played.finished  # (a finished deal's result has it)
-        self.host.show_table(live, chat, self._table_slot(live), content, current=shown, deal=True)
+        self.host.chat.show_table(
+            live, chat, self._table_slot(live), content, current=shown, deal=True
+        )
         for seat in range(played.n):
             self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
 
@@ -494,7 +496,7 @@ class DealTables:
             beside_table=seating.practice(chat.chat_id),  # the table is in the same chat
         )
         moving = not closing and not played.finished and played.to_act == seat
-        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     async def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> Rendered:
         """A deal's result in the group."""
@@ -528,4 +530,4 @@ class DealTables:
         """A deal's result in the group, the table's current message while it stays open."""
         slot = slots.result(live.row.table_id, live.row.deal_no)
         result = await self._result(live, chat, offer_next=offer_next)
-        self.host.show_table(live, chat, slot, result, current=not closing)
+        self.host.chat.show_table(live, chat, slot, result, current=not closing)

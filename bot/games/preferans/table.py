@@ -344,9 +344,9 @@ class PulyaTables:
             chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
         )
         slot = slots.table(live.row.table_id, deal_no)
-        self.host.show_table(live, chat, slot, content, current=not closed, deal=True)
+        self.host.chat.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller
-        ping = self.host.passed_to(live, mover)
+        ping = self.host.chat.passed_to(live, mover)
         for seat, uid in enumerate(live.deal_seats):
             self._show_hand(
                 live, chat, seat, deal, closed=closed, ping=seat == ping, anew=uid == anew
@@ -379,7 +379,7 @@ class PulyaTables:
             voided=closed, end=match if match.finished else None,
         )  # fmt: skip
         moving = not closed and deal.controller == seat and not deal.finished
-        self.host.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     def _show_result(self, live: OpenTable, chat: ChatRow, content: Rendered) -> None:
         slot = slots.result(live.row.table_id, live.row.deal_no)

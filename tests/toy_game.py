@@ -344,23 +344,10 @@ class ToyTables:
         """The deal as `seat` sees it, from the pieces every game's screen is made of."""
         deal = toy_deal(live)
         mine = seat is not None and deal.to_act == seat
-        rows = (
-            [
-                [
-                    Choice(
-                        card_label(c, lang),
-                        callbacks.encode(
-                            "a", live.row.table_id, live.row.deal_no, live.step, str(c)
-                        ),
-                        card=c,
-                    )
-                    for c in deal.hands[seat]
-                ]
-            ]
-            if mine and seat is not None
-            else []
-        )
-        on_cards, words = s.split(rows)
+        presses = {}
+        if mine and seat is not None:
+            step = (live.row.table_id, live.row.deal_no, live.step)
+            presses = {c: callbacks.encode("a", *step, str(c)) for c in deal.hands[seat]}
         seats = tuple(
             s.Seat(
                 *who(live, i, deal.players[i], balances),
@@ -397,8 +384,8 @@ class ToyTables:
             trump=None,
             trick=s.trick([Play(i, c) for i, c in deal.trick], lang),
             last_trick=_last_trick(deal, lang),
-            hand=s.hand(deal.hands[seat], on_cards, lang) if seat is not None else None,
-            choices=words,
+            hand=s.hand(deal.hands[seat], presses, lang) if seat is not None else None,
+            choices=(),
             question=s.plain(
                 self.ui.text(lang, "to_play", name=name(deal.players[deal.to_act]))
                 if deal.to_act is not None

@@ -14,8 +14,12 @@ MINUS = "\u2212"  # a typographic minus: «−30», not the hyphen of «-30»
 
 def name(user_name: str) -> str:
     """A player's name, HTML-escaped and kept short."""
-    short = user_name if len(user_name) <= 32 else user_name[:31] + "…"
-    return escape(short)
+    return escape(short(user_name))
+
+
+def short(user_name: str) -> str:
+    """A player's name kept short, as a message names him."""
+    return user_name if len(user_name) <= 32 else user_name[:31] + "…"
 
 
 def signed(amount: int) -> str:

@@ -8,6 +8,8 @@ Values are inserted as given: callers escape user text for HTML.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping
 from gettext import NullTranslations
 from pathlib import Path
@@ -23,6 +25,7 @@ _READ_RUSSIAN = ("uk", "be", "kk")
 # no-break space: a line a phone wraps breaks after the dot, never starts with it. The
 # catalogs write a plain " · " (translators need not type the no-break space): `t` binds it.
 SEPARATOR = "\u00a0· "
+_STRONG = re.compile(r"<b>(.*?)</b>", re.DOTALL)  # a stressed run of a message
 
 
 class Locales:
@@ -49,14 +52,31 @@ class Locales:
 
     def t(self, lang: str, key: str, /, **values: Any) -> str:
         """The message `key` in `lang`, formatted with `values` (a plural one by `values["n"]`)."""
+        text = self._template(lang, key, values)
+        return text.format(**values) if values else text
+
+    def spans(self, lang: str, key: str, /, **values: Any) -> tuple[tuple[str, bool], ...]:
+        """The message `key` as `t` words it, in runs of plain text, each with whether the
+        message stresses it (its <b> markup, the only markup a message drawn this way may
+        hold); `values` go in as they are, since nothing here is HTML."""
+        runs = []
+        for at, part in enumerate(_STRONG.split(self._template(lang, key, values))):
+            if "<" in part or ">" in part:
+                raise ValueError(f"{key}: markup other than <b> in {part!r}")
+            text = html.unescape(part)
+            text = text.format(**values) if values else text
+            if text:
+                runs.append((text, at % 2 == 1))
+        return tuple(runs)
+
+    def _template(self, lang: str, key: str, values: Mapping[str, Any]) -> str:
         single, plural = self._messages[key]
         translations = self._by_lang.get(lang) or self._by_lang[DEFAULT]
         if plural is None:
             text = translations.pgettext(key, single)
         else:
             text = translations.npgettext(key, single, plural, int(values["n"]))
-        text = text.replace(" · ", SEPARATOR)
-        return text.format(**values) if values else text
+        return text.replace(" · ", SEPARATOR)
 
     def add(self, messages: Mapping[str, str]) -> None:
         """Messages brought by a game's own package rather than the catalogs (a test's toy
@@ -82,6 +102,7 @@ class Locales:
 _LOCALES = Locales(Path(__file__).parent)
 LANGUAGES = _LOCALES.languages
 t = _LOCALES.t
+spans = _LOCALES.spans
 has = _LOCALES.has
 add_messages = _LOCALES.add
 pick_language = _LOCALES.pick_language

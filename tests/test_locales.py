@@ -239,3 +239,30 @@ def test_every_game_numbers_its_deals_one_way(lang: str) -> None:
     """One word for one thing: every game's headings, its results and the page's title name a
     deal "deal #3" / «сдача №3», never "deal 3" in one game and "deal #3" in another."""
     assert _matching(lang, _BARE_DEAL_NUMBER) == []
+
+
+# The messages a screen gives a page as data (a player's question): runs of words, their stress
+# kept, no markup in them.
+ASKED = re.compile(r"(^|\.)ask\.")
+
+
+@pytest.mark.parametrize("lang", locales.LANGUAGES)
+def test_every_question_is_drawn_as_runs_the_chat_writes_in_html(lang: str) -> None:
+    """Each question's runs read as the chat's HTML does with its tags taken off, the <b> runs
+    stressed; a value goes in as it is (a name with HTML in it is text here, escaped there)."""
+    from bot.view.screen import said, said_html
+
+    values = {"name": "<i>Bob</i> & Co", "bid": "7♥", "level": "3", "n": 1}
+    asked = [m.context for m in TEMPLATE if m.id and m.context and ASKED.search(m.context)]
+    assert len(asked) > 20
+    for key in asked:
+        message = said(lang, key, **values)
+        text = "".join(run.text for run in message.text)
+        html = said_html(lang, message)
+        assert re.sub(r"</?b>", "", html) == text.replace("&", "&amp;").replace(
+            "<", "&lt;").replace(">", "&gt;"), key  # fmt: skip
+        assert [run.text for run in message.text if run.strong] == re.findall(
+            r"<b>(.*?)</b>", html, re.DOTALL), key  # fmt: skip
+    whisting = said(lang, "pref.ask.whisting", name="<i>Bob</i>", bid="7♥")
+    assert "<i>Bob</i>" in "".join(run.text for run in whisting.text)
+    assert "&lt;i&gt;Bob&lt;/i&gt;" in said_html(lang, whisting)

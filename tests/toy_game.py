@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import locales
 from bot import callbacks
-from bot.format import card_label, cards_text, name, signed
+from bot.format import card_label, cards_text, name, short, signed
 from bot.games.base import GameUI, Host, Moved, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
@@ -386,10 +386,10 @@ class ToyTables:
             last_trick=_last_trick(deal, lang),
             hand=s.hand(deal.hands[seat], presses, lang) if seat is not None else None,
             choices=(),
-            question=s.plain(
-                self.ui.text(lang, "to_play", name=name(deal.players[deal.to_act]))
+            question=(
+                self.ui.said(lang, "to_play", name=short(deal.players[deal.to_act]))
                 if deal.to_act is not None
-                else self.ui.text(lang, "over")
+                else self.ui.said(lang, "over")
             ),
             result=result,
             finished=deal.finished,

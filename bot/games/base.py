@@ -14,6 +14,7 @@ from locales import has, t
 
 from .. import computer
 from ..format import signed
+from ..view.screen import Said, said
 
 if TYPE_CHECKING:
     import random
@@ -250,6 +251,11 @@ class GameUI:
     def text(self, lang: str, key: str, /, **values: Any) -> str:
         """The message `key` in this game's words: its own section first, then the shared one."""
         return t(lang, self.key(key), **values)
+
+    def said(self, lang: str, key: str, /, **values: str | int) -> Said:
+        """The message `key` in this game's words (as `text` finds it) as facts: its key and
+        values, and its words as runs with their stress (bot/view/screen.py)."""
+        return said(lang, self.key(key), **values)
 
     def title(self, lang: str) -> str:
         """The game's name ('Frap')."""

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from engine.cards import Card
 from engine.tricks import Play
+from locales import spans, t
 
 from ..format import card_label, sorted_hand
 
@@ -37,6 +38,38 @@ def plain(text: str | None) -> str | None:
     if text is None:
         return None
     return html.unescape(_TAG.sub("", text))
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A run of a message's words, `strong` where the message stresses it (True, or left
+    out)."""
+
+    text: str
+    strong: bool | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A message of the catalogs as facts: its key and its values (plain text and numbers: a
+    name as its reader sees it, a bid as he writes it), and its words as runs with their
+    stress. A front end draws it as it likes (the chat in HTML: `said_html`)."""
+
+    key: str
+    values: dict[str, str | int]
+    text: tuple[Span, ...]
+
+
+def said(lang: str, key: str, /, **values: str | int) -> Said:
+    """Message `key` (a full catalog key) in `lang` with `values`."""
+    runs = spans(lang, key, **values)
+    return Said(key, values, tuple(Span(text, True if strong else None) for text, strong in runs))
+
+
+def said_html(lang: str, message: Said) -> str:
+    """A message as the chat writes it: HTML, its values escaped."""
+    values = {k: html.escape(v) if isinstance(v, str) else v for k, v in message.values.items()}
+    return t(lang, message.key, **values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +247,7 @@ class Screen:
     last_trick: Taken | None
     hand: tuple[Held, ...] | None
     choices: tuple[Act, ...]
-    question: str | None
+    question: Said | None
     result: Result | None
     finished: bool
 

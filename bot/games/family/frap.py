@@ -9,6 +9,7 @@ from engine.frap import FrapDeal, FrapRules
 from engine.frap.settle import declarer_penalty
 from engine.views import TableView
 
+from ...view.screen import Said
 from ..base import Option
 from .ui import FamilyUI
 
@@ -44,9 +45,9 @@ class FrapUI(FamilyUI):
         """The value in force (F-options of FrapRules)."""
         return getattr(self.typed_rules(self.engine_rules(chat_rules)), option.key)
 
-    def ask(self, lang: str, table: TableView) -> str:
+    def ask(self, lang: str, table: TableView) -> Said:
         """F5–F6: the bid and the answer to it say the game's own word."""
-        return self.text(lang, f"ask.{table.phase}")
+        return self.said(lang, f"ask.{table.phase}")
 
     def _penalty(self, table: TableView, tricks: int, *, dark: bool) -> int:
         rules = self.typed_rules(table.rules)

@@ -13,6 +13,7 @@ from engine.views import TableView
 from locales import SEPARATOR
 
 from ...format import name
+from ...view.screen import Said
 from ..base import Option
 from .ui import FamilyUI
 
@@ -102,16 +103,16 @@ class NapoleonUI(FamilyUI):
             return self.text(lang, "btn.bid", n=action.tricks)
         return super().action_label(lang, action, turnup)
 
-    def ask(self, lang: str, table: TableView) -> str:
+    def ask(self, lang: str, table: TableView) -> Said:
         """N2: the bid to beat; N3: discard one card or keep."""
         if table.phase == "bidding":
             level = max((info.level or 0 for info in table.seats), default=0)
             if not level:
-                return self.text(lang, "ask.opening")
+                return self.said(lang, "ask.opening")
             dealer = "_dealer" if table.to_act == table.dealer else ""  # "here" is his alone
             if level >= NAPOLEON:  # nothing above it: pass, or the dealer's "here"
-                return self.text(lang, f"ask.napoleon{dealer}")
-            return self.text(lang, f"ask.bidding{dealer}", level=self._level(lang, level))
+                return self.said(lang, f"ask.napoleon{dealer}")
+            return self.said(lang, f"ask.bidding{dealer}", level=self._level(lang, level))
         return super().ask(lang, table)
 
     def stakes(self, lang: str, table: TableView) -> str | None:

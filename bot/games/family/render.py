@@ -20,7 +20,7 @@ from locales import SEPARATOR, t
 from ...format import card_label, name, signed
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
-from ...view.screen import Act, Played, PotScreen
+from ...view.screen import Act, Played, PotScreen, Said, said, said_html
 from . import account
 from .words import FamilyWords
 
@@ -216,21 +216,21 @@ def hand_message(
         lines.append(trick)
     if beside_table:
         lines[0] = "🃏 " + lines[0]  # the mark of a control message, as its title has
-    ask = question(lang, ui, view)
+    ask = seen.question
     if closed:
         lines += ["", t(lang, "table.stopped_short")]
     elif ask is not None:
-        lines += ["", ask]
+        lines += ["", said_html(lang, ask)]
     elif not table.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
     return Rendered(_fit("\n".join(lines)), keyboard(seen))
 
 
-def question(lang: str, ui: FamilyWords, view: SeatView) -> str | None:
-    """What the player is asked when the move is his (chat markup in it), None otherwise."""
+def question(lang: str, ui: FamilyWords, view: SeatView) -> Said | None:
+    """What the player is asked when the move is his, None otherwise."""
     turn = [a for a in view.legal if a.do is not Do.LOOK]
     if view.table.to_act == view.seat and not turn:
-        return t(lang, "ask.look_first")  # F7: the dark declarer opens to discard
+        return said(lang, "ask.look_first")  # F7: the dark declarer opens to discard
     return ui.ask(lang, view.table) if turn else None
 
 

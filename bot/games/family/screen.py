@@ -92,7 +92,7 @@ def build(
         if played.finished or closing:
             mine = replace(mine, legal=())
         presses, acts = _choices(lang, ui, mine, *ids, chosen)
-        question = s.plain(render.question(lang, ui, mine))
+        question = render.question(lang, ui, mine)
     playing = public.phase == "play" or public.tricks_played or public.finished
     return s.PotScreen(
         phase=str(public.phase.value),

@@ -12,6 +12,7 @@ from engine.student import JOKER, StudentDeal, StudentRules
 from engine.views import TableView
 
 from ...format import card_label
+from ...view.screen import Said
 from ..base import Option
 from .ui import FamilyUI
 
@@ -57,10 +58,10 @@ class StudentUI(FamilyUI):
         """SK2: the 7♠ played as the joker says so."""
         return card_label(card, lang) + (f" ({self.text(lang, 'word.joker')})" if joker else "")
 
-    def ask(self, lang: str, table: TableView) -> str:
+    def ask(self, lang: str, table: TableView) -> Said:
         """SK4–SK9: the first call, or the answer to a khrap already called."""
         if table.phase == "bidding":
-            return self.text(lang, "ask.answer" if table.declarer is not None else "ask.bidding")
+            return self.said(lang, "ask.answer" if table.declarer is not None else "ask.bidding")
         return super().ask(lang, table)
 
     def stakes(self, lang: str, table: TableView) -> str | None:

@@ -12,6 +12,7 @@ from engine.events import Reason
 from engine.views import TableView
 
 from ...format import card_label
+from ...view.screen import Said
 from ..base import GameUI
 
 
@@ -55,9 +56,9 @@ class FamilyWords(GameUI):
         """The group's line saying who is to act and what he decides."""
         return self.text(lang, f"phase.{table.phase}", name=who)
 
-    def ask(self, lang: str, table: TableView) -> str:
+    def ask(self, lang: str, table: TableView) -> Said:
         """The question the player to act is asked in his private message."""
-        return self.text(lang, f"ask.{table.phase}")
+        return self.said(lang, f"ask.{table.phase}")
 
     def all_passed(self, lang: str, table: TableView) -> list[str]:
         """The table's lines for the bidding rounds everyone passed (F8), one per dead turn-up."""

@@ -19,10 +19,20 @@ from engine.tricks import Play
 from locales import SEPARATOR
 
 from ... import callbacks
-from ...format import card_label, cards_text, signed, sorted_hand
+from ...format import card_label, cards_text, short, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Choice, Rendered
-from ...view.screen import Act, ContractScreen, Held, OpenSeat, Rung, Seat, SheetScreen
+from ...view.screen import (
+    Act,
+    ContractScreen,
+    Held,
+    OpenSeat,
+    Rung,
+    Said,
+    Seat,
+    SheetScreen,
+    said_html,
+)
 from .codes import action_code
 from .sheet import SheetFigures, render_sheet
 from .words import WORDS, _cards
@@ -185,7 +195,8 @@ def hand_message(
         lines += [phase_line(lang, table, names)] if table.to_act is not None else []
     elif view.legal:
         lines += _situation(lang, view, names)
-        lines += ["", question(lang, view, names, selection)]
+        assert isinstance(seen, ContractScreen) and seen.question is not None
+        lines += ["", said_html(lang, seen.question)]
         rows = keyboard(seen) if isinstance(seen, ContractScreen) else []
     elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
@@ -201,17 +212,18 @@ def hand_message(
 
 def question(
     lang: str, view: PrefSeatView, names: Sequence[str], selection: Sequence[Card] = ()
-) -> str:
+) -> Said:
     """What the player who decides now is asked (he has legal actions): whose cards he plays
-    for in light play (P7), whether to whist the contract (P6), or the phase's question."""
+    for in light play (P7), whether to whist the contract (P6), or the phase's question;
+    `names`: the players' as they call themselves."""
     table = view.table
     if table.to_act != view.seat and table.to_act is not None:
-        return WORDS.text(lang, "ask.play_for", name=names[table.to_act])
+        return WORDS.said(lang, "ask.play_for", name=short(names[table.to_act]))
     if table.phase.value == "whisting":
         assert table.declarer is not None and table.contract is not None
         bid = WORDS.bid_label(lang, table.contract)
-        return WORDS.text(lang, "ask.whisting", name=names[table.declarer], bid=bid)
-    return WORDS.text(lang, f"ask.{table.phase.value}", n=len(selection))
+        return WORDS.said(lang, "ask.whisting", name=short(names[table.declarer]), bid=bid)
+    return WORDS.said(lang, f"ask.{table.phase.value}", n=len(selection))
 
 
 def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:

@@ -94,7 +94,7 @@ def build(
         if mine.legal and public.seats[mine.seat].role != "out":
             presses, acts = _choices(lang, mine, *ids, chosen)
             ladder = render.ladder(lang, mine, *ids)
-            question = s.plain(render.question(lang, mine, names, chosen))
+            question = render.question(lang, mine, names, chosen)
     mover = public.controller if public.controller is not None else public.to_act
     playing = public.phase.value == "play" or public.finished
     return s.ContractScreen(

@@ -3,11 +3,11 @@
 
 import { ladderNode } from "./bidding.js";
 import { cardsRow, dimUnplayable } from "./cards.js";
-import { el, state, wordButton, words } from "./shared.js";
+import { el, saidNode, state, wordButton, words } from "./shared.js";
 import { discardsByTalon } from "./table.js";
 
 export function drawDock(dock, deal) {
-  if (deal.question) dock.append(el("p", "question", deal.question));
+  if (deal.question) dock.append(saidNode("p", "question", deal.question));
   if (deal.hidden) dock.append(el("p", "hint", words.hidden + " ×" + deal.hidden));
   if (deal.hand && deal.hand.length) {
     const row = cardsRow(deal.hand, "", "hand", true);

@@ -62,6 +62,15 @@ export function el(tag, cls, text) {
   return node;
 }
 
+// A message sent as data (its runs of words, the stressed ones `strong`) drawn as text.
+export function saidNode(tag, cls, said) {
+  const node = el(tag, cls);
+  for (const run of said.text) {
+    node.append(run.strong ? el("strong", null, run.text) : document.createTextNode(run.text));
+  }
+  return node;
+}
+
 export function notice(text) {
   const box = document.getElementById("notice");
   box.textContent = text || "";

@@ -1,11 +1,13 @@
 """The lobby and the seats of the host's tables (F15): opening a table, sitting
 down and standing up (a computer player too), the game button, the lobby shown (its message:
 `chat/lobby.py`). An object of the table host (`bot.service.GameService`), which it reaches only
-through a small port (`LobbyPort`); every method runs under the chat's lock."""
+through a small port (`LobbyPort`); each public step that names a chat takes the chat's lock
+itself (`chat_locked`), the others run under it."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 
 from locales import pick_language, t
@@ -18,6 +20,7 @@ from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal
+from .table.locks import chat_locked
 from .view import slots
 from .view.message import Rendered, deep_link
 
@@ -38,10 +41,12 @@ class LobbyPort:
     close: Callable[[OpenTable, ChatRow, str], Awaitable[None]]  # close, saying why
     show_table: Callable[..., None]  # one of the table's messages shown (the host's buttons)
     table_in: Callable[[int], OpenTable | None]  # the chat's open table
+    lock: Callable[[int], AbstractAsyncContextManager[None]]  # the chat's lock
 
 
 class Lobby:
-    """The lobby and the seats of the host's tables."""
+    """The lobby and the seats of the host's tables; each public step that names a chat takes
+    its lock."""
 
     def __init__(self, port: LobbyPort) -> None:
         self.port = port
@@ -49,13 +54,24 @@ class Lobby:
         self.presenter = port.presenter
         self._wanted: dict[int, list[int]] = {}  # by user id: tables he could not sit at yet
 
+    def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
+        return self.port.lock(chat_id)
+
+    @chat_locked
     async def new_table(
+        self, chat_id: int, title: str, person: Person, game: str | None = None
+    ) -> OpenTable:
+        """Open a lobby in the chat (`open_table`)."""
+        return await self.open_table(chat_id, title, person, game)
+
+    async def open_table(
         self, chat_id: int, title: str, person: Person, game: str | None = None,
         computers: tuple[str, int] | None = None,
     ) -> OpenTable:  # fmt: skip
-        """Open a lobby in the chat; the creator sits down if they have started the bot. A
-        practice table seats its computer players at once: `computers` (a level and how many),
-        else as many of the practice level as its game's UI says."""
+        """Open a lobby in the chat (its caller holds the chat's lock); the creator sits down if
+        they have started the bot. A practice table seats its computer players at once:
+        `computers` (a level and how many), else as many of the practice level as its game's UI
+        says."""
         user = await self.port.touch(person)
         chat = await self.storage.chat(chat_id, title)
         row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
@@ -85,6 +101,7 @@ class Lobby:
         self.port.arm_timer(live)
         return live
 
+    @chat_locked
     async def join(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Sit down at the chat's table (in the lobby or between deals)."""
         user = await self.port.touch(person)
@@ -132,6 +149,7 @@ class Lobby:
         tables = self.port.tables
         return [tables[table_id] for table_id in wanted if table_id in tables]
 
+    @chat_locked
     async def seat_computer(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int, level: str | None
     ) -> OpenTable:
@@ -169,6 +187,7 @@ class Lobby:
         live.row = replace(live.row, seats=(*live.row.seats, user.user_id))
         await self.storage.save_table(live.row)
 
+    @chat_locked
     async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
         """Stand up: in the lobby, or between deals (a deal in play must be finished or stopped)."""
         live = self.table(chat_id, table_id)
@@ -208,6 +227,7 @@ class Lobby:
             return True
         return False
 
+    @chat_locked
     async def stand_up(self, chat_id: int, user_id: int, *, kicked: bool) -> bool:
         """A player left the group (or an admin stood him up, `kicked`): off the seats now, or
         at the end of the deal he is playing, his moves made for him till then.
@@ -278,6 +298,7 @@ class Lobby:
             name=shown_name(user.name if user else "?"),
         )
 
+    @chat_locked
     async def switch_game(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
     ) -> None:

@@ -32,6 +32,7 @@ from .seats import Lobby, LobbyPort
 from .storage import RETRY_AFTER, ChatRow, DealRow, Storage, StorageUnavailable, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
+from .table.locks import chat_locked
 from .table.seating import AWAY_AFTER
 from .view import slots
 from .view.message import Rendered, deep_link
@@ -43,7 +44,8 @@ log = logging.getLogger(__name__)
 
 
 class GameService:
-    """Every chat's table, hosted; every method runs under the chat's lock."""
+    """Every chat's table, hosted. Each public step that names a chat takes the chat's lock
+    itself (`chat_locked`), so a chat's actions happen one at a time whoever calls them."""
 
     def __init__(
         self,
@@ -96,7 +98,7 @@ class GameService:
             LobbyPort(
                 storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
                 self.game, self._arm_timer, self.changed, self._close, self.chat.show_table,
-                self.table_in,
+                self.table_in, self.lock,
             )
         )  # fmt: skip
 
@@ -191,11 +193,17 @@ class GameService:
 
     # ---- start and stop (the lobby and the seats: seats.py) ---------------------------------
 
+    @chat_locked
     async def start(
         self, chat_id: int, person: Person, is_admin: bool, table_id: int | None = None
     ) -> None:
         """Start play: only the table's creator or a chat admin, with as many players as the
         game takes (F1, K1, SK1, P1)."""
+        await self._start(chat_id, person, is_admin, table_id)
+
+    async def _start(
+        self, chat_id: int, person: Person, is_admin: bool, table_id: int | None
+    ) -> None:
         live = self.lobby.table(chat_id, table_id)
         if live.row.status != "lobby":
             raise Refusal("err.already_started")
@@ -224,13 +232,15 @@ class GameService:
         seat = deal.seats.index(person.user_id)
         n = len(deal.seats)
         chat_id = person.user_id
-        live = await self.lobby.new_table(
-            chat_id, title, person, deal.record["game"], (level, n - 1)
-        )
-        deck = parse_cards(deal.record["deck"])
-        live.chance = SameCards(deck, (deal.record["dealer"] - seat) % n)
-        await self.start(chat_id, person, False, live.row.table_id)
+        async with self.lock(chat_id):
+            live = await self.lobby.open_table(
+                chat_id, title, person, deal.record["game"], (level, n - 1)
+            )
+            deck = parse_cards(deal.record["deck"])
+            live.chance = SameCards(deck, (deal.record["dealer"] - seat) % n)
+            await self._start(chat_id, person, False, live.row.table_id)
 
+    @chat_locked
     async def stop(self, chat_id: int, person: Person, is_admin: bool) -> None:
         """Stop the chat's table: a deal in play is voided and every chip of it returned."""
         live = self.lobby.table(chat_id, None)
@@ -272,6 +282,7 @@ class GameService:
                 text += "\n\n" + evening.ratings(chat.lang, rated, names)
         await self.presenter.post(chat.chat_id, Rendered(text))
 
+    @chat_locked
     async def repost(self, chat_id: int) -> None:
         """/pulya: the score sheet of the chat's table (a Preferans pulya's) posted again at the
         bottom of the group; with none in play, the final score of the last one closed here."""
@@ -572,6 +583,7 @@ class GameService:
 
     # ---- seasons --------------------------------------------------------------------------------
 
+    @chat_locked
     async def new_season(self, chat_id: int, closed: int) -> dict[int, int]:
         """Archive the chat's balances and start from zero (no table may be open: its pot and
         deal belong to the season being closed). Refusal when pressed twice or too late."""

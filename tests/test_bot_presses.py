@@ -5,6 +5,7 @@ answered alike."""
 
 from __future__ import annotations
 
+import ast
 import typing
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from bot.handlers import Answer, Handlers, Pressed
 from bot.service import Person
 from tests.bot_harness import GROUP_ID, bot_messages, make_players, push_callback, running_bot
 from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 async def test_a_press_handed_over_directly_is_handled_and_answered_as_a_telegram_one(
@@ -77,3 +80,32 @@ class _Service:
     """Enough of a game service to build the handlers."""
 
     storage = None
+
+
+def _chain(node: ast.AST) -> str:
+    """`self.service.lobby.join` for the callee of such a call."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def test_no_handler_wraps_a_host_step_in_the_chats_lock() -> None:
+    """The host's steps take the chat's lock themselves (bot/table/locks.py): a handler that
+    took it around one would deadlock, and one that forgot it would race. What a handler still
+    does under the lock is its own (a chat's settings read, changed and shown)."""
+    wrapped = []
+    for path in sorted((ROOT / "bot" / "handlers").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.AsyncWith):
+                continue
+            if not any(_chain(getattr(i.context_expr, "func", i.context_expr)).endswith(
+                    "service.lock") for i in node.items):  # fmt: skip
+                continue
+            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+                if isinstance(inner, ast.Call) and _chain(inner.func).startswith("self.service."):
+                    wrapped.append(f"{path.name}:{inner.lineno} {_chain(inner.func)}")
+    assert wrapped == []

@@ -83,8 +83,7 @@ class Members(Common):
             gone = update.effective_message.left_chat_member
         if chat_id is None or gone is None or gone.is_bot:
             return
-        async with self.service.lock(chat_id):
-            await self.service.lobby.stand_up(chat_id, gone.id, kicked=False)
+        await self.service.lobby.stand_up(chat_id, gone.id, kicked=False)
         await self._membership(chat_id, [gone], False)
 
     async def member_joined(self, update: Update, context: Context) -> None:

@@ -129,8 +129,7 @@ class MoneyCommands(Common):
         closed = press.table_id
         if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
-        async with self.service.lock(chat_id):
-            archived = await self.service.new_season(chat_id, closed)
-            chat = await self.storage.chat(chat_id)
+        archived = await self.service.new_season(chat_id, closed)
+        chat = await self.storage.chat(chat_id)
         text = t(chat.lang, "season.started", n=closed + 1, players=len(archived))
         await self._edit_pressed(pressed, text)  # the question becomes the answer: no button

@@ -48,8 +48,7 @@ class PrivateChat(Common):
     async def _sit_down(self, message: Message, lang: str, user: User, live: OpenTable) -> None:
         """Seat the user at the table he asked for from a group, and say where (or why not)."""
         try:
-            async with self.service.lock(live.row.chat_id):
-                await self.service.lobby.join(live.row.chat_id, person(user), live.row.table_id)
+            await self.service.lobby.join(live.row.chat_id, person(user), live.row.table_id)
         except Refusal as refusal:
             chat = await self.storage.chat(live.row.chat_id)
             said = t(lang, "start.not_joined", title=name(chat.title))

@@ -79,8 +79,7 @@ class Reviews(Common):
             raise Refusal("review.replay_refused")
         lang = await self.service.user_lang(user.user_id, user.language_code)
         level = computer.ORDER[int(press.code)]
-        async with self.service.lock(user.user_id):
-            await self.service.replay(user, deal, level, t(lang, "practice.title"))
+        await self.service.replay(user, deal, level, t(lang, "practice.title"))
 
     async def _text(self, deal: DealRow, number: int, lang: str) -> str:
         worked = await review.review_of(self.storage, self.service.computers, deal)

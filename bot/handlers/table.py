@@ -32,8 +32,7 @@ class TableCommands(Common):
         if message.chat.type == ChatType.PRIVATE:  # a practice table; he writes here
             await self.service.touch(person(user), started=True)
             title = t(lang, "practice.title")
-        async with self.service.lock(message.chat_id):
-            live = await self.service.lobby.new_table(message.chat_id, title, person(user), game)
+        live = await self.service.lobby.new_table(message.chat_id, title, person(user), game)
         if user.id not in live.row.seats:
             lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
             link = deep_link(self.service.bot_username, f"j{live.row.table_id}")
@@ -43,10 +42,9 @@ class TableCommands(Common):
         """/join: take a seat at the chat's table."""
         user = update.effective_user
         assert user is not None
-        async with self.service.lock(message.chat_id):
-            table = self.service.table_in(message.chat_id)
-            back = table is not None and user.id in table.row.away
-            live = await self.service.lobby.join(message.chat_id, person(user))
+        table = self.service.table_in(message.chat_id)
+        back = table is not None and user.id in table.row.away
+        live = await self.service.lobby.join(message.chat_id, person(user))
         if back:  # a player sitting out is dealt in again
             await self._reply(message, t(lang, "seat.back", name=shown_name(user.full_name)))
         elif live.row.status == "playing":  # the lobby message is gone: say it in words
@@ -56,8 +54,7 @@ class TableCommands(Common):
         """/leave: stand up from the chat's table."""
         user = update.effective_user
         assert user is not None
-        async with self.service.lock(message.chat_id):
-            await self.service.lobby.leave(message.chat_id, person(user))
+        await self.service.lobby.leave(message.chat_id, person(user))
         await self._reply(message, t(lang, "left", name=shown_name(user.full_name)))
 
     async def kick(self, update: Update, context: Context, message: Message, lang: str) -> None:
@@ -98,9 +95,8 @@ class TableCommands(Common):
             return
         if target is None:
             raise Refusal("seat.kick_usage")
-        async with self.service.lock(message.chat_id):
-            if not await self.service.lobby.stand_up(message.chat_id, target, kicked=True):
-                raise Refusal("seat.not_seated")
+        if not await self.service.lobby.stand_up(message.chat_id, target, kicked=True):
+            raise Refusal("seat.not_seated")
 
     async def startgame(
         self, update: Update, context: Context, message: Message, lang: str
@@ -109,21 +105,18 @@ class TableCommands(Common):
         user = update.effective_user
         assert user is not None
         admin = await self._is_admin(message.chat_id, user.id)
-        async with self.service.lock(message.chat_id):
-            await self.service.start(message.chat_id, person(user), admin)
+        await self.service.start(message.chat_id, person(user), admin)
 
     async def stopgame(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/stopgame: close the table; a deal in play is voided."""
         user = update.effective_user
         assert user is not None
         admin = await self._is_admin(message.chat_id, user.id)
-        async with self.service.lock(message.chat_id):
-            await self.service.stop(message.chat_id, person(user), admin)
+        await self.service.stop(message.chat_id, person(user), admin)
 
     async def pulya(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/pulya: the sheet of the Preferans pulya in play posted again at the bottom."""
-        async with self.service.lock(message.chat_id):
-            await self.service.repost(message.chat_id)
+        await self.service.repost(message.chat_id)
 
     # ---- buttons (bot/handlers/presses.py routes them here) -------------------------------------
 
@@ -144,38 +137,32 @@ class TableCommands(Common):
         user = pressed.user
         level = None if press.code == "-" else computer.ORDER[int(press.code)]
         admin = await self._is_admin(chat_id, user.user_id)
-        async with self.service.lock(chat_id):
-            await self.service.lobby.seat_computer(chat_id, user, admin, press.table_id, level)
+        await self.service.lobby.seat_computer(chat_id, user, admin, press.table_id, level)
 
     async def kick_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """k: an admin stands player `code` up."""
         if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
-        async with self.service.lock(chat_id):
-            live = self.service.find(press.table_id)
-            if live is None or live.row.chat_id != self.storage.moves.get(chat_id, chat_id):
-                raise Refusal("err.stale")
-            if not await self.service.lobby.stand_up(chat_id, int(press.code), kicked=True):
-                raise Refusal("seat.not_seated")
+        live = self.service.find(press.table_id)
+        if live is None or live.row.chat_id != self.storage.moves.get(chat_id, chat_id):
+            raise Refusal("err.stale")
+        if not await self.service.lobby.stand_up(chat_id, int(press.code), kicked=True):
+            raise Refusal("seat.not_seated")
 
     async def join_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """j: a seat at the lobby's table."""
-        async with self.service.lock(chat_id):
-            await self.service.lobby.join(chat_id, pressed.user, press.table_id)
+        await self.service.lobby.join(chat_id, pressed.user, press.table_id)
 
     async def leave_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """l: stand up from the lobby's table."""
-        async with self.service.lock(chat_id):
-            await self.service.lobby.leave(chat_id, pressed.user, press.table_id)
+        await self.service.lobby.leave(chat_id, pressed.user, press.table_id)
 
     async def start_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """s: deal the first hand."""
-        async with self.service.lock(chat_id):
-            admin = await self._is_admin(chat_id, pressed.user.user_id)
-            await self.service.start(chat_id, pressed.user, admin, press.table_id)
+        admin = await self._is_admin(chat_id, pressed.user.user_id)
+        await self.service.start(chat_id, pressed.user, admin, press.table_id)
 
     async def game_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """g: the lobby switches to the next game."""
-        async with self.service.lock(chat_id):
-            admin = await self._is_admin(chat_id, pressed.user.user_id)
-            await self.service.lobby.switch_game(chat_id, pressed.user, admin, press.table_id)
+        admin = await self._is_admin(chat_id, pressed.user.user_id)
+        await self.service.lobby.switch_game(chat_id, pressed.user, admin, press.table_id)

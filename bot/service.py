@@ -16,24 +16,24 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from typing import Any
 
 from engine.cards import parse_cards
 from locales import pick_language, t
 
 from . import callbacks, computer, games
-from .chat import evening, settings_menu, turns
+from .chat import evening, settings_menu
 from .chat.front import ChatFront
 from .format import name as shown_name
 from .games.base import GameKind, Moved
 from .names import distinct
 from .presenter import Presenter
 from .seats import Lobby, LobbyPort
-from .storage import RETRY_AFTER, ChatRow, DealRow, Storage, StorageUnavailable, UserRow
+from .storage import ChatRow, DealRow, Storage, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.locks import chat_locked
 from .table.seating import AWAY_AFTER
+from .table.timers import Timers
 from .view import slots
 from .view.message import Rendered, deep_link
 
@@ -74,8 +74,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, OpenTable] = {}  # by table id
         self._langs: dict[int, str] = {}  # by user id
-        self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._firing: set[asyncio.Task[None]] = set()  # timers running now (kept referenced)
+        self.timers = Timers(self._time_out)
         self.computers = computer.Computers(
             self._computer_moved,
             pause=computer_pause,
@@ -254,7 +253,7 @@ class GameService:
     async def _close(
         self, live: OpenTable, chat: ChatRow, reason: str, *, announce: bool = True
     ) -> None:
-        self._cancel_timer(live.row.table_id)
+        self.timers.cancel(live.row.table_id)
         self.computers.cancel(live.row.table_id)
         live.row = replace(live.row, status="closed", deadline=None)
         voided = False
@@ -436,7 +435,7 @@ class GameService:
         """One timer per table: the lobby's expiry, the current move, or the expiry
         of a table waiting for its next deal."""
         table_id = live.row.table_id
-        self._cancel_timer(table_id)
+        self.timers.cancel(table_id)
         delay: float | None = None
         game = self.game(live)
         if live.row.status == "lobby" or (live.play is not None and game.between_deals(live)):
@@ -456,39 +455,13 @@ class GameService:
         self.computers.cancel(table_id)  # no computer player's move is due now
         if delay is None:
             return
-        key = (live.row.deal_no, live.step)
-        self._timers[table_id] = asyncio.get_running_loop().call_later(
-            max(0.0, delay), self._fire, table_id, key
-        )
-
-    def _fire(self, table_id: int, key: tuple[int, int]) -> None:
-        task = asyncio.create_task(self._timer_fired(table_id, key), name=f"timer {table_id}")
-        self._firing.add(task)
-        task.add_done_callback(self._firing.discard)
+        self.timers.set(table_id, delay, (live.row.deal_no, live.step))
 
     async def close(self) -> None:
         """Stop every timer (at shutdown: the restarted bot re-arms them from SQLite)."""
-        for table_id in list(self._timers):
-            self._cancel_timer(table_id)
-        await asyncio.gather(*self._firing, return_exceptions=True)
+        await self.timers.close()
         await self.chat.close()
         await self.computers.close()
-
-    def _cancel_timer(self, table_id: int) -> None:
-        timer = self._timers.pop(table_id, None)
-        if timer is not None:
-            timer.cancel()
-
-    async def _timer_fired(self, table_id: int, key: tuple[int, int]) -> None:
-        try:
-            await self._time_out(table_id, key)
-        except StorageUnavailable as exc:  # tried again until the database takes it
-            log.warning("table %s: time-out not saved (%s); trying again", table_id, exc)
-            self._timers[table_id] = asyncio.get_running_loop().call_later(
-                RETRY_AFTER, self._fire, table_id, key
-            )
-        except Exception:  # nobody awaits a timer: say so, or the table would stall silently
-            log.exception("table %s: the timer failed", table_id)
 
     async def _time_out(self, table_id: int, key: tuple[int, int]) -> None:
         live = self._live.get(table_id)
@@ -523,21 +496,8 @@ class GameService:
             chat = await self.storage.chat(live.row.chat_id)
             moved = await game.move(live, action, auto=True, note=note)
             if note is not None:
-                await self._tell_timed_out(live, user_id, action)
+                await self.chat.tell_timed_out(live, user_id, action)
             await self._after(live, chat, moved)
-
-    async def _tell_timed_out(self, live: OpenTable, user_id: int, action: Any) -> None:
-        """A private line (a new message: it notifies) to a player whose time ran out: what
-        the bot played for him, and whether it goes on playing for him."""
-        user = live.users[user_id]
-        if user.blocked:
-            return
-        lang = pick_language(user.lang)
-        chat = await self.storage.chat(live.row.chat_id)
-        text = turns.timed_out_message(
-            lang, live.row.game, action, shown_name(chat.title), away=user_id in live.row.away
-        )
-        await self.presenter.post(user_id, Rendered(text))
 
     # ---- what the messages show -----------------------------------------------------------------
 

@@ -79,8 +79,8 @@ class Locales:
         return text.replace(" · ", SEPARATOR)
 
     def add(self, messages: Mapping[str, str]) -> None:
-        """Messages brought by a game's own package rather than the catalogs (a test's toy
-        game): each key's English text, read in every language; a key the catalogs hold
+        """Messages brought by a game's own package rather than the catalogs (a game the
+        tests define): each key's English text, read in every language; a key the catalogs hold
         keeps theirs."""
         for key, text in messages.items():
             self._messages.setdefault(key, (text, None))

@@ -642,28 +642,40 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
 
 
 @pytest.mark.parametrize(
-    ("players", "size", "theme"),
-    [(7, PHONE, "dark"), (6, WINDOW, "light"), (4, SMALL, "light")],
-    ids=["seven-phone-dark", "six-window-light", "four-360-light"],
-)
-async def test_a_full_frap_table_fits_a_phone_and_a_window(
+    ("game", "players", "size", "theme"),
+    [
+        ("frap", 7, PHONE, "dark"),
+        ("frap", 6, WINDOW, "light"),
+        ("frap", 4, SMALL, "light"),
+        ("frap", 7, SMALL, "dark"),
+        ("khrap", 7, SMALL, "light"),
+        ("napoleon", 6, SMALL, "dark"),
+    ],
+    ids=[
+        "frap-seven-phone-dark", "frap-six-window-light", "frap-four-360-light",
+        "frap-seven-360-dark", "khrap-seven-360-light", "napoleon-six-360-dark",
+    ],
+)  # fmt: skip
+async def test_a_full_table_fits_a_phone_and_a_window(
     tg: FakeTelegram,
     tmp_path: Path,
     browser: Browser,
+    game: str,
     players: int,
     size: dict[str, int],
     theme: str,
 ) -> None:
-    """Seven players (or six) around the table on a phone and in a desktop window, and one more
-    who sat down once the cards were dealt, at his seat sitting the deal out: a whole deal by
-    taps, the layout checked on every page after every tap (`laid_out`)."""
+    """Seven players (or six) around the table on a phone, a small phone and in a desktop
+    window, and one more who sat down once the cards were dealt, at his seat sitting the deal
+    out: a whole deal by taps, the layout checked on every page after every tap (`laid_out`).
+    Every game of more than four seats, at its most up to seven."""
     group, users = make_players(tg, players + 1)
     late = users.pop()
     colours = LIGHT if theme == "light" else DARK
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=11, **webapp_overrides()) as bot:
         for user in [*users, late]:
             await user.start()
-        await users[0].send(group, "/newgame frap")
+        await users[0].send(group, f"/newgame {games.ui(game).aliases[0]}")
         await bot.idle()
         lobby = lobby_message(tg, group)
         pages = [
@@ -686,7 +698,7 @@ async def test_a_full_frap_table_fits_a_phone_and_a_window(
             assert await seat.locator(".name").text_content() == late.first_name
             assert await seat.locator(".badge.out").text_content() == "не играет"
         assert await pages[-1].locator("#seats .ring.me .seat[data-out]").count() == 1
-        shot = shots(tmp_path) / f"frap-{players}-{size['width']}-{theme}.png"
+        shot = shots(tmp_path) / f"{game}-{players}-{size['width']}-{theme}.png"
         taps = await play_deal_by_taps(bot, users, pages, table.table_id, any_move, shot)
         assert taps > players
 

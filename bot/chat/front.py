@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from locales import pick_language, t
 
 from .. import computer
+from ..format import name
 from ..presenter import Presenter
 from ..storage import ChatRow, Storage
 from ..table import seating
@@ -91,6 +93,19 @@ class ChatFront:
             renew=anew or ping,
             if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
         )
+
+    async def tell_timed_out(self, live: OpenTable, user_id: int, action: Any) -> None:
+        """A private line (a new message: it notifies) to a player whose time ran out: what
+        the bot played for him, and whether it goes on playing for him."""
+        user = live.users[user_id]
+        if user.blocked:
+            return
+        lang = pick_language(user.lang)
+        chat = await self.storage.chat(live.row.chat_id)
+        text = turns.timed_out_message(
+            lang, live.row.game, action, name(chat.title), away=user_id in live.row.away
+        )
+        await self.presenter.post(user_id, Rendered(text))
 
     async def close(self) -> None:
         """Wait for the writes it started."""

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from gettext import NullTranslations
 from pathlib import Path
+from string import Formatter
 from typing import Any
 
 from locales import catalogs
@@ -26,6 +27,7 @@ _READ_RUSSIAN = ("uk", "be", "kk")
 # catalogs write a plain " · " (translators need not type the no-break space): `t` binds it.
 SEPARATOR = "\u00a0· "
 _STRONG = re.compile(r"<b>(.*?)</b>", re.DOTALL)  # a stressed run of a message
+_FORMATTER = Formatter()
 
 
 class Locales:
@@ -58,16 +60,32 @@ class Locales:
     def spans(self, lang: str, key: str, /, **values: Any) -> tuple[tuple[str, bool], ...]:
         """The message `key` as `t` words it, in runs of plain text, each with whether the
         message stresses it (its <b> markup, the only markup a message drawn this way may
-        hold); `values` go in as they are, since nothing here is HTML."""
-        runs = []
+        hold); `values` go in as they are, since nothing here is HTML, and a value that is
+        itself runs (a tuple of them) goes in run by run, stressed where it or the message
+        stresses it."""
+        runs: list[tuple[str, bool]] = []
         for at, part in enumerate(_STRONG.split(self._template(lang, key, values))):
             if "<" in part or ">" in part:
                 raise ValueError(f"{key}: markup other than <b> in {part!r}")
-            text = html.unescape(part)
-            text = text.format(**values) if values else text
-            if text:
-                runs.append((text, at % 2 == 1))
-        return tuple(runs)
+            strong = at % 2 == 1
+            for literal, field, spec, conversion in _FORMATTER.parse(html.unescape(part)):
+                if literal:
+                    runs.append((literal, strong))
+                if field is None:
+                    continue
+                value = values[field]
+                if isinstance(value, tuple):
+                    runs += [(text, strong or stressed) for text, stressed in value]
+                else:
+                    shown = _FORMATTER.convert_field(value, conversion)
+                    runs.append((_FORMATTER.format_field(shown, spec or ""), strong))
+        merged: list[tuple[str, bool]] = []
+        for text, strong in runs:
+            if merged and merged[-1][1] == strong:
+                merged[-1] = (merged[-1][0] + text, strong)
+            elif text:
+                merged.append((text, strong))
+        return tuple(merged)
 
     def _template(self, lang: str, key: str, values: Mapping[str, Any]) -> str:
         single, plural = self._messages[key]

@@ -26,7 +26,7 @@ from bot.handlers.common import help_text
 from bot.rating import Rating
 from bot.storage import ChatRow, DealRow, Standing, Storage, UserRow
 from bot.view.message import Button, Choice, Rendered
-from bot.view.screen import Held, OpenSeat, Seat
+from bot.view.screen import Held, OpenSeat, Seat, said_html
 from engine.cards import make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.events import ChipsMoved, Exchanged, Reason
@@ -593,16 +593,16 @@ def test_stakes_while_bidding_follow_f13_f14_and_k4() -> None:
     pays the pot, none twice, dark up to four times (F14); Khrap's first round takes it all (K4)."""
     frap = _deal("frap", 3, 3)
     pot = frap.pot
-    line = games.ui("frap").stakes("en", table_view(frap))
-    assert line is not None
+    said = games.ui("frap").stakes("en", table_view(frap))
+    assert said is not None
+    line = said_html("en", said)
     assert f"A trick: {pot // 4}" in line and f"{pot}–{2 * pot}, dark up to {4 * pot}" in line
     khrap = _deal("khrap", 3, 3)
-    line = games.ui("khrap").stakes("en", table_view(khrap))
-    assert (
-        line is not None
-        and f"takes {khrap.pot}{SEPARATOR}" in line
-        and f"a trick {khrap.pot // 5}" in line
-    )
+    said = games.ui("khrap").stakes("en", table_view(khrap))
+    assert said is not None
+    line = said_html("en", said)
+    assert f"takes {khrap.pot}{SEPARATOR}" in line and f"a trick {khrap.pot // 5}" in line
+    assert line == "".join(run.text for run in said.text)  # the page's words are the chat's
     assert games.ui("frap").stakes("en", table_view(list(_playout("frap", 8))[-1])) is None
 
 
@@ -672,3 +672,27 @@ def test_p14_a_closed_pulya_is_said_closed_once(lang: str) -> None:
     assert said in settled
     closing = pref.UI.text(lang, "table.match_over")
     assert parse_html(settled + "\n\n" + closing).text.count(said) == 1
+
+
+def test_n3_a_declarers_name_in_the_stakes_stays_text_in_the_chat_and_on_the_page() -> None:
+    """Napoleon's stakes name the declarer (N3). A name with HTML in it ("<b>P1</b> & Co") is
+    escaped in the acting player's control message (valid Telegram HTML, the name shown as
+    typed) and given to the page as the name itself."""
+    rng = random.Random(5)
+    cls = games.ui("napoleon").deal
+    rules = games.rules_for("napoleon", {})
+    names = [f"<b>P{i}</b> & Co" for i in range(4)]
+    deck = shuffled(make_deck(cls.deck_size_for(rules, 4)), rng)
+    deal, _ = cls.create(rules, names, 0, 10, 40, deck)
+    seen = 0
+    while not deal.finished:
+        table = table_view(deal)
+        if table.declarer is not None and table.to_act is not None:
+            odd = names[table.declarer]
+            text = _family_hand("napoleon", "en", deal, table.to_act, "Group").text
+            assert odd in parse_html(text).text and "&amp; Co" in text
+            stakes = games.ui("napoleon").stakes("en", table)
+            assert stakes is not None and odd in "".join(run.text for run in stakes.text)
+            seen += 1
+        deal, _ = deal.apply(random_action(deal, rng, calls=0.9))
+    assert seen, "nobody declared in this seed"

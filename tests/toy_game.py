@@ -165,11 +165,15 @@ def _winner(deal: ToyDeal) -> int | None:
 
 
 def _outcome(lang: str, record: dict[str, Any]) -> str:
+    return s.said_html(lang, _outcome_said(lang, record))
+
+
+def _outcome_said(lang: str, record: dict[str, Any]) -> s.Said:
     deal = replay(record)
     winner = _winner(deal)
     if winner is None:
-        return UI.text(lang, "result.even")
-    return UI.text(lang, "result.chip", name=name(deal.players[winner]))
+        return UI.said(lang, "result.even")
+    return UI.said(lang, "result.chip", name=short(deal.players[winner]))
 
 
 # ---- its kind of table --------------------------------------------------------------------------
@@ -364,7 +368,7 @@ class ToyTables:
         result = None
         if deal.finished:
             result = s.Result(
-                head=s.plain(_outcome(lang, deal.to_record())),
+                head=_outcome_said(lang, deal.to_record()),
                 seats=tuple(
                     s.ResultSeat(
                         seat=i,

@@ -14,7 +14,7 @@ from locales import has, t
 
 from .. import computer
 from ..format import signed
-from ..view.screen import Said, said
+from ..view.screen import Said, Value, said
 
 if TYPE_CHECKING:
     import random
@@ -252,7 +252,7 @@ class GameUI:
         """The message `key` in this game's words: its own section first, then the shared one."""
         return t(lang, self.key(key), **values)
 
-    def said(self, lang: str, key: str, /, **values: str | int) -> Said:
+    def said(self, lang: str, key: str, /, **values: Value) -> Said:
         """The message `key` in this game's words (as `text` finds it) as facts: its key and
         values, and its words as runs with their stress (bot/view/screen.py)."""
         return said(lang, self.key(key), **values)

@@ -3,8 +3,9 @@
 (`GameKind.screen`) only from the engine's view for that seat or the group's view, the one
 place that hides cards; a front end draws it: the chat's keyboards are laid out from it by each
 kind's `render.keyboard`, the Mini App's page is sent it as JSON by `bot/web/encode.py`, field
-by field. Words are the reader's (from locales/, as plain text: `plain`), cards are cards as he
-names them, numbers numbers.
+by field. Words are the reader's, from locales/: a message as its key, its values and its runs
+of words with their stress (`Said`), never the chat's HTML; cards are cards as he names them,
+numbers numbers.
 
 The screen holds: the seats in table order (name, computer, away, chips, cards held, tricks,
 word, dealer, sitting out, figures), whose move it is, the trick as plays by seat with its
@@ -16,7 +17,6 @@ and a pulya's sheet."""
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -27,17 +27,8 @@ from locales import spans, t
 
 from ..format import card_label, sorted_hand
 
-_TAG = re.compile(r"<[^>]+>")
 # a field a front end leaves out when it holds None (a card with no press is not to play now)
 OMIT_NONE = {"omit_none": True}
-
-
-def plain(text: str | None) -> str | None:
-    """One line of the game's words (a catalog entry, filled in) as plain text: the chat's bold
-    marks dropped and its escapes undone (a front end shows it as text, never as HTML)."""
-    if text is None:
-        return None
-    return html.unescape(_TAG.sub("", text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,23 +43,50 @@ class Span:
 @dataclass(frozen=True, slots=True)
 class Said:
     """A message of the catalogs as facts: its key and its values (plain text and numbers: a
-    name as its reader sees it, a bid as he writes it), and its words as runs with their
-    stress. A front end draws it as it likes (the chat in HTML: `said_html`)."""
+    name as its reader sees it, a bid as he writes it; or messages of their own), and its words
+    as runs with their stress. A front end draws it as it likes (the chat in HTML:
+    `said_html`)."""
 
     key: str
-    values: dict[str, str | int]
+    values: dict[str, Value]
     text: tuple[Span, ...]
 
 
-def said(lang: str, key: str, /, **values: str | int) -> Said:
+Value = str | int | Said
+# messages side by side: on one line apart, a line each, run on, added up
+JOINS = {" · ": "join.sep", "\n": "join.line", "": "join.run", " + ": "join.plus"}
+
+
+def said(lang: str, key: str, /, **values: Value) -> Said:
     """Message `key` (a full catalog key) in `lang` with `values`."""
-    runs = spans(lang, key, **values)
+    runs = spans(
+        lang, key, **{k: _runs(v) if isinstance(v, Said) else v for k, v in values.items()}
+    )
     return Said(key, values, tuple(Span(text, True if strong else None) for text, strong in runs))
+
+
+def joined(lang: str, glue: str, first: Said, *more: Said) -> Said:
+    """Messages one after another: on one line apart (" · "), a line each ("\n"), run on
+    (""), or added up (" + ")."""
+    for second in more:
+        first = said(lang, JOINS[glue], first=first, second=second)
+    return first
+
+
+def _runs(message: Said) -> tuple[tuple[str, bool], ...]:
+    return tuple((span.text, bool(span.strong)) for span in message.text)
 
 
 def said_html(lang: str, message: Said) -> str:
     """A message as the chat writes it: HTML, its values escaped."""
-    values = {k: html.escape(v) if isinstance(v, str) else v for k, v in message.values.items()}
+    values = {
+        k: said_html(lang, v)
+        if isinstance(v, Said)
+        else html.escape(v)
+        if isinstance(v, str)
+        else v
+        for k, v in message.values.items()
+    }
     return t(lang, message.key, **values)
 
 
@@ -219,7 +237,7 @@ class ResultSeat:
     seat: int
     name: str
     delta: str | None
-    reasons: tuple[str | None, ...]
+    reasons: tuple[Said, ...]
     total: str | None
 
 
@@ -227,9 +245,9 @@ class ResultSeat:
 class Result:
     """How the last deal went, each seat's line, and a foot (what the pot carries)."""
 
-    head: str | None
+    head: Said | None
     seats: tuple[ResultSeat, ...]
-    foot: str | None
+    foot: Said | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +279,9 @@ class PotScreen(Screen):
 
     turnup: Face | None
     pot: int
-    pot_text: str | None
+    pot_text: Said | None
     stock: int
-    stakes: str | None
+    stakes: Said | None
     hidden: int
     tricks_played: int
 

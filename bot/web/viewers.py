@@ -30,7 +30,7 @@ from ..table import seating
 from ..table.live import OpenTable
 from ..view.message import Choice, next_deal_choice
 from ..view.review import shows_hands
-from ..view.screen import Word, faces, plain
+from ..view.screen import Word, faces, said
 from .encode import encode
 from .initdata import WebUser
 
@@ -322,7 +322,7 @@ def review_json(review: Review, lang: str) -> Json:
         "declarer": review.declarer,
         "hands": _hands(review, lang),
         "steps": steps,
-        "only": None if only is None else plain(t(lang, f"review.only.{only}")),
+        "only": None if only is None else encode(said(lang, f"review.only.{only}")),
         "words": {
             **{key: t(lang, f"web.review.{key}") for key in _REVIEW_WORDS},
             # a value in tricks with its unit, by the number ("3 взятки")

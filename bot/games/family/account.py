@@ -24,7 +24,8 @@ from engine.record import start, story
 from engine.views import TableView, table_view
 from locales import SEPARATOR, t
 
-from ...format import card_label, name, signed
+from ...format import card_label, name, short, signed
+from ...view.screen import Said, said_html
 from .words import FamilyWords
 
 
@@ -97,23 +98,23 @@ def _stakes(moves: Sequence[ChipsMoved]) -> list[Item]:
     return [Item(Reason.STAKE, amount, other=other) for other, amount in net.items() if amount]
 
 
-def reason_text(lang: str, ui: FamilyWords, table: TableView, seat: int, item: Item) -> str:
+def reason_text(lang: str, ui: FamilyWords, table: TableView, seat: int, item: Item) -> Said:
     """One reason, e.g. 'ante −10', '2 tricks × 70 +140', 'penalty ×2 (two short) −280'."""
     amount = signed(item.amount)
     if item.reason is Reason.TRICKS:
         tricks = table.seats[seat].tricks
         each = item.amount // tricks if tricks else item.amount
-        return ui.text(lang, "why.tricks", n=tricks, each=each, amount=amount)
+        return ui.said(lang, "why.tricks", n=tricks, each=each, amount=amount)
     if item.reason is Reason.PENALTY:
         why = ui.penalty_why(lang, table, seat, item.times)
-        return ui.text(lang, "why.penalty", times=item.times, why=why, amount=amount)
+        return ui.said(lang, "why.penalty", times=item.times, why=why, amount=amount)
     if item.reason is Reason.STAKE and item.other is not None:  # N5–N7: name the other side
-        who = name(table.seats[item.other].name)
+        who = short(table.seats[item.other].name)
         key = "why.stake_from" if item.amount > 0 else "why.stake_to"
-        return ui.text(lang, key, name=who, amount=amount)
+        return ui.said(lang, key, name=who, amount=amount)
     if item.reason is Reason.ALL_PASS_ANTE and item.count > 1:  # F8: one ante a round
-        return ui.text(lang, "why.all_pass_ante_n", n=item.count, each=-item.each, amount=amount)
-    return ui.text(lang, f"why.{item.reason.value}", amount=amount)
+        return ui.said(lang, "why.all_pass_ante_n", n=item.count, each=-item.each, amount=amount)
+    return ui.said(lang, f"why.{item.reason.value}", amount=amount)
 
 
 def reason_lines(
@@ -127,7 +128,9 @@ def reason_lines(
     lines = []
     for seat, seat_items in enumerate(items):
         delta = signed(table.delta[seat])
-        why = SEPARATOR.join(reason_text(lang, ui, table, seat, item) for item in seat_items)
+        why = SEPARATOR.join(
+            said_html(lang, reason_text(lang, ui, table, seat, item)) for item in seat_items
+        )
         lines.append(f"<b>{name(names[seat])}</b> {delta}" + (f": {why}" if why else ""))
     return lines
 

@@ -9,7 +9,7 @@ from engine.frap import FrapDeal, FrapRules
 from engine.frap.settle import declarer_penalty
 from engine.views import TableView
 
-from ...view.screen import Said
+from ...view.screen import Said, joined
 from ..base import Option
 from .ui import FamilyUI
 
@@ -58,7 +58,7 @@ class FrapUI(FamilyUI):
                                  needs=needs)  # fmt: skip
         return times * table.pot
 
-    def stakes(self, lang: str, table: TableView) -> str | None:
+    def stakes(self, lang: str, table: TableView) -> Said | None:
         """F13–F14 with the pot as it stands: a trick's value, the declarer's penalty one short
         and with none, a whister's with no trick."""
         if table.finished or table.phase not in ("bidding", "whist"):
@@ -73,15 +73,15 @@ class FrapUI(FamilyUI):
             "whist": pot,
         }
         key = "stakes.bidding" if table.declarer is None else "stakes.whist"
-        return self.text(lang, key, **values)
+        return self.said(lang, key, **values)
 
-    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
+    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> Said:
         """F14: the declarer one short or more, dark or not; a whister or cutter with none."""
         if seat != table.declarer:
             role = table.seats[seat].role
-            return self.text(lang, "why.cutter" if role == "cutter" else "why.whister")
+            return self.said(lang, "why.cutter" if role == "cutter" else "why.whister")
         why = super().penalty_why(lang, table, seat, times)
-        return why + (self.text(lang, "why.dark") if table.dark else "")
+        return joined(lang, "", why, self.said(lang, "why.dark")) if table.dark else why
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """F3, F6, F10–F14 as this chat plays them."""

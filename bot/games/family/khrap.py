@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 from engine.deal import TrickDeal
 from engine.frap import KhrapDeal
 from engine.views import TableView
-from locales import SEPARATOR
 
+from ...view.screen import Said, joined
 from ..base import Option
 from .frap import FrapUI
 
@@ -27,13 +27,13 @@ class KhrapUI(FrapUI):
     own_words = ("храп", "khrap", "вист", "whist", "подрез", "cut in")
     tricks_in_deal: ClassVar[int] = 5  # K5: a failed khrap's trick is a fifth of P0
 
-    def stakes(self, lang: str, table: TableView) -> str | None:
+    def stakes(self, lang: str, table: TableView) -> Said | None:
         """K4–K5: what a khrap made takes in this round; a failed one is Frap's money."""
         line = super().stakes(lang, table)
         if line is None:
             return None
         share = table.pot if table.round == 1 else table.pot // 2  # K4
-        return self.text(lang, "stakes.share", share=share) + SEPARATOR + line
+        return joined(lang, " · ", self.said(lang, "stakes.share", share=share), line)
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """Frap's list in Khrap's words, and K6 when it is on."""

@@ -12,8 +12,8 @@ from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
 from engine.views import TableView
 from locales import SEPARATOR
 
-from ...format import name
-from ...view.screen import Said
+from ...format import short
+from ...view.screen import Said, joined
 from ..base import Option
 from .ui import FamilyUI
 
@@ -115,40 +115,40 @@ class NapoleonUI(FamilyUI):
             return self.said(lang, f"ask.bidding{dealer}", level=self._level(lang, level))
         return super().ask(lang, table)
 
-    def stakes(self, lang: str, table: TableView) -> str | None:
+    def stakes(self, lang: str, table: TableView) -> Said | None:
         """While bidding, what a trick of the bid is worth; then the contract and, once play
         stops, why (N4)."""
         declarer = table.declarer
         if declarer is None:
             if table.finished:
                 return None
-            return self.text(lang, "stakes.bidding", u=table.stake, pot=table.pot)
+            return self.said(lang, "stakes.bidding", u=table.stake, pot=table.pot)
         info = table.seats[declarer]
         contract = self._level(lang, info.level or table.declarer_needs)
-        line = self.text(lang, "stakes.contract", name=name(info.name), contract=contract,
+        line = self.said(lang, "stakes.contract", name=short(info.name), contract=contract,
                          k=info.tricks, n=table.declarer_needs)  # fmt: skip
         if table.finished and table.tricks_played:
-            line += "\n" + self.stop_reason(lang, table)
+            return joined(lang, "\n", line, self.stop_reason(lang, table))
         return line
 
-    def stop_reason(self, lang: str, table: TableView) -> str:
+    def stop_reason(self, lang: str, table: TableView) -> Said:
         """N4: why play stopped: the bid taken, or too few tricks left to make it."""
         assert table.declarer is not None
         taken, needs = table.seats[table.declarer].tricks, table.declarer_needs
         if taken >= needs:
-            return self.text(lang, "stop.made", n=taken)
+            return self.said(lang, "stop.made", n=taken)
         left = HAND - table.tricks_played
         if (table.seats[table.declarer].level or 0) >= NAPOLEON:
-            return self.text(lang, "stop.lost_one")
-        return self.text(lang, "stop.failed", n=left, need=needs - taken)
+            return self.said(lang, "stop.lost_one")
+        return self.said(lang, "stop.failed", n=left, need=needs - taken)
 
-    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
+    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> Said:
         """N5, N7: the failed declarer's share for the treasure."""
-        return self.text(lang, "why.into_treasure")
+        return self.said(lang, "why.into_treasure")
 
-    def no_contract_line(self, lang: str, table: TableView) -> str | None:
+    def no_contract_line(self, lang: str, table: TableView) -> Said | None:
         """N2: everyone passed; the contributions stay in the treasure."""
-        return self.text(lang, "result.all_passed")
+        return self.said(lang, "result.all_passed")
 
 
 UI = NapoleonUI()

@@ -17,7 +17,7 @@ from engine.tricks import Play
 from engine.views import SeatView, TableView
 from locales import SEPARATOR, t
 
-from ...format import card_label, name, signed
+from ...format import card_label, name, short, signed
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
 from ...view.screen import Act, Played, PotScreen, Said, said, said_html
@@ -85,7 +85,7 @@ def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: 
         lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
     stakes = ui.stakes(lang, table)
     if stakes:
-        lines.append(stakes)
+        lines.append(said_html(lang, stakes))
     return lines
 
 
@@ -111,7 +111,7 @@ def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
         trump = t(lang, "table.trump_turnup", suit=seen.trump, card=seen.turnup.label)
     else:
         trump = t(lang, "table.trump", suit=seen.trump)
-    return trump + SEPARATOR + (seen.pot_text or "")
+    return trump + SEPARATOR + (said_html(lang, seen.pot_text) if seen.pot_text else "")
 
 
 def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
@@ -195,7 +195,7 @@ def hand_message(
             if table.phase == "bidding" and table.max_rounds > 1:  # (not on the screen)
                 lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
             if seen.stakes:
-                lines.append(seen.stakes)
+                lines.append(said_html(lang, seen.stakes))
     if seen.hidden:
         if seen.phase == "bidding":  # F7: the game's own dark bid is still open to him
             lines.append(ui.text(lang, "hand.closed", n=seen.hidden))
@@ -283,7 +283,7 @@ def result_message(
     lines = [t(lang, "result.title", deal_no=deal_no)]
     head = headline(lang, ui, table, names)
     if head:
-        lines.append(head)
+        lines.append(said_html(lang, head))
     told = told_story(record)
     items = None
     odd = 0
@@ -325,19 +325,20 @@ def told_story(
         return None
 
 
-def headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
-    """How the deal went: a redeal, a declarer unopposed, a contract made or failed."""
+def headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> Said | None:
+    """How the deal went: a redeal, a declarer unopposed, a contract made or failed; `names`:
+    the players' as they call themselves."""
     declarer = table.declarer
     if table.needs_redeal:
         return ui.redeal_line(lang, table)
     if declarer is None or table.contract is None:
         return ui.no_contract_line(lang, table)
-    who = name(names[declarer])
+    who = short(names[declarer])
     if not table.tricks_played:
-        return ui.text(lang, "result.uncontested", name=who)
+        return ui.said(lang, "result.uncontested", name=who)
     made = table.seats[declarer].tricks >= table.declarer_needs
     contract = ui.bid_word(lang, table.contract, table.seats[declarer].level)
-    return ui.text(
+    return ui.said(
         lang,
         "result.made" if made else "result.failed",
         name=who,

@@ -112,9 +112,9 @@ def build(
         trump=public.trump.symbol if public.trump_named else None,
         turnup=s.face(public.turnup, lang) if public.turnup is not None else None,
         pot=public.pot,
-        pot_text=s.plain(ui.text(lang, "table.pot", pot=public.pot)),
+        pot_text=ui.said(lang, "table.pot", pot=public.pot),
         stock=public.stock,
-        stakes=s.plain(ui.stakes(lang, public)),
+        stakes=ui.stakes(lang, public),
         trick=s.trick(public.trick, lang),
         last_trick=s.taken(public.last_trick, public.last_winner, lang),
         hand=s.hand(mine.hand, presses, lang, chosen) if mine and mine.hand else None,
@@ -211,7 +211,7 @@ def _result(
     seats = []
     for info in table.seats:
         reasons = tuple(
-            s.plain(account.reason_text(lang, ui, table, info.seat, item))
+            account.reason_text(lang, ui, table, info.seat, item)
             for item in (items[info.seat] if items else [])
         )
         seats.append(
@@ -219,7 +219,7 @@ def _result(
                 info.seat, info.name, signed(table.delta[info.seat]), reasons, total(info.seat)
             )
         )
-    pot = ui.text(lang, "result.pot", pot=table.pot)
+    pot = ui.said(lang, "result.pot", pot=table.pot)
     if played.pot_has_penalty:
-        pot += t(lang, "result.penalty_carries")
-    return s.Result(s.plain(head), tuple(seats), s.plain(pot))
+        pot = s.joined(lang, "", pot, s.said(lang, "result.penalty_carries"))
+    return s.Result(head, tuple(seats), pot)

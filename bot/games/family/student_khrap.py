@@ -64,18 +64,18 @@ class StudentUI(FamilyUI):
             return self.said(lang, "ask.answer" if table.declarer is not None else "ask.bidding")
         return super().ask(lang, table)
 
-    def stakes(self, lang: str, table: TableView) -> str | None:
+    def stakes(self, lang: str, table: TableView) -> Said | None:
         """SK12: a quarter of the bank a trick, 2 banks for a short khrap, 1 for a helper."""
         if table.finished or table.phase != "bidding":
             return None
         pot = table.pot
-        return self.text(lang, "stakes.bidding", trick=pot // TRICKS, short=2 * pot, helper=pot)
+        return self.said(lang, "stakes.bidding", trick=pot // TRICKS, short=2 * pot, helper=pot)
 
-    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
+    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> Said:
         """SK12: the declarer short of two tricks, or a helper or taker with none."""
         if seat == table.declarer:
             return super().penalty_why(lang, table, seat, times)
-        return self.text(lang, "why.helper")
+        return self.said(lang, "why.helper")
 
     def rules_lines(self, lang: str, chat_rules: dict[str, Any]) -> list[str]:
         """SK1–SK13 briefly, and how a led joker is answered here (SK2)."""

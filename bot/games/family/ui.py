@@ -13,6 +13,7 @@ from engine.views import table_view
 from locales import t
 
 from ...format import card_label, in_a_sentence, name, signed
+from ...view.screen import said_html
 from . import account
 from .words import FamilyWords
 
@@ -51,9 +52,11 @@ class FamilyUI(FamilyWords):
             view = table_view(played)
             names = played.players
             if view.needs_redeal:
-                what = self.redeal_line(lang, view).rstrip(".")  # history.line puts its colon
+                redeal = said_html(lang, self.redeal_line(lang, view))
+                what = redeal.rstrip(".")  # history.line puts its colon
             elif view.declarer is None or view.contract is None:
-                what = self.no_contract_line(lang, view) or ""
+                none = self.no_contract_line(lang, view)
+                what = said_html(lang, none) if none is not None else ""
             else:
                 word = self.bid_word(lang, view.contract, view.seats[view.declarer].level)
                 what = f"{name(names[view.declarer])}, {word}"

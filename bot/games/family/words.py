@@ -69,23 +69,23 @@ class FamilyWords(GameUI):
             for k, card in enumerate(table.dead_turnups, start=1)
         ]
 
-    def stakes(self, lang: str, table: TableView) -> str | None:
+    def stakes(self, lang: str, table: TableView) -> Said | None:
         """What a trick is worth and what is at risk, for the header; None if nothing to say."""
         return None
 
-    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> str:
+    def penalty_why(self, lang: str, table: TableView, seat: int, times: int) -> Said:
         """Why `seat` paid `times` the pot: the declarer short of his contract, or an opponent
         who promised a trick and took none (F14 and the game's own rules)."""
         if seat != table.declarer:
-            return self.text(lang, "why.opponent")
+            return self.said(lang, "why.opponent")
         short = table.declarer_needs - table.seats[seat].tricks
-        return self.text(lang, "why.one_short" if short == 1 else "why.short", n=short)
+        return self.said(lang, "why.one_short" if short == 1 else "why.short", n=short)
 
-    def no_contract_line(self, lang: str, table: TableView) -> str | None:
+    def no_contract_line(self, lang: str, table: TableView) -> Said | None:
         """The result's headline for a deal that ended without a declarer and without a redeal
         (N2: everyone passed); None where that cannot happen."""
         return None
 
-    def redeal_line(self, lang: str, table: TableView) -> str:
+    def redeal_line(self, lang: str, table: TableView) -> Said:
         """The result's line when every round was passed and the same dealer redeals."""
-        return self.text(lang, "result.redeal", n=table.max_rounds)
+        return self.said(lang, "result.redeal", n=table.max_rounds)

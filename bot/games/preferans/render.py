@@ -31,6 +31,7 @@ from ...view.screen import (
     Said,
     Seat,
     SheetScreen,
+    joined,
     said_html,
 )
 from .codes import action_code
@@ -325,75 +326,73 @@ def result_lines(lang: str, line: Line, names: Sequence[str], deal_no: int) -> l
     as the engine scored it ('Alice: pulya +4 (7♥ made)'), then each of P15's overflow moves
     in words."""
     ui = WORDS
-    shown = [shown_name(name) for name in names]
+    shown = [short(name) for name in names]
     outcome = line.outcome
-    out = [result_head(lang, outcome, shown, deal_no)]
+    out = [said_html(lang, result_head(lang, outcome, shown, deal_no))]
     for seat, name in enumerate(shown):
-        items = seat_reasons(lang, line, seat, shown)
+        items = [said_html(lang, item) for item in seat_reasons(lang, line, seat, shown)]
         if items:
-            out.append(ui.text(lang, "result.line", name=name, items="; ".join(items)))
-    return out + overflow_lines(lang, line, shown)
+            out.append(ui.text(lang, "result.line", name=escape(name), items="; ".join(items)))
+    return out + [said_html(lang, move) for move in overflow_lines(lang, line, shown)]
 
 
-def seat_reasons(lang: str, line: Line, seat: int, shown: Sequence[str]) -> list[str]:
+def seat_reasons(lang: str, line: Line, seat: int, shown: Sequence[str]) -> list[Said]:
     """What `seat` wrote in a deal and why, as the engine scored it ('pulya +4 (7♥ made)'): one
-    item per column (and whom its whists are on), its entries joined by ' + '."""
-    items: dict[tuple[str, int | None], list[str]] = {}
+    item per column (and whom its whists are on), its entries joined by ' + '; `shown`: the
+    players' names as a message gives them (`format.short`)."""
+    items: dict[tuple[str, int | None], list[Said]] = {}
     for entry in line.scored:
         if entry.seat == seat:
             more = items.setdefault((entry.column, entry.on), [])
             more.append(_entry_text(lang, entry, line.outcome, shown, again=bool(more)))
-    return [" + ".join(parts) for parts in items.values()]
+    return [joined(lang, " + ", *parts) for parts in items.values()]
 
 
-def overflow_lines(lang: str, line: Line, shown: Sequence[str]) -> list[str]:
+def overflow_lines(lang: str, line: Line, shown: Sequence[str]) -> list[Said]:
     """Each of P15's overflow moves of a deal, in words."""
     out = []
     for move in line.overflow:  # P15
         name = shown[move.seat]
         if move.to is None:
-            out.append(WORDS.text(lang, "result.overflow_gora", name=name, n=move.points))
+            out.append(WORDS.said(lang, "result.overflow_gora", name=name, n=move.points))
         else:
             out.append(
-                WORDS.text(lang, "result.overflow", name=name, n=move.points,
+                WORDS.said(lang, "result.overflow", name=name, n=move.points,
                            other=shown[move.to], whists=move.whists)
             )  # fmt: skip
     return out
 
 
-def result_head(lang: str, outcome: Outcome, shown: Sequence[str], deal_no: int) -> str:
+def result_head(lang: str, outcome: Outcome, shown: Sequence[str], deal_no: int) -> Said:
     """What was played in a deal and how it ended."""
     ui = WORDS
     if outcome.contract is None:
-        head = ui.text(lang, "result.raspasy", deal_no=deal_no)
-    else:
-        assert outcome.declarer is not None
-        declarer, bid = shown[outcome.declarer], ui.bid_label(lang, outcome.contract)
-        took = (outcome.tricks or ())[outcome.declarer] if outcome.tricks else None
-        if outcome.kind in ("uncontested", "half_whist"):
-            head = ui.text(lang, f"result.{outcome.kind}", deal_no=deal_no, name=declarer, bid=bid)
-        elif outcome.made:
-            head = ui.text(lang, "result.made", deal_no=deal_no, name=declarer, bid=bid, n=took)
-        else:
-            head = ui.text(lang, "result.failed", deal_no=deal_no, name=declarer, bid=bid, n=took)
-    return head
+        return ui.said(lang, "result.raspasy", deal_no=deal_no)
+    assert outcome.declarer is not None
+    declarer, bid = shown[outcome.declarer], ui.bid_label(lang, outcome.contract)
+    took = (outcome.tricks or ())[outcome.declarer] if outcome.tricks else 0
+    if outcome.kind in ("uncontested", "half_whist"):
+        return ui.said(lang, f"result.{outcome.kind}", deal_no=deal_no, name=declarer, bid=bid)
+    key = "result.made" if outcome.made else "result.failed"
+    return ui.said(lang, key, deal_no=deal_no, name=declarer, bid=bid, n=took or 0)
 
 
 def _entry_text(
     lang: str, entry: Entry, outcome: Outcome, shown: Sequence[str], *, again: bool = False
-) -> str:
+) -> Said:
     """One entry as the sheet got it and why, as the engine scored it: 'pulya +4 (7♥ made)',
     'whists 8 on Alice (2 tricks, 4 a trick)', 'mountain +4 (1 trick short of the whister's
     share, 4 a trick)'; `again`: the player's column (and target) was named by the entry before,
     so the value alone ('+ 10 (consolation…)')."""
     ui = WORDS
+    written: str | Said
     if again:
         written = signed(entry.value).removeprefix("+")
     elif entry.column == "whists":
         assert entry.on is not None
-        written = ui.text(lang, "result.whists", value=entry.value, name=shown[entry.on])
+        written = ui.said(lang, "result.whists", value=entry.value, name=shown[entry.on])
     else:
-        written = ui.text(lang, f"result.{entry.column}", value=signed(entry.value))
+        written = ui.said(lang, f"result.{entry.column}", value=signed(entry.value))
     reason: str = entry.reason
     if reason == "contract":
         assert outcome.contract is not None
@@ -403,8 +402,8 @@ def _entry_text(
     elif reason == "raspasy" and entry.column == "pulya":
         reason = "raspasy_clean"
     bid = ui.bid_label(lang, outcome.contract) if outcome.contract else ""
-    why = ui.text(lang, f"why.{reason}", n=entry.count, each=entry.each, bid=bid)
-    return ui.text(lang, "result.item", entry=written, why=why)
+    why = ui.said(lang, f"why.{reason}", n=entry.count, each=entry.each, bid=bid)
+    return ui.said(lang, "result.item", entry=written, why=why)
 
 
 def settlement_lines(

@@ -20,6 +20,7 @@ from engine.preferans.bidding import LADDER, MISERE, level
 from engine.preferans.views import PrefSeatView, PrefTableView
 
 from ... import callbacks
+from ...format import short
 from ...view import screen as s
 from ..base import who
 from . import render
@@ -220,16 +221,11 @@ def _contract(ui: PreferansUI, lang: str, table: PrefTableView) -> str | None:
 
 def _result(lang: str, line: Line, names: Sequence[str], deal_no: int) -> s.Result:
     """The last deal: how it ended, what each player wrote and why, P15's overflow moves."""
-    head = render.result_head(lang, line.outcome, names, deal_no)
+    shown = [short(name) for name in names]
+    head = render.result_head(lang, line.outcome, shown, deal_no)
     seats = tuple(
-        s.ResultSeat(
-            seat,
-            name,
-            None,
-            tuple(s.plain(r) for r in render.seat_reasons(lang, line, seat, names)),
-            None,
-        )
+        s.ResultSeat(seat, name, None, tuple(render.seat_reasons(lang, line, seat, shown)), None)
         for seat, name in enumerate(names)
     )
-    foot = "\n".join(render.overflow_lines(lang, line, names)) or None
-    return s.Result(s.plain(head), seats, s.plain(foot))
+    moves = render.overflow_lines(lang, line, shown)
+    return s.Result(head, seats, s.joined(lang, "\n", *moves) if moves else None)

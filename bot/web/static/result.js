@@ -5,25 +5,28 @@
 import { handsNodes } from "./cards.js";
 import { ratingNode } from "./lobby.js";
 import { openReview, reviewButton } from "./review.js";
-import { el, page, state, words } from "./shared.js";
+import { appendSaid, el, page, saidNode, state, words } from "./shared.js";
 import { closeButton, hasSecondary } from "./telegram.js";
 
 // `sheet`: the result over the felt, its "Review" on Telegram's secondary button if the client
 // has one.
 function resultNodes(deal, sheet) {
   const r = deal.result;
-  const nodes = [el("h2", null, words.result), el("p", "head", r.head)];
+  const nodes = [el("h2", null, words.result), saidNode("p", "head", r.head)];
   const ratings = state.view.seat_ratings || [];
   for (const s of r.seats) {
     if (s.delta === null && !s.reasons.length) continue;
     const line = el("p", "line");
     line.append(el("b", null, s.name + (s.delta !== null ? " " + s.delta : "")));
     if (ratings[s.seat]) line.append(" ", ratingNode(ratings[s.seat]));
-    if (s.reasons.length) line.append(": " + s.reasons.join(" · "));
+    s.reasons.forEach((reason, i) => {
+      line.append(i ? " · " : ": ");
+      appendSaid(line, reason);
+    });
     if (s.total) line.append(" (" + words.chips + " " + s.total + ")");
     nodes.push(line);
   }
-  if (r.foot) nodes.push(el("p", "foot hint", r.foot));
+  if (r.foot) nodes.push(saidNode("p", "foot hint", r.foot));
   // every hand as dealt (where the chat shows them) and the "Review" button
   if (deal.hands) nodes.push(...handsNodes(deal.hands, words.talon, words.discard));
   if (deal.review && !(sheet && hasSecondary())) nodes.push(reviewButton(deal.review));

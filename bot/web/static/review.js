@@ -6,7 +6,9 @@
 // best). "Play again" closes it and takes the table's next step (the next deal, a new table).
 
 import { cardNode, handsNodes } from "./cards.js";
-import { authorized, base, el, haptic, notice, press, primaryOf, state, words } from "./shared.js";
+import {
+  authorized, base, el, haptic, notice, press, primaryOf, saidNode, state, words,
+} from "./shared.js";
 import { aim, lay, layOut, places, plate } from "./table.js";
 import { closeButton, closeSub, openSub, subOpen } from "./telegram.js";
 
@@ -48,7 +50,7 @@ function drawReview() {
   box.dataset.at = String(at);
   const nodes = [el("h2", null, w.title), closeButton()];
   if (!data.steps.length) {
-    if (data.only) nodes.push(el("p", "hint", data.only));
+    if (data.only) nodes.push(saidNode("p", "hint", data.only));
     nodes.push(...handsNodes(data.hands, words.talon, w.discard), againNode());
     box.replaceChildren(...nodes);
     return;

@@ -65,10 +65,14 @@ export function el(tag, cls, text) {
 // A message sent as data (its runs of words, the stressed ones `strong`) drawn as text.
 export function saidNode(tag, cls, said) {
   const node = el(tag, cls);
+  if (said) appendSaid(node, said);
+  return node;
+}
+
+export function appendSaid(node, said) {
   for (const run of said.text) {
     node.append(run.strong ? el("strong", null, run.text) : document.createTextNode(run.text));
   }
-  return node;
 }
 
 export function notice(text) {

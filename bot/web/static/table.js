@@ -3,7 +3,7 @@
 // in the middle, each card laid toward the seat that played it, flying in and out; the clock.
 
 import { backs, cardNode, cardsRow, deckButton, dimUnplayable } from "./cards.js";
-import { el, state, words } from "./shared.js";
+import { el, saidNode, state, words } from "./shared.js";
 import { closeButton, toolButton } from "./telegram.js";
 
 // The table in seat order: each seat dealt in, and after it the seated players the deal left
@@ -151,7 +151,7 @@ function facts(deal) {
     // P10: the talon card turned in raspasy, by the word, apart from the trick's cards
     if (deal.talon) line.append(cardsRow(deal.talon, "mini", "turned"));
   }
-  if (deal.pot_text) line.append(el("span", "fact", deal.pot_text)); // N1: the treasure
+  if (deal.pot_text) line.append(saidNode("span", "fact", deal.pot_text)); // N1: the treasure
   else if (deal.pot !== undefined && deal.pot !== null) line.append(el("span", "fact", words.pot + " " + deal.pot));
   if (deal.stock) line.append(el("span", "fact", words.stock + " " + deal.stock));
   return line;
@@ -159,7 +159,7 @@ function facts(deal) {
 
 function drawMiddle(mid, deal) {
   mid.append(facts(deal));
-  if (deal.stakes) mid.append(el("div", "stakes hint", deal.stakes));
+  if (deal.stakes) mid.append(saidNode("div", "stakes hint", deal.stakes));
   const felt = el("div", "trick");
   felt.setAttribute("aria-label", words.trick || "");
   if (deal.trick) lay(felt, deal.trick);

@@ -145,7 +145,7 @@ def _family_hand(game: str, lang: str, deal: TrickDeal, seat: int, chat: str) ->
         lambda at, name: (at, name, False, False, None),
         lambda at: None,
     )
-    return family_render.hand_message(lang, ui, view, seen, 1, chat)
+    return family_render.hand_message(lang, ui, seen, seat, 1, chat)
 
 
 def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:

@@ -273,9 +273,9 @@ class Screen:
 @dataclass(frozen=True, slots=True)
 class PotScreen(Screen):
     """A deal played for a pot (the Frap family): the card turned up for trump, the pot and the
-    stock, the stakes in words, how many cards the viewer holds unseen (F7: a dark bid), and
-    how many tricks have been taken. `pot_text`: the pot as the game names it ('Treasure: 50',
-    N1)."""
+    stock, the stakes in words, how many cards the viewer holds unseen (F7: a dark bid), how
+    many tricks have been taken, and while a bidding of several rounds goes on, its round and
+    how many there are (F8). `pot_text`: the pot as the game names it ('Treasure: 50', N1)."""
 
     turnup: Face | None
     pot: int
@@ -284,6 +284,7 @@ class PotScreen(Screen):
     stakes: Said | None
     hidden: int
     tricks_played: int
+    rounds: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,8 +166,8 @@ def table_message(
 def hand_message(
     lang: str,
     ui: FamilyWords,
-    view: SeatView,
     seen: PotScreen,
+    seat: int,
     deal_no: int,
     chat_title: str,
     *,
@@ -180,11 +180,11 @@ def hand_message(
     While a player waits, his message shows only what changes with his own hand (each
     move edits the mover's and the next mover's messages, not everyone's); the table message in
     the group follows every move. `beside_table`: the table message is in the same chat (a
-    practice table), so this one leaves the game, trump, pot and trick to it. His hand, tricks,
-    result and keyboard are drawn from `seen`, his screen (built from `view`)."""
-    table = view.table
-    turn = [a for a in view.legal if a.do is not Do.LOOK]
-    acting = not closed and (bool(turn) or table.to_act == view.seat)
+    practice table), so this one leaves the game, trump, pot and trick to it. It is drawn from
+    `seen`, the screen of his seat (`seat`), alone."""
+    # his move, or a choice that does not wait for it (F7: looking at his cards) other than look
+    turn = any(h.press for h in seen.hand or ()) or any(a.verb != Do.LOOK for a in seen.choices)
+    acting = not closed and (turn or seen.mover == seat)
     lines = []
     if not beside_table:
         title = escape(chat_title)
@@ -192,8 +192,8 @@ def hand_message(
         lines.append(_seen_trump_and_pot(lang, seen))
         if acting:
             lines[-1] += SEPARATOR + t(lang, "table.stock", n=seen.stock)
-            if table.phase == "bidding" and table.max_rounds > 1:  # (not on the screen)
-                lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
+            if seen.rounds is not None:
+                lines.append(t(lang, "table.round", round=seen.rounds[0], rounds=seen.rounds[1]))
             if seen.stakes:
                 lines.append(said_html(lang, seen.stakes))
     if seen.hidden:
@@ -206,11 +206,11 @@ def hand_message(
         lines.append(t(lang, "hand.cards", cards=cards))
     else:
         lines.append(t(lang, "hand.empty"))
-    mine = seen.seats[view.seat]
+    mine = seen.seats[seat]
     if mine.tricks is not None:
         lines.append(t(lang, "hand.my_tricks", n=mine.tricks))
     if seen.result is not None:
-        lines.append(t(lang, "hand.result", delta=seen.result.seats[view.seat].delta))
+        lines.append(t(lang, "hand.result", delta=seen.result.seats[seat].delta))
     trick = _seen_trick(lang, ui, seen) if acting and not beside_table else None
     if trick:
         lines.append(trick)
@@ -221,7 +221,7 @@ def hand_message(
         lines += ["", t(lang, "table.stopped_short")]
     elif ask is not None:
         lines += ["", said_html(lang, ask)]
-    elif not table.finished:  # a practice table is in this chat: no group to look at
+    elif not seen.finished:  # a practice table is in this chat: no group to look at
         lines += ["", t(lang, "hand.wait_here" if beside_table else "hand.wait")]
     return Rendered(_fit("\n".join(lines)), keyboard(seen))
 

@@ -120,6 +120,11 @@ def build(
         hand=s.hand(mine.hand, presses, lang, chosen) if mine and mine.hand else None,
         hidden=mine.table.seats[mine.seat].cards if mine and mine.hand is None else 0,  # F7
         tricks_played=public.tricks_played,
+        rounds=(
+            (public.round, public.max_rounds)
+            if public.phase == "bidding" and public.max_rounds > 1
+            else None
+        ),
         choices=acts,
         question=question,
         result=_result(lang, ui, public, played, total) if played.finished else None,

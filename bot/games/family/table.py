@@ -480,16 +480,13 @@ class DealTables:
         if user.blocked or computer.is_computer(user.user_id):  # never a DM to one
             return
         lang = pick_language(user.lang)
-        view = seat_view(played, seat)
-        seen = self._screen(live, seat, lang, closing=closing, view=view)
-        if closing:
-            view = replace(view, legal=())
+        seen = self._screen(live, seat, lang, closing=closing, view=seat_view(played, seat))
         assert seen is not None
         content = render.hand_message(
             lang,
             self.ui,
-            view,
             seen,
+            seat,
             live.row.deal_no,
             chat.title,
             closed=closing,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import service as service_module
 from bot.games.family.table import deal as deal_of
+from bot.table import timers as timers_module
 from tests.bot_harness import (
     RunningBot,
     action_buttons,
@@ -128,7 +128,7 @@ async def test_a_time_out_the_database_refuses_is_made_once_it_takes_writes(
 ) -> None:
     """Nobody waits for a turn timer: while the database is locked its time-out is tried
     again (no traceback, nothing half-written), and made once the lock is gone."""
-    monkeypatch.setattr(service_module, "RETRY_AFTER", 0.3)
+    monkeypatch.setattr(timers_module, "RETRY_AFTER", 0.3)
     group, users = make_players(tg, 3)
     db = tmp_path / "db.sqlite3"
     async with running_bot(tg, db, seed=6, db_busy_timeout=0.1, turn_timeout=1) as bot:

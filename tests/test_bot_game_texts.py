@@ -129,6 +129,18 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     yield pref.sheet_photo(lang, stopped)[1]
 
 
+def _family_table(game: str, lang: str, deal: TrickDeal) -> Rendered:
+    """The group's table message of a family deal, drawn from its public screen as the bot
+    builds it."""
+    ui = games.ui(game)
+    assert isinstance(ui, FamilyUI)
+    seen = family_screen.build(
+        ui, deal, table_view(deal), None, lang, (1, 1, 0), (),
+        lambda at, name: (at, name, False, False, None), lambda at: None,
+    )  # fmt: skip
+    return family_render.table_message(lang, ui, seen, 1, False, "bot")
+
+
 def _family_hand(game: str, lang: str, deal: TrickDeal, seat: int, chat: str) -> Rendered:
     """A family player's control message, drawn from his screen as the bot builds it."""
     ui = games.ui(game)
@@ -150,11 +162,9 @@ def _family_hand(game: str, lang: str, deal: TrickDeal, seat: int, chat: str) ->
 
 def _deal_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     """One deal the shared service plays, from its first message to /history."""
-    names = NAMES
     deal = None
     for deal in _playout(game, seed):
-        table = table_view(deal)
-        yield family_render.table_message(lang, games.ui(game), table, names, 1, False, "bot").text
+        yield _family_table(game, lang, deal).text
         for seat in range(deal.n):
             content = _family_hand(game, lang, deal, seat, "Group")
             yield content.text
@@ -552,9 +562,7 @@ def test_last_trick_stays_shown_with_its_winner_even_the_deciding_one() -> None:
             if deal.tricks_played and not deal.trick:
                 table = table_view(deal)
                 assert table.last_winner is not None
-                text = family_render.table_message(
-                    "ru", games.ui("frap"), table, NAMES, 1, False, "bot"
-                ).text
+                text = _family_table("frap", "ru", deal).text
                 k = len(deal.tricks_played)
                 assert f"Взятка {k}:" in text and f"берёт {NAMES[table.last_winner]}" in text
         return

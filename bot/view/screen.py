@@ -285,6 +285,7 @@ class PotScreen(Screen):
     hidden: int
     tricks_played: int
     rounds: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)
+    passed: tuple[Said, ...] = ()  # F8: the bidding rounds everyone passed, while bidding
 
 
 @dataclass(frozen=True, slots=True)

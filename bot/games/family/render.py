@@ -13,11 +13,10 @@ from engine.deal import TrickDeal
 from engine.errors import ReplayError
 from engine.events import Event
 from engine.record import story
-from engine.tricks import Play
 from engine.views import SeatView, TableView
 from locales import SEPARATOR, t
 
-from ...format import card_label, name, short, signed
+from ...format import name, short, signed
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
 from ...view.screen import Act, Played, PotScreen, Said, said, said_html
@@ -27,33 +26,7 @@ from .words import FamilyWords
 # ---- the deal ------------------------------------------------------------------------------------
 
 
-def _word(lang: str, ui: FamilyWords, table: TableView, seat: int) -> str:
-    info = table.seats[seat]
-    if info.bid is None:
-        return t(lang, "word.thinking") if table.to_act == seat else ""
-    return ui.bid_word(lang, info.bid, info.level)
-
-
 PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
-
-
-def _trick_line(lang: str, ui: FamilyWords, plays: Sequence[Play], names: Sequence[str]) -> str:
-    return SEPARATOR.join(
-        f"{ui.play_label(lang, p.card, p.joker)} {name(names[p.seat])}" for p in plays
-    )
-
-
-def _trick_status(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str | None:
-    """The trick on the table; before the next is led (and after the deciding one) the last
-    trick with who took it; None before play."""
-    if table.trick:
-        cards = _trick_line(lang, ui, table.trick, names)
-        return t(lang, "table.trick", k=table.tricks_played + 1, cards=cards)
-    if table.last_trick and table.last_winner is not None:
-        cards = _trick_line(lang, ui, table.last_trick, names)
-        who = name(names[table.last_winner])
-        return t(lang, "table.trick_taken", k=table.tricks_played, cards=cards, name=who)
-    return None
 
 
 def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
@@ -75,34 +48,6 @@ def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
     return None
 
 
-def _header(lang: str, ui: FamilyWords, table: TableView, deal_no: int, redeal: bool) -> list[str]:
-    title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
-    lines = [title + (t(lang, "table.redeal") if redeal else "")]
-    lines.append(
-        _trump_and_pot(lang, ui, table) + SEPARATOR + t(lang, "table.stock", n=table.stock)
-    )
-    if table.phase == "bidding" and table.max_rounds > 1:
-        lines.append(t(lang, "table.round", round=table.round, rounds=table.max_rounds))
-    stakes = ui.stakes(lang, table)
-    if stakes:
-        lines.append(said_html(lang, stakes))
-    return lines
-
-
-def _trump_and_pot(lang: str, ui: FamilyWords, table: TableView) -> str:
-    """The header's facts that stay put while a player waits: the trump and the pot."""
-    if not table.trump_named:  # N4: the first lead will name it
-        trump = t(lang, "table.trump_unnamed")
-    elif table.turnup is not None:
-        trump = t(
-            lang, "table.trump_turnup", suit=table.trump.symbol, card=card_label(table.turnup, lang)
-        )
-    else:
-        trump = t(lang, "table.trump", suit=table.trump.symbol)
-    pot = ui.text(lang, "table.pot", pot=table.pot)  # N1: the treasure
-    return trump + SEPARATOR + pot
-
-
 def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
     """`_trump_and_pot` as a seat's screen holds them (their words carry no markup)."""
     if seen.trump is None:  # N4: the first lead will name it
@@ -114,17 +59,10 @@ def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
     return trump + SEPARATOR + (said_html(lang, seen.pot_text) if seen.pot_text else "")
 
 
-def _prompt(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str]) -> str:
-    if table.to_act is None:
-        return t(lang, "table.over")
-    return ui.phase_line(lang, table, name(names[table.to_act]))
-
-
 def table_message(
     lang: str,
     ui: FamilyWords,
-    table: TableView,
-    names: Sequence[str],
+    seen: PotScreen,
     deal_no: int,
     redeal: bool,
     bot_username: str,
@@ -133,32 +71,42 @@ def table_message(
     closed: bool = False,
     private: bool = False,
 ) -> Rendered:
-    """The group's table message: dealer, trump, pot, each seat, the trick, whose turn; at a
-    `private` (practice) table the player's cards are just below, so no button leads there."""
-    lines = _header(lang, ui, table, deal_no, redeal)
-    if table.phase == "bidding" and table.dead_turnups:
-        lines += ui.all_passed(lang, table)  # F8: said in words
+    """The group's table message, drawn from the public screen `seen` alone: dealer, trump,
+    pot, each seat, the trick, whose turn; at a `private` (practice) table the player's cards
+    are just below, so no button leads there."""
+    title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
+    lines = [title + (t(lang, "table.redeal") if redeal else "")]
+    lines.append(_seen_trump_and_pot(lang, seen) + SEPARATOR + t(lang, "table.stock", n=seen.stock))
+    if seen.rounds is not None:
+        lines.append(t(lang, "table.round", round=seen.rounds[0], rounds=seen.rounds[1]))
+    if seen.stakes:
+        lines.append(said_html(lang, seen.stakes))
+    lines += [said_html(lang, line) for line in seen.passed]  # F8: said in words
     lines.append("")
-    for info in table.seats:
-        marker = "▶️ " if table.to_act == info.seat else ""
-        dealer = t(lang, "table.dealer_mark") if info.seat == table.dealer else ""
-        word = _word(lang, ui, table, info.seat)
-        parts = [f"{marker}<b>{name(names[info.seat])}</b>{dealer}"]
+    for info in seen.seats:
+        marker = "▶️ " if seen.mover == info.seat else ""
+        dealer = t(lang, "table.dealer_mark") if info.dealer else ""
+        word = info.word or (t(lang, "word.thinking") if seen.mover == info.seat else "")
+        parts = [f"{marker}<b>{name(info.name)}</b>{dealer}"]
         if word:
             parts.append(word)
-        playing = table.phase == "play" or table.tricks_played
-        if playing and info.role in PLAYING_ROLES:
-            parts.append(t(lang, "table.tricks", n=info.tricks))
+        if info.tricks is not None and (seen.phase == "play" or seen.tricks_played):
+            parts.append(t(lang, "table.tricks", n=info.tricks))  # (none: a deal never played)
         lines.append(" — ".join(parts))
-    trick = _trick_status(lang, ui, table, names)
+    trick = _seen_trick(lang, ui, seen)
     if trick:
         lines += ["", trick]
     lines.append("")
     if note:
         lines.append(note)
-    lines.append(t(lang, "table.stopped_short") if closed else _prompt(lang, ui, table, names))
+    if closed:
+        lines.append(t(lang, "table.stopped_short"))
+    elif seen.mover is None:
+        lines.append(t(lang, "table.over"))
+    else:
+        lines.append(ui.phase_line(lang, seen.phase, name(seen.seats[seen.mover].name)))
     rows = []
-    if not table.finished and not closed and not private:
+    if not seen.finished and not closed and not private:
         rows.append([Link(t(lang, "btn.my_cards"), deep_link(bot_username, "hand"))])
     return Rendered(_fit("\n".join(lines)), rows)
 

@@ -125,6 +125,7 @@ def build(
             if public.phase == "bidding" and public.max_rounds > 1
             else None
         ),
+        passed=tuple(ui.all_passed(lang, public)) if public.phase == "bidding" else (),
         choices=acts,
         question=question,
         result=_result(lang, ui, public, played, total) if played.finished else None,

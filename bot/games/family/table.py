@@ -416,11 +416,12 @@ class DealTables:
         played = _deal(live)
         mover = None if closing or played.finished else played.to_act
         ping = self.host.chat.passed_to(live, mover)
+        seen = self._screen(live, None, chat.lang, closing=closing)
+        assert seen is not None
         content = render.table_message(
             chat.lang,
             self.ui,
-            table_view(played),
-            self._names(live),
+            seen,
             live.row.deal_no,
             played.redeal,
             self.host.bot_username,

@@ -52,18 +52,18 @@ class FamilyWords(GameUI):
             return self.text(lang, "btn.cut_stock", n=hand + 1)
         return self.text(lang, f"btn.{action.do.value}")
 
-    def phase_line(self, lang: str, table: TableView, who: str) -> str:
-        """The group's line saying who is to act and what he decides."""
-        return self.text(lang, f"phase.{table.phase}", name=who)
+    def phase_line(self, lang: str, phase: str, who: str) -> str:
+        """The group's line saying who is to act and what he decides (`phase`: the deal's)."""
+        return self.text(lang, f"phase.{phase}", name=who)
 
     def ask(self, lang: str, table: TableView) -> Said:
         """The question the player to act is asked in his private message."""
         return self.said(lang, f"ask.{table.phase}")
 
-    def all_passed(self, lang: str, table: TableView) -> list[str]:
+    def all_passed(self, lang: str, table: TableView) -> list[Said]:
         """The table's lines for the bidding rounds everyone passed (F8), one per dead turn-up."""
         return [
-            self.text(
+            self.said(
                 lang, "table.all_passed", round=k, card=card_label(card, lang), ante=table.ante
             )
             for k, card in enumerate(table.dead_turnups, start=1)

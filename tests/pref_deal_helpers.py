@@ -16,7 +16,7 @@ from engine.preferans.deal import PrefDeal
 from engine.preferans.match import Match, default_action
 from engine.preferans.outcome import PrefRules
 from engine.preferans.pulya import Pulya
-from engine.preferans.views import PrefSeatView
+from engine.preferans.views import PrefSeatView, PrefTableView
 from tests.engine_helpers import cards
 
 NAMES = ("ann", "bob", "cat", "dan")
@@ -125,25 +125,33 @@ def random_move(rng: random.Random, deal: PrefDeal) -> PrefAction:
 
 def screen_of(
     lang: str,
-    view: PrefSeatView,
+    view: PrefSeatView | PrefTableView,
     ids: tuple[int, int, int] = (1, 1, 1),
     selection: Sequence[Card] = (),
 ) -> ContractScreen:
-    """A player's screen as the bot builds it, from his seat view alone (on a fresh sheet), its
-    presses naming the table, deal and step of `ids`."""
-    public = view.table
+    """A player's screen as the bot builds it, from his seat view alone (or the public's from
+    the table's view), on a fresh sheet, its presses naming the table, deal and step of
+    `ids`."""
+    public = view.table if isinstance(view, PrefSeatView) else view
     names = tuple(seat.name for seat in public.seats)
     sheet = Pulya.new(len(names), public.dealer, PrefRules())
     return pref_screen.build(
         pref.UI,
         Match(names, sheet, 1, None),
         public,
-        view,
+        view if isinstance(view, PrefSeatView) else None,
         lang,
         ids,
         selection,
         lambda at, name: (at, name, False, False, None),
     )
+
+
+def table_message(
+    lang: str, table: PrefTableView, deal_no: int, target: int, **shown: Any
+) -> Rendered:
+    """The group's table message as the bot draws it: from the public screen (`screen_of`)."""
+    return pref.table_message(lang, screen_of(lang, table), deal_no, target, **shown)
 
 
 def hand_message(

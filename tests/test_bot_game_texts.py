@@ -43,6 +43,7 @@ from tests.family_helpers import random_action
 from tests.pref_deal_helpers import hand_message as pref_hand_message
 from tests.pref_deal_helpers import random_move
 from tests.pref_deal_helpers import screen_of as pref_screen_of
+from tests.pref_deal_helpers import table_message as pref_table_message
 
 # A computer player's name ends in its number (bot.computer.name): nothing may run into it.
 NAMES = ["Алексей", "Ольга", "🤖 Любитель 2", "Dave"]
@@ -97,7 +98,7 @@ def _match_texts(game: str, lang: str, seed: int) -> Iterator[str]:
     while match.sheet.deals < 2:
         deal = match.deal
         assert deal is not None
-        yield pref.table_message(lang, pref_table_view(deal), match.deal_no, 10).text
+        yield pref_table_message(lang, pref_table_view(deal), match.deal_no, 10).text
         for seat in range(deal.n):
             yield from _buttons(
                 pref_hand_message(lang, pref_seat_view(deal, seat), 1, 1, 0, "Group")

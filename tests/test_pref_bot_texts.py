@@ -30,6 +30,7 @@ from locales import LANGUAGES
 from tests.fakebot import parse_html, utf16_len
 from tests.pref_deal_helpers import hand_message as pref_hand_message
 from tests.pref_deal_helpers import random_move
+from tests.pref_deal_helpers import table_message as pref_table_message
 
 MARKUP = ("Алиса & <Ко>", "Bob \"the\" 'Bold'", "Святослав Долгорукий-Оболенский", "Dan")
 BIG = (10**12, 999, 9999)  # a table id, a deal number and a step as large as they get
@@ -124,7 +125,7 @@ def test_the_table_shows_talon_open_hands_turned_cards_and_the_last_trick(
 ) -> None:
     for match, deal in _states(10 + seed, 3 + seed % 2):
         table = table_view(deal)
-        text = _valid(pref.table_message(lang, table, match.deal_no, 10))
+        text = _valid(pref_table_message(lang, table, match.deal_no, 10))
         if table.talon:  # P5's shown talon, or raspasy's turned cards (P10)
             assert all(card_label(card, lang) in text for card in table.talon)
         for seat in table.seats:

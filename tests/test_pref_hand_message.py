@@ -25,6 +25,7 @@ from locales import LANGUAGES, SEPARATOR
 from tests.fakebot import parse_html
 from tests.pref_deal_helpers import HANDS, NAMES, TALON, new, plays, random_move, run
 from tests.pref_deal_helpers import hand_message as pref_hand_message
+from tests.pref_deal_helpers import table_message as pref_table_message
 
 UI = pref.UI
 # A card as any message names it (the Russian letters В Д К Т for J Q K A too).
@@ -119,7 +120,7 @@ def test_the_players_message_is_no_longer_than_the_table_message(lang: str, seed
         if deal.controller is None:
             continue
         own = pref_hand_message(lang, seat_view(deal, deal.controller), 1, 1, 1, "Chat").text
-        group = pref.table_message(lang, table_view(deal), 1, 10).text
+        group = pref_table_message(lang, table_view(deal), 1, 10).text
         assert own.count("\n") <= group.count("\n")
 
 

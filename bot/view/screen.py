@@ -356,6 +356,9 @@ class ContractScreen(Screen):
     raspasy: bool
     discards: tuple[Face, ...]
     ladder: tuple[Rung, ...]
+    streak: int = 0  # raspasy deals in a row before this one (P10)
+    top_bid: Call | None = field(default=None, metadata=OMIT_NONE)  # in the auction, to beat
+    holder: int | None = field(default=None, metadata=OMIT_NONE)  # (P4) and who holds it
 
 
 def hand(

@@ -25,6 +25,7 @@ from ...view.message import Choice, Rendered
 from ...view.screen import (
     Act,
     ContractScreen,
+    Face,
     Held,
     OpenSeat,
     Rung,
@@ -46,47 +47,70 @@ ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
 
 def table_message(
     lang: str,
-    table: PrefTableView,
+    seen: ContractScreen,
     deal_no: int,
     target: int,
     *,
     note: str | None = None,
     voided: bool = False,
 ) -> Rendered:
-    """The group's message of a deal: who deals, each seat's word or role and tricks, the talon
-    (P5) or raspasy's turned cards (P10), open hands (P7, P9), the trick and the last one (P8);
-    `voided`: the pulya was stopped in this deal (P14), nobody is to act."""
+    """The group's message of a deal, drawn from the public screen `seen` alone: who deals,
+    each seat's word or role and tricks, the talon (P5) or raspasy's turned cards (P10), open
+    hands (P7, P9), the trick and the last one (P8); `voided`: the pulya was stopped in this
+    deal (P14), nobody is to act."""
     ui = WORDS
-    names = [shown_name(seat.name) for seat in table.seats]
+    names = [shown_name(seat.name) for seat in seen.seats]
+    over = seen.phase == "finished"
     lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
-    if table.streak and not table.finished:
-        lines.append(ui.text(lang, "table.streak", n=table.streak))
-    for seat in table.seats:
-        lines.append(_seat_line(lang, table, seat.seat, names))
-    bid = _bid_line(lang, table, names)
-    if bid is not None:
-        lines.append(bid)
-    if table.raspasy:
-        lines += _raspasy_lines(lang, table)
-    elif table.talon:
-        lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
-    for seat in table.seats:
-        if seat.open_hand:  # (played out to the last card, it has nothing left to show)
-            lines.append(
-                ui.text(
-                    lang, "table.open", name=names[seat.seat], cards=_cards(lang, seat.open_hand)
-                )
-            )
-    if table.trick:
-        lines.append(ui.text(lang, "table.trick", cards=_plays(lang, table.trick)))
-    lines += _last_trick_line(lang, table, names)
+    if seen.streak and not over:
+        lines.append(ui.text(lang, "table.streak", n=seen.streak))
+    for seat in seen.seats:
+        parts = [f"<b>{names[seat.seat]}</b>", *([seat.word] if seat.word else [])]
+        if seat.tricks is not None:
+            parts.append(ui.text(lang, "table.tricks", n=seat.tricks))
+        if seat.dealer and not seat.out:
+            parts.append(ui.text(lang, "table.dealer"))
+        lines.append(SEPARATOR.join(parts))
+    if seen.declarer is not None and seen.contract is not None:
+        lines.append(ui.text(lang, "table.contract", name=names[seen.declarer], bid=seen.contract))
+    elif seen.top_bid is not None and seen.holder is not None:
+        bid = seen.top_bid.label
+        lines.append(ui.text(lang, "table.top_bid", name=names[seen.holder], bid=bid))
+    if seen.raspasy:
+        lines.append(ui.text(lang, "table.raspasy"))
+        if seen.talon:
+            lines.append(ui.text(lang, "table.turned", cards=_face_cards(lang, seen.talon)))
+    elif seen.talon:
+        lines.append(ui.text(lang, "table.talon", cards=_face_cards(lang, seen.talon)))
+    for seat in seen.seats:
+        hand = _open_hand(seat)
+        if hand:  # (played out to the last card, it has nothing left to show)
+            cards = _face_cards(lang, hand)
+            lines.append(ui.text(lang, "table.open", name=names[seat.seat], cards=cards))
+    if seen.trick is not None:
+        laid = " ".join(p.label for p in seen.trick.plays)
+        lines.append(ui.text(lang, "table.trick", cards=laid))
+    last = seen.last_trick
+    if last is not None and last.taker is not None:
+        laid = " ".join(p.label for p in last.plays)
+        lines.append(ui.text(lang, "table.last", cards=laid, name=names[last.taker]))
     if note:
         lines.append(note)
     if voided:
         lines += ["", ui.text(lang, "table.voided_deal")]
-    elif not table.finished and table.to_act is not None:
-        lines += ["", phase_line(lang, table, names)]
+    elif not over and seen.mover is not None:
+        other = next((s.seat for s in seen.seats if isinstance(s, OpenSeat) and s.plays_from), None)
+        if other is not None:  # P7: the lone whister plays the passer's cards
+            line = ui.text(lang, "phase.play_for", name=names[seen.mover], other=names[other])
+        else:
+            line = ui.text(lang, f"phase.{seen.phase}", name=names[seen.mover])
+        lines += ["", line]
     return Rendered("\n".join(lines))
+
+
+def _face_cards(lang: str, faces: Sequence[Face]) -> str:
+    """Cards shown on a screen, as a hand's are written."""
+    return cards_text([Card.parse(face.code) for face in faces], lang)
 
 
 def _raspasy_lines(lang: str, table: PrefTableView) -> list[str]:

@@ -139,6 +139,9 @@ def build(
         choices=acts,
         question=question,
         ladder=ladder,
+        streak=public.streak,
+        top_bid=_call(lang, ui, public.top_bid) if public.top_bid is not None else None,
+        holder=public.holder,
     )
 
 

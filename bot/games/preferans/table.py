@@ -31,7 +31,7 @@ from ...table.live import OpenTable, Refusal
 from ...view import review, slots
 from ...view.message import Rendered
 from ...view.screen import ContractScreen, SheetScreen
-from ..base import Moved
+from ..base import Moved, who
 from . import codes, render, screen
 from .ui import PreferansUI
 
@@ -338,11 +338,14 @@ class PulyaTables:
         deal_no, target = live.row.deal_no, pulya(live).sheet.rules.target
         note = None
         if live.note is not None and not deal.finished:
-            key, who = live.note
-            note = t(chat.lang, key, name=shown_name(who))
-        content = render.table_message(
-            chat.lang, table_view(deal), deal_no, target, note=note, voided=closed
-        )
+            key, whose = live.note
+            note = t(chat.lang, key, name=shown_name(whose))
+        ids = (live.row.table_id, deal_no, len(deal.actions))  # (the public's: no presses)
+        seen = screen.build(
+            self.ui, pulya(live), table_view(deal), None, chat.lang, ids, (),
+            lambda at, name: who(live, at, name, {}),
+        )  # fmt: skip
+        content = render.table_message(chat.lang, seen, deal_no, target, note=note, voided=closed)
         slot = slots.table(live.row.table_id, deal_no)
         self.host.chat.show_table(live, chat, slot, content, current=not closed, deal=True)
         mover = None if closed or deal.finished else deal.controller

@@ -30,7 +30,8 @@ PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
 
 
 def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
-    """`_trick_status` as a seat's screen holds it."""
+    """The trick on the table; before the next is led (and after the deciding one) the last
+    trick with who took it; None before play."""
 
     def line(plays: Sequence[Played]) -> str:
         return SEPARATOR.join(
@@ -49,7 +50,7 @@ def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
 
 
 def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
-    """`_trump_and_pot` as a seat's screen holds them (their words carry no markup)."""
+    """The header's facts that stay put while a player waits: the trump and the pot."""
     if seen.trump is None:  # N4: the first lead will name it
         trump = t(lang, "table.trump_unnamed")
     elif seen.turnup is not None:

@@ -26,9 +26,6 @@ from .words import FamilyWords
 # ---- the deal ------------------------------------------------------------------------------------
 
 
-PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
-
-
 def _seen_trick(lang: str, ui: FamilyWords, seen: PotScreen) -> str | None:
     """The trick on the table; before the next is led (and after the deciding one) the last
     trick with who took it; None before play."""

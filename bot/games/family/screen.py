@@ -24,6 +24,9 @@ from ...view import screen as s
 from ..base import who
 from . import account, codes, render
 
+# the roles whose tricks count, shown once play is under way
+PLAYING_ROLES = ("declarer", "whister", "cutter", "helper", "taker", "opponent")
+
 if TYPE_CHECKING:
     from ...table.live import OpenTable
     from ..base import GameKind
@@ -101,7 +104,7 @@ def build(
             s.Seat(
                 *facts(info.seat, info.name),
                 cards=info.cards,
-                tricks=info.tricks if playing and info.role in render.PLAYING_ROLES else None,
+                tricks=info.tricks if playing and info.role in PLAYING_ROLES else None,
                 word=_word(lang, ui, public, info.seat),
                 dealer=info.seat == public.dealer,
                 out=False,

@@ -79,15 +79,13 @@ def _runs(message: Said) -> tuple[tuple[str, bool], ...]:
 
 def said_html(lang: str, message: Said) -> str:
     """A message as the chat writes it: HTML, its values escaped."""
-    values = {
-        k: said_html(lang, v)
-        if isinstance(v, Said)
-        else html.escape(v)
-        if isinstance(v, str)
-        else v
-        for k, v in message.values.items()
-    }
-    return t(lang, message.key, **values)
+    return t(lang, message.key, **{k: _html(lang, v) for k, v in message.values.items()})
+
+
+def _html(lang: str, value: Value) -> str | int:
+    if isinstance(value, Said):
+        return said_html(lang, value)
+    return html.escape(value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True, slots=True)

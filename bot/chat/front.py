@@ -1,8 +1,9 @@
 """The chat's front end for a table's messages: the group's table message and results with the
 ways into the table's other front ends below them, each player's control message with the
 chat's own lines (what the bot last played for him, his time left, the pings' hint) and its turn
-ping, and the line telling a player his time ran out, posted through the presenter. The host hands it to every game's tables (`Host.chat`) and
-knows no front end's buttons; a front end beside the chat adds its way in (`ways_in`)."""
+ping, and the line telling a player his time ran out, posted through the presenter. The host
+hands it to every game's tables (`Host.chat`) and knows no front end's buttons; a front end
+beside the chat adds its way in (`ways_in`)."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ from engine.tricks import Play
 from locales import spans, t
 
 from ..format import card_label, sorted_hand
+from .message import Choice
 
 # a field a front end leaves out when it holds None (a card with no press is not to play now)
 OMIT_NONE = {"omit_none": True}
@@ -367,6 +368,25 @@ def hand(
     return tuple(
         Held(*_named(c, lang), press=presses.get(c), marked=c in marked) for c in sorted_hand(held)
     )
+
+
+# ---- a screen's choices as the chat's buttons (each kind's `render.keyboard` lays out the rows)
+
+
+def card_button(held: Held) -> Choice:
+    """A card the player may play or mark, as its button: crossed out while marked."""
+    assert held.press is not None
+    label = ("✖️ " if held.marked else "") + held.label
+    return Choice(label, held.press, Card.parse(held.code), held.marked)
+
+
+def act_button(act: Act) -> Choice:
+    return Choice(act.label, act.press, primary=bool(act.primary))
+
+
+def in_rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
+    """Buttons `width` to a row."""
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 S = TypeVar("S", bound=Screen)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Card
 from ..preferans.actions import PrefAction, PrefDo
-from ..preferans.bidding import RANK, level, trump_of
+from ..preferans.bidding import RANK, level, strain, trump_of
 from ..preferans.deal import TRICKS, Phase, PrefDeal
 from ..preferans.record import replay, start
 from ..preferans.scoring import has_whisting, obligation
@@ -110,7 +110,7 @@ def _contract(deal: PrefDeal) -> tuple[Contract, DDSolver]:
     best = max(on, key=RANK.__getitem__) if on else None
     defence = need = None
     if named != "misere" and has_whisting(deal.outcome_with(deal.won), deal.rules):
-        made = dict(tricks)[named.lstrip("0123456789")]
+        made = dict(tricks)[strain(named)]
         defence, need = TRICKS - made, obligation(level(named), deal.rules)
     return Contract(named, tuple(tricks), None, best, defence, need), kept
 

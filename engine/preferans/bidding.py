@@ -28,6 +28,13 @@ def level(bid: str) -> int:
     return int(bid[:-2] if bid.endswith("NT") else bid[:-1])
 
 
+def strain(bid: str) -> str:
+    """The strain a trick bid names ("7H" → "H", "8NT" → "NT"); misère has none."""
+    if bid == "misere":
+        raise ValueError("misère has no strain")
+    return bid.lstrip("0123456789")
+
+
 def trump_of(bid: str) -> Suit | None:
     """The trump a trick contract names (None for no trump and misère)."""
     if bid == "misere" or bid.endswith("NT"):

@@ -19,7 +19,16 @@ from locales import SEPARATOR, t
 from ...format import name, short, signed
 from ...view.message import Choice, Link, Rendered, deep_link, next_deal_choice
 from ...view.message import fit as _fit
-from ...view.screen import Act, Played, PotScreen, Said, said, said_html
+from ...view.screen import (
+    Played,
+    PotScreen,
+    Said,
+    act_button,
+    card_button,
+    in_rows,
+    said,
+    said_html,
+)
 from . import account
 from .words import FamilyWords
 
@@ -57,6 +66,16 @@ def _seen_trump_and_pot(lang: str, seen: PotScreen) -> str:
     return trump + SEPARATOR + (said_html(lang, seen.pot_text) if seen.pot_text else "")
 
 
+def _stakes(lang: str, seen: PotScreen) -> list[str]:
+    """The bidding's round when there are several (F8), and what is at stake."""
+    lines = []
+    if seen.rounds is not None:
+        lines.append(t(lang, "table.round", round=seen.rounds[0], rounds=seen.rounds[1]))
+    if seen.stakes:
+        lines.append(said_html(lang, seen.stakes))
+    return lines
+
+
 def table_message(
     lang: str,
     ui: FamilyWords,
@@ -75,10 +94,7 @@ def table_message(
     title = t(lang, "table.title", game=ui.title(lang), deal_no=deal_no)
     lines = [title + (t(lang, "table.redeal") if redeal else "")]
     lines.append(_seen_trump_and_pot(lang, seen) + SEPARATOR + t(lang, "table.stock", n=seen.stock))
-    if seen.rounds is not None:
-        lines.append(t(lang, "table.round", round=seen.rounds[0], rounds=seen.rounds[1]))
-    if seen.stakes:
-        lines.append(said_html(lang, seen.stakes))
+    lines += _stakes(lang, seen)
     lines += [said_html(lang, line) for line in seen.passed]  # F8: said in words
     lines.append("")
     for info in seen.seats:
@@ -138,10 +154,7 @@ def hand_message(
         lines.append(_seen_trump_and_pot(lang, seen))
         if acting:
             lines[-1] += SEPARATOR + t(lang, "table.stock", n=seen.stock)
-            if seen.rounds is not None:
-                lines.append(t(lang, "table.round", round=seen.rounds[0], rounds=seen.rounds[1]))
-            if seen.stakes:
-                lines.append(said_html(lang, seen.stakes))
+            lines += _stakes(lang, seen)
     if seen.hidden:
         if seen.phase == "bidding":  # F7: the game's own dark bid is still open to him
             lines.append(ui.text(lang, "hand.closed", n=seen.hidden))
@@ -185,27 +198,15 @@ def keyboard(seen: PotScreen) -> list[list[Choice]]:
     first (F7); while he marks cards for the discard (F9), the cards in one row (a marked one
     crossed out) and the confirm below; else the cards he may play five to a row, the 7♠'s two
     ways of play (SK2) and his other words two to a row."""
-    cards = [
-        Choice(("✖️ " if h.marked else "") + h.label, h.press, Card.parse(h.code), h.marked)
-        for h in seen.hand or ()
-        if h.press is not None
-    ]
-    look = [_choice(a) for a in seen.choices if a.verb == Do.LOOK]
-    jokers = [_choice(a) for a in seen.choices if a.joker is not None]
-    words = [_choice(a) for a in seen.choices if a.verb != Do.LOOK and a.joker is None]
+    cards = [card_button(h) for h in seen.hand or () if h.press is not None]
+    look = [act_button(a) for a in seen.choices if a.verb == Do.LOOK]
+    jokers = [act_button(a) for a in seen.choices if a.joker is not None]
+    words = [act_button(a) for a in seen.choices if a.verb != Do.LOOK and a.joker is None]
     if any(a.verb == Do.DISCARD for a in seen.choices):
         rows = [look, cards, words]
     else:
-        rows = [look, *_rows(cards, 5), *_rows(jokers, 2), *_rows(words, 2)]
+        rows = [look, *in_rows(cards, 5), *in_rows(jokers, 2), *in_rows(words, 2)]
     return [row for row in rows if row]
-
-
-def _choice(act: Act) -> Choice:
-    return Choice(act.label, act.press, primary=bool(act.primary))
-
-
-def _rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 # ---- results -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from html import escape
 
 from engine.cards import Card
 from engine.preferans.actions import PrefDo
-from engine.preferans.bidding import LADDER, level
+from engine.preferans.bidding import LADDER, level, strain
 from engine.preferans.match import Match
 from engine.preferans.outcome import Entry, Outcome
 from engine.preferans.play import winner
@@ -23,7 +23,6 @@ from ...format import card_label, cards_text, short, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Choice, Rendered
 from ...view.screen import (
-    Act,
     ContractScreen,
     Face,
     Held,
@@ -32,6 +31,9 @@ from ...view.screen import (
     Said,
     Seat,
     SheetScreen,
+    act_button,
+    card_button,
+    in_rows,
     joined,
     said_html,
 )
@@ -300,7 +302,7 @@ def ladder(
         return ()
     presses = {a.bid: callbacks.encode("a", table_id, deal_no, step, action_code(a)) for a in said}
     return tuple(
-        Rung(level(bid), bid.lstrip("0123456789"), WORDS.bid_label(lang, bid), presses.get(bid))
+        Rung(level(bid), strain(bid), WORDS.bid_label(lang, bid), presses.get(bid))
         for bid in LADDER
         if bid != "misere"
     )
@@ -311,35 +313,22 @@ def keyboard(seen: ContractScreen) -> list[list[Choice]]:
     six to a row (a marked one crossed out) and the pair's confirm below; else the cards he may
     play (from his hand, or the passer's open hand in light play, P7) and the bids he may say,
     five to a row, then his other words in one row."""
+    words = [act_button(a) for a in seen.choices]
     if seen.phase == "discard":
-        cards = [_card_choice(h) for h in seen.hand or () if h.press is not None]
-        rows = [*_rows(cards, 6), [_choice(a) for a in seen.choices]]
+        cards = [card_button(h) for h in seen.hand or () if h.press is not None]
+        rows = [*in_rows(cards, 6), words]
     else:
         hands = [*(seen.hand or ()), *(h for seat in seen.seats for h in _open_hand(seat))]
         held = {h.code: h for h in hands if h.press is not None}
         order = sorted_hand([Card.parse(code) for code in held])
-        cards = [_card_choice(held[str(c)]) for c in order]
+        cards = [card_button(held[str(c)]) for c in order]
         bids = [Choice(r.label, r.press) for r in seen.ladder if r.press is not None]
-        rows = [*_rows(cards, ROW), *_rows(bids, ROW), [_choice(a) for a in seen.choices]]
+        rows = [*in_rows(cards, ROW), *in_rows(bids, ROW), words]
     return [row for row in rows if row]
 
 
 def _open_hand(seat: Seat) -> tuple[Held, ...]:
     return (seat.open_hand or ()) if isinstance(seat, OpenSeat) else ()
-
-
-def _card_choice(held: Held) -> Choice:
-    assert held.press is not None
-    label = ("✖️ " if held.marked else "") + held.label
-    return Choice(label, held.press, Card.parse(held.code), held.marked)
-
-
-def _choice(act: Act) -> Choice:
-    return Choice(act.label, act.press, primary=bool(act.primary))
-
-
-def _rows(buttons: list[Choice], width: int) -> list[list[Choice]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 # ---- results ------------------------------------------------------------------------------------

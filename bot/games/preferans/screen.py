@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.preferans.actions import PrefDo
-from engine.preferans.bidding import LADDER, MISERE, level
+from engine.preferans.bidding import LADDER, MISERE, level, strain
 from engine.preferans.views import PrefSeatView, PrefTableView
 
 from ... import callbacks
@@ -208,8 +208,7 @@ def _word(lang: str, ui: PreferansUI, role: str | None, said: str | None) -> str
 def _call(lang: str, ui: PreferansUI, said: str) -> s.Call:
     """A word of the auction or the whisting, a bid with its level and strain (P4)."""
     if said in _BIDS:
-        strain = said.lstrip("0123456789")
-        return s.Call("bid", ui.bid_label(lang, said), level(said), strain)
+        return s.Call("bid", ui.bid_label(lang, said), level(said), strain(said))
     return s.Call(said, ui.said_label(lang, said))
 
 

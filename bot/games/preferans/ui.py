@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.preferans import record as deal_record
-from engine.preferans.bidding import RANK
+from engine.preferans.bidding import RANK, strain
 from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import MISERE, PrefRules
 from locales import SEPARATOR, t
@@ -177,7 +177,7 @@ class PreferansUI(PrefWords):
             if contract.misere == 0:
                 return [self.text(lang, "review.misere_on")]
             return [self.text(lang, "review.misere_off", n=contract.misere)]
-        best_play = dict(contract.tricks)[contract.named.lstrip("0123456789")]
+        best_play = dict(contract.tricks)[strain(contract.named)]
         lines = [self.text(lang, "review.contract", contract=named, n=best_play)]
         if review.taken is not None:
             lines[0] += " " + self.text(lang, "review.taken", n=review.taken)

@@ -166,4 +166,4 @@ def hand_message(
 ) -> Rendered:
     """A player's control message as the bot draws it: from his screen (`screen_of`)."""
     seen = screen_of(lang, view, (table_id, deal_no, step), selection)
-    return pref.hand_message(lang, view, seen, deal_no, chat_title, selection, **shown)
+    return pref.hand_message(lang, seen, view.seat, deal_no, chat_title, **shown)

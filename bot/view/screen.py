@@ -302,11 +302,13 @@ class Call:
 @dataclass(frozen=True, slots=True)
 class OpenSeat(Seat):
     """A seat whose hand may lie open on the table (P7, P9), whether the mover plays its cards,
-    and every word it said this deal, in order."""
+    every word it said this deal, in order, and its role once a contract is set ('declarer',
+    'whister', 'passer', 'half_whister', 'defender', 'out')."""
 
     open_hand: tuple[Held, ...] | None
     plays_from: bool
     calls: tuple[Call, ...] = ()
+    role: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,8 +347,9 @@ class Rung:
 class ContractScreen(Screen):
     """A deal of contracts kept on a sheet (Preferans): the sheet, the contract and its
     declarer, the talon where the table saw it (P5), whether it is raspasy, the viewer's own
-    discard, and while he bids or names the contract the whole ladder of them, those he may say
-    with their presses (the other words, pass, misère, here, stay among `choices`)."""
+    discard and, as declarer, the cards he took from the talon, and while he bids or names the
+    contract the whole ladder of them, those he may say with their presses (the other words,
+    pass, misère, here, stay among `choices`)."""
 
     sheet: Sheet
     contract: str | None
@@ -358,6 +361,7 @@ class ContractScreen(Screen):
     streak: int = 0  # raspasy deals in a row before this one (P10)
     top_bid: Call | None = field(default=None, metadata=OMIT_NONE)  # in the auction, to beat
     holder: int | None = field(default=None, metadata=OMIT_NONE)  # (P4) and who holds it
+    taken: tuple[Face, ...] = ()  # P5, P9: the declarer's own screen
 
 
 def hand(

@@ -15,11 +15,10 @@ from engine.preferans.outcome import Entry, Outcome
 from engine.preferans.play import winner
 from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView
-from engine.tricks import Play
 from locales import SEPARATOR
 
 from ... import callbacks
-from ...format import card_label, cards_text, short, signed, sorted_hand
+from ...format import cards_text, short, signed, sorted_hand
 from ...format import name as shown_name
 from ...view.message import Choice, Rendered
 from ...view.screen import (
@@ -30,7 +29,7 @@ from ...view.screen import (
     Rung,
     Said,
     Seat,
-    SheetScreen,
+    Trick,
     act_button,
     card_button,
     in_rows,
@@ -39,7 +38,7 @@ from ...view.screen import (
 )
 from .codes import action_code
 from .sheet import SheetFigures, render_sheet
-from .words import WORDS, _cards
+from .words import WORDS
 
 ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
 
@@ -61,27 +60,16 @@ def table_message(
     hands (P7, P9), the trick and the last one (P8); `voided`: the pulya was stopped in this
     deal (P14), nobody is to act."""
     ui = WORDS
-    names = [shown_name(seat.name) for seat in seen.seats]
+    names = _names(seen)
     over = seen.phase == "finished"
     lines = [ui.text(lang, "table.header", target=target, deal_no=deal_no)]
     if seen.streak and not over:
         lines.append(ui.text(lang, "table.streak", n=seen.streak))
-    for seat in seen.seats:
-        parts = [f"<b>{names[seat.seat]}</b>", *([seat.word] if seat.word else [])]
-        if seat.tricks is not None:
-            parts.append(ui.text(lang, "table.tricks", n=seat.tricks))
-        if seat.dealer and not seat.out:
-            parts.append(ui.text(lang, "table.dealer"))
-        lines.append(SEPARATOR.join(parts))
-    if seen.declarer is not None and seen.contract is not None:
-        lines.append(ui.text(lang, "table.contract", name=names[seen.declarer], bid=seen.contract))
-    elif seen.top_bid is not None and seen.holder is not None:
-        bid = seen.top_bid.label
-        lines.append(ui.text(lang, "table.top_bid", name=names[seen.holder], bid=bid))
+    lines += [_seat_line(lang, seat, names) for seat in seen.seats]
+    bid = _bid_line(lang, seen, names)
+    lines += [bid] if bid else []
     if seen.raspasy:
-        lines.append(ui.text(lang, "table.raspasy"))
-        if seen.talon:
-            lines.append(ui.text(lang, "table.turned", cards=_face_cards(lang, seen.talon)))
+        lines += _raspasy_lines(lang, seen)
     elif seen.talon:
         lines.append(ui.text(lang, "table.talon", cards=_face_cards(lang, seen.talon)))
     for seat in seen.seats:
@@ -92,76 +80,68 @@ def table_message(
     if seen.trick is not None:
         laid = " ".join(p.label for p in seen.trick.plays)
         lines.append(ui.text(lang, "table.trick", cards=laid))
-    last = seen.last_trick
-    if last is not None and last.taker is not None:
-        laid = " ".join(p.label for p in last.plays)
-        lines.append(ui.text(lang, "table.last", cards=laid, name=names[last.taker]))
+    lines += _last_trick_line(lang, seen, names)
     if note:
         lines.append(note)
     if voided:
         lines += ["", ui.text(lang, "table.voided_deal")]
     elif not over and seen.mover is not None:
-        other = next((s.seat for s in seen.seats if isinstance(s, OpenSeat) and s.plays_from), None)
-        if other is not None:  # P7: the lone whister plays the passer's cards
-            line = ui.text(lang, "phase.play_for", name=names[seen.mover], other=names[other])
-        else:
-            line = ui.text(lang, f"phase.{seen.phase}", name=names[seen.mover])
-        lines += ["", line]
+        lines += ["", phase_line(lang, seen, names)]
     return Rendered("\n".join(lines))
 
 
+def _names(seen: ContractScreen) -> list[str]:
+    return [shown_name(seat.name) for seat in seen.seats]
+
+
 def _face_cards(lang: str, faces: Sequence[Face]) -> str:
-    """Cards shown on a screen, as a hand's are written."""
-    return cards_text([Card.parse(face.code) for face in faces], lang)
+    """Cards shown on a screen, as a hand's are written (sorted; `Held` ones marked for the
+    discard underlined)."""
+    marked = [Card.parse(f.code) for f in faces if isinstance(f, Held) and f.marked]
+    return cards_text([Card.parse(face.code) for face in faces], lang, marked)
 
 
-def _raspasy_lines(lang: str, table: PrefTableView) -> list[str]:
+def _raspasy_lines(lang: str, seen: ContractScreen) -> list[str]:
     """Raspasy (P10) and the talon card turned for the trick in play, if any."""
-    shown = table.talon
-    turned = [WORDS.text(lang, "table.turned", cards=_cards(lang, shown))] if shown else []
+    shown = seen.talon
+    turned = [WORDS.text(lang, "table.turned", cards=_face_cards(lang, shown))] if shown else []
     return [WORDS.text(lang, "table.raspasy"), *turned]
 
 
-def _last_trick_line(lang: str, table: PrefTableView, names: Sequence[str]) -> list[str]:
+def _last_trick_line(lang: str, seen: ContractScreen, names: Sequence[str]) -> list[str]:
     """The last trick and who took it (P8: seen until the next is complete), if there is one."""
-    if not table.last_trick:
+    last = seen.last_trick
+    if last is None or last.taker is None:
         return []
-    cards = _plays(lang, table.last_trick)
-    return [WORDS.text(lang, "table.last", cards=cards, name=names[taker(table)])]
+    laid = " ".join(p.label for p in last.plays)
+    return [WORDS.text(lang, "table.last", cards=laid, name=names[last.taker])]
 
 
-def _bid_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str | None:
+def _bid_line(lang: str, seen: ContractScreen, names: Sequence[str]) -> str | None:
     """The contract and who plays it; in the auction the bid to beat and who holds it (P4)."""
-    if table.declarer is not None and table.contract is not None:
-        bid = WORDS.bid_label(lang, table.contract)
-        return WORDS.text(lang, "table.contract", name=names[table.declarer], bid=bid)
-    if table.top_bid is not None and table.holder is not None:
-        bid = WORDS.bid_label(lang, table.top_bid)
-        return WORDS.text(lang, "table.top_bid", name=names[table.holder], bid=bid)
+    if seen.declarer is not None and seen.contract is not None:
+        return WORDS.text(lang, "table.contract", name=names[seen.declarer], bid=seen.contract)
+    if seen.top_bid is not None and seen.holder is not None:
+        bid = seen.top_bid.label
+        return WORDS.text(lang, "table.top_bid", name=names[seen.holder], bid=bid)
     return None
 
 
-def phase_line(lang: str, table: PrefTableView, names: Sequence[str]) -> str:
+def phase_line(lang: str, seen: ContractScreen, names: Sequence[str]) -> str:
     """Who is to act and what he decides (the lone whister for the passer in light play, P7)."""
-    assert table.to_act is not None
-    controller = table.controller if table.controller is not None else table.to_act
-    if controller != table.to_act:
-        return WORDS.text(lang, "phase.play_for", name=names[controller], other=names[table.to_act])
-    return WORDS.text(lang, f"phase.{table.phase.value}", name=names[table.to_act])
+    assert seen.mover is not None
+    other = next((s.seat for s in seen.seats if isinstance(s, OpenSeat) and s.plays_from), None)
+    if other is not None:
+        return WORDS.text(lang, "phase.play_for", name=names[seen.mover], other=names[other])
+    return WORDS.text(lang, f"phase.{seen.phase}", name=names[seen.mover])
 
 
-def _seat_line(lang: str, table: PrefTableView, seat: int, names: Sequence[str]) -> str:
-    info = table.seats[seat]
-    parts = [f"<b>{names[seat]}</b>"]
-    if info.role == "out":
-        parts.append(WORDS.text(lang, "role.out"))
-    elif info.role is not None:
-        parts.append(WORDS.text(lang, f"role.{role_word(table, info.role)}"))
-    elif info.said is not None:
-        parts.append(WORDS.said_label(lang, info.said))
-    if (table.phase.value == "play" or table.finished) and info.role != "out":
-        parts.append(WORDS.text(lang, "table.tricks", n=info.tricks))
-    if seat == table.dealer and info.role != "out":
+def _seat_line(lang: str, seat: Seat, names: Sequence[str]) -> str:
+    """A seat: its name, its word or role, its tricks while they count, whether it deals."""
+    parts = [f"<b>{names[seat.seat]}</b>", *([seat.word] if seat.word else [])]
+    if seat.tricks is not None:
+        parts.append(WORDS.text(lang, "table.tricks", n=seat.tricks))
+    if seat.dealer and not seat.out:
         parts.append(WORDS.text(lang, "table.dealer"))
     return SEPARATOR.join(parts)
 
@@ -185,52 +165,50 @@ def taker(table: PrefTableView) -> int:
 
 def hand_message(
     lang: str,
-    view: PrefSeatView,
-    seen: ContractScreen | SheetScreen,
+    seen: ContractScreen,
+    seat: int,
     deal_no: int,
     chat_title: str,
-    selection: Sequence[Card] = (),
     *,
     voided: bool = False,
     end: Match | None = None,
 ) -> Rendered:
-    """A player's control message: his hand (and his discard, if declarer; the talon he took,
-    P5), and when he decides, what the table shows that he decides on (`_situation`), the
-    question and exactly the legal actions as buttons; in light play the whister's message
-    shows the passer's hand and gets the buttons for it in its turn (P7). The dealer of four
-    is told he sits out and what the table is doing (P1); `voided`: the pulya was stopped in
-    this deal (P14); `end`: the pulya is over, and the message ends with his settlement (P16)."""
+    """A player's control message, drawn from his screen `seen` alone (he sits at `seat`): his
+    hand (and his discard, if declarer; the talon he took, P5), and when he decides, what the
+    table shows that he decides on (`_situation`), the question and exactly the legal actions
+    as buttons; in light play the whister's message shows the passer's hand and gets the
+    buttons for it in its turn (P7). The dealer of four is told he sits out and what the table
+    is doing (P1); `voided`: the pulya was stopped in this deal (P14); `end`: the pulya is
+    over, and the message ends with his settlement (P16)."""
     ui = WORDS
-    table = view.table
-    names = [shown_name(seat.name) for seat in table.seats]
+    names = _names(seen)
     lines = [ui.text(lang, "hand.title", title=escape(chat_title), deal_no=deal_no)]
-    if view.hand:
-        lines.append(ui.text(lang, "hand.cards", cards=cards_text(view.hand, lang, selection)))
-    if view.discards:
-        lines.append(ui.text(lang, "hand.discards", cards=_cards(lang, view.discards)))
-    if table.phase.value in ("discard", "contract"):
-        if view.taken:  # P5, P9: the declarer sees which cards came from the talon
-            lines.append(ui.text(lang, "hand.from_talon", cards=_cards(lang, view.taken)))
-        elif table.talon and not table.raspasy:
-            lines.append(ui.text(lang, "table.talon", cards=_cards(lang, table.talon)))
+    if seen.hand:
+        lines.append(ui.text(lang, "hand.cards", cards=_face_cards(lang, seen.hand)))
+    if seen.discards:
+        lines.append(ui.text(lang, "hand.discards", cards=_face_cards(lang, seen.discards)))
+    if seen.phase in ("discard", "contract"):
+        if seen.taken:  # P5, P9: the declarer sees which cards came from the talon
+            lines.append(ui.text(lang, "hand.from_talon", cards=_face_cards(lang, seen.taken)))
+        elif seen.talon and not seen.raspasy:
+            lines.append(ui.text(lang, "table.talon", cards=_face_cards(lang, seen.talon)))
     rows: list[list[Choice]] = []
-    playing = not voided and not table.finished
-    if table.seats[view.seat].role == "out" and playing:  # P1: the dealer of four
+    playing = not voided and seen.phase != "finished"
+    if seen.seats[seat].out and playing:  # P1: the dealer of four
         lines.append(ui.text(lang, "hand.out"))
-        bid = _bid_line(lang, table, names)
+        bid = _bid_line(lang, seen, names)
         lines += [bid] if bid else []
-        lines += [phase_line(lang, table, names)] if table.to_act is not None else []
-    elif view.legal:
-        lines += _situation(lang, view, names)
-        assert isinstance(seen, ContractScreen) and seen.question is not None
+        lines += [phase_line(lang, seen, names)] if seen.mover is not None else []
+    elif seen.question is not None:
+        lines += _situation(lang, seen, seat, names)
         lines += ["", said_html(lang, seen.question)]
-        rows = keyboard(seen) if isinstance(seen, ContractScreen) else []
+        rows = keyboard(seen)
     elif playing:
         lines += ["", ui.text(lang, "hand.wait")]
     else:
         lines.append(ui.text(lang, "hand.voided" if voided else "hand.deal_over"))
     if end is not None:
-        whists, chips = end.balances()[view.seat], end.chips()[view.seat]
+        whists, chips = end.balances()[seat], end.chips()[seat]
         key = "hand.stopped" if end.stopped else "hand.closed"
         values = {"whists": signed(whists), "chips": signed(chips), "n": abs(whists)}
         lines += ["", ui.text(lang, key, **values)]
@@ -253,42 +231,43 @@ def question(
     return WORDS.said(lang, f"ask.{table.phase.value}", n=len(selection))
 
 
-def _situation(lang: str, view: PrefSeatView, names: Sequence[str]) -> list[str]:
-    """What the table shows that the player due decides on, for his own message:
+_DEFENDERS = ("whister", "passer", "half_whister")  # P6: the roles the whisting's words give
+
+
+def _situation(lang: str, seen: ContractScreen, me: int, names: Sequence[str]) -> list[str]:
+    """What the table shows that the player due (at `me`) decides on, for his own message:
     the bid to beat (P4); the other defender's word (P6); the contract and the trump, raspasy's
     turned talon (P10), the open hands (P7, P9), the trick with who laid each card and the last
-    trick with its taker (P8); whose cards he plays in light play (P7). All from the seat's view."""
+    trick with its taker (P8); whose cards he plays in light play (P7). All from his screen."""
     ui = WORDS
-    table = view.table
-    phase = table.phase.value
-    if phase == "bidding":
-        return [_bid_line(lang, table, names) or ui.text(lang, "hand.no_bid")]
-    if phase == "whisting":  # the contract is in the question
+    if seen.phase == "bidding":
+        return [_bid_line(lang, seen, names) or ui.text(lang, "hand.no_bid")]
+    if seen.phase == "whisting":  # the contract is in the question
         return [
-            _seat_line(lang, table, seat.seat, names)
-            for seat in table.seats
-            if seat.seat != view.seat and seat.role in ("whister", "passer", "half_whister")
+            _seat_line(lang, seat, names)
+            for seat in seen.seats
+            if seat.seat != me and isinstance(seat, OpenSeat) and seat.role in _DEFENDERS
         ]
     lines = []
-    if table.raspasy:
-        lines += _raspasy_lines(lang, table)
-    elif table.declarer is not None and table.contract is not None:
-        bid = ui.bid_label(lang, table.contract)
-        contract = ui.text(lang, "table.contract", name=names[table.declarer], bid=bid)
-        if phase == "play":
-            trump = table.trump
-            suit = ui.text(lang, "hand.trump", suit=trump.symbol) if trump else None
+    if seen.raspasy:
+        lines += _raspasy_lines(lang, seen)
+    elif seen.declarer is not None and seen.contract is not None:
+        contract = ui.text(lang, "table.contract", name=names[seen.declarer], bid=seen.contract)
+        if seen.phase == "play":
+            trump = seen.trump
+            suit = ui.text(lang, "hand.trump", suit=trump) if trump else None
             contract += SEPARATOR + (suit or ui.text(lang, "hand.no_trump"))
         lines.append(contract)
-    for seat in table.seats:
-        if not seat.open_hand or seat.seat == view.seat:  # played out: nothing to show
+    for seat in seen.seats:
+        hand = _open_hand(seat)
+        if not hand or seat.seat == me:  # played out: nothing to show
             continue
-        playing_for = seat.seat == table.to_act != view.seat  # P7: the passer's, by the whister
+        playing_for = isinstance(seat, OpenSeat) and seat.plays_from  # P7: by the whister
         key = "hand.playing_for" if playing_for else "table.open"
-        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_cards(lang, seat.open_hand)))
-    if table.trick:
-        lines.append(ui.text(lang, "table.trick", cards=_laid(lang, table.trick, names)))
-    lines += _last_trick_line(lang, table, names)
+        lines.append(ui.text(lang, key, name=names[seat.seat], cards=_face_cards(lang, hand)))
+    if seen.trick is not None:
+        lines.append(ui.text(lang, "table.trick", cards=_laid(seen.trick, names)))
+    lines += _last_trick_line(lang, seen, names)
     return lines
 
 
@@ -472,11 +451,7 @@ def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
     return render_sheet(figures, lang)
 
 
-def _plays(lang: str, plays: Sequence[Play]) -> str:
-    return " ".join(card_label(play.card, lang) for play in plays)
-
-
-def _laid(lang: str, plays: Sequence[Play], names: Sequence[str]) -> str:
+def _laid(trick: Trick, names: Sequence[str]) -> str:
     """A trick in order with who laid each card: 'Anna — A♠, 🤖 Amateur 2 — 10♠' (a computer's
     name ends in its number: a dash keeps it from running into the card)."""
-    return ", ".join(f"{names[play.seat]} — {card_label(play.card, lang)}" for play in plays)
+    return ", ".join(f"{names[play.seat]} — {play.label}" for play in trick.plays)

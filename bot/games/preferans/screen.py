@@ -121,10 +121,11 @@ def build(
                 open_hand=s.hand(info.open_hand, presses, lang) if info.open_hand else None,
                 plays_from=info.seat == public.to_act and mover != public.to_act,
                 calls=tuple(_call(lang, ui, said) for said in info.calls),
+                role=info.role,
             )
             for info in public.seats
         ),
-        trump=None,  # the contract names it (6♠, 6 no trumps)
+        trump=public.trump.symbol if public.trump is not None else None,
         contract=_contract(ui, lang, public),
         declarer=public.declarer,
         # P5: the talon the table saw lies by the declarer; raspasy's turned card in the middle
@@ -136,6 +137,7 @@ def build(
         ),
         hand=s.hand(mine.hand, presses, lang, chosen) if mine is not None else None,
         discards=s.faces(mine.discards, lang) if mine is not None else (),
+        taken=s.faces(mine.taken, lang) if mine is not None else (),
         choices=acts,
         question=question,
         ladder=ladder,

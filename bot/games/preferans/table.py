@@ -340,11 +340,7 @@ class PulyaTables:
         if live.note is not None and not deal.finished:
             key, whose = live.note
             note = t(chat.lang, key, name=shown_name(whose))
-        ids = (live.row.table_id, deal_no, len(deal.actions))  # (the public's: no presses)
-        seen = screen.build(
-            self.ui, pulya(live), table_view(deal), None, chat.lang, ids, (),
-            lambda at, name: who(live, at, name, {}),
-        )  # fmt: skip
+        seen = self._seen(live, deal, None, chat.lang)
         content = render.table_message(chat.lang, seen, deal_no, target, note=note, voided=closed)
         slot = slots.table(live.row.table_id, deal_no)
         self.host.chat.show_table(live, chat, slot, content, current=not closed, deal=True)
@@ -371,18 +367,29 @@ class PulyaTables:
         user = live.users[live.deal_seats[seat]]
         if user.blocked:
             return
-        view = seat_view(deal, seat)
-        if closed or deal.finished:
-            view = replace(view, legal=())
         match = pulya(live)
         lang = pick_language(user.lang)
-        seen = screen.screen(self, self.ui, match, live, seat, lang, {}, closing=closed)
+        seen = self._seen(live, deal, seat, lang, closing=closed)
         content = render.hand_message(
-            lang, view, seen, live.row.deal_no, chat.title, live.selection.get(seat, ()),
-            voided=closed, end=match if match.finished else None,
+            lang, seen, seat, live.row.deal_no, chat.title, voided=closed,
+            end=match if match.finished else None,
         )  # fmt: skip
         moving = not closed and deal.controller == seat and not deal.finished
         self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+
+    def _seen(
+        self, live: OpenTable, deal: PrefDeal, seat: int | None, lang: str, *,
+        closing: bool = False,
+    ) -> ContractScreen:  # fmt: skip
+        """The screen of `deal` (the one in play, or one just ended) as `seat` sees it (None:
+        the group), which the chat's messages are drawn from; `closing`: no choice left."""
+        mine = seat_view(deal, seat) if seat is not None else None
+        return screen.build(
+            self.ui, pulya(live), table_view(deal), mine, lang,
+            (live.row.table_id, live.row.deal_no, len(deal.actions)),
+            live.selection.get(seat, ()) if seat is not None else (),
+            lambda at, name: who(live, at, name, {}), closing=closing,
+        )  # fmt: skip
 
     def _show_result(self, live: OpenTable, chat: ChatRow, content: Rendered) -> None:
         slot = slots.result(live.row.table_id, live.row.deal_no)

@@ -144,7 +144,8 @@ export function plate(cls, name, seat) {
 function facts(deal) {
   const line = el("div", "facts center-facts");
   if (deal.contract) line.append(el("span", "fact", words.contract + " " + deal.contract));
-  if (deal.trump) line.append(el("span", "fact trump" + (/[♥♦]/.test(deal.trump) ? " red" : ""), deal.trump));
+  // a contract names its trump (7♥): the trump is drawn apart only where none is named
+  if (deal.trump && !deal.contract) line.append(el("span", "fact trump" + (/[♥♦]/.test(deal.trump) ? " red" : ""), deal.trump));
   if (deal.turnup) line.append(cardNode(deal.turnup, "mini"));
   if (deal.raspasy) {
     line.append(el("span", "fact", words.raspasy));

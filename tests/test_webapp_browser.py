@@ -704,6 +704,33 @@ async def test_a_full_table_fits_a_phone_and_a_window(
         assert taps > players
 
 
+async def test_f8_the_rounds_everyone_passed_are_told_on_the_felt(
+    tg: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    """Seven at a Frap table on a small phone pass two rounds of bidding (F8): every page says
+    the round of the three and each round passed (its dead turn-up, the ante paid again) in the
+    words of the group's table message, and the table still fits the screen."""
+    group, users = make_players(tg, 7)
+    async with running_bot(tg, tmp_path / "db.sqlite3", seed=5, **webapp_overrides()) as bot:
+        pages, table_id = await gather_on_pages(browser, bot, group, users, "/newgame frap", SMALL)
+        rounds = "() => view.deal.rounds && view.deal.rounds[0]"
+        while await pages[0].evaluate(rounds) != 3:
+            movers = [(i, moves_now(control_message(tg, u))) for i, u in enumerate(users)]
+            seat = next(i for i, moves in movers if moves)
+            await tap(pages[seat], await press_of(pages[seat], "a:", ":P"))
+            await synced(bot, pages, table_id)
+        told = lobby_message(tg, group).text  # the group's table message, with the page's link
+        await picture(pages[0], shots(tmp_path) / "frap-passed-360-light.png")
+        for page in pages:
+            await laid_out(page)
+            dead = page.locator("#seats .mid .rounds .card.dead")
+            assert await dead.count() == 2 and await dead.last.is_visible()
+            for i in (0, 1):
+                line = await dead.nth(i).get_attribute("aria-label")
+                assert line and line.startswith(f"Круг {i + 1}:") and line in told, line
+            assert await page.get_by_text("Круг 3 из 3").is_visible()
+
+
 async def test_the_league_rating_stands_beside_each_name_on_the_result_and_in_the_lobby(
     tg: FakeTelegram, tmp_path: Path, browser: Browser
 ) -> None:

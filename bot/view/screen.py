@@ -285,6 +285,7 @@ class PotScreen(Screen):
     tricks_played: int
     rounds: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)
     passed: tuple[Said, ...] = ()  # F8: the bidding rounds everyone passed, while bidding
+    dead: tuple[Face, ...] = ()  # and their turn-ups, dead, in the same order
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,6 +129,7 @@ def build(
             else None
         ),
         passed=tuple(ui.all_passed(lang, public)) if public.phase == "bidding" else (),
+        dead=s.faces(public.dead_turnups, lang) if public.phase == "bidding" else (),
         choices=acts,
         question=question,
         result=_result(lang, ui, public, played, total) if played.finished else None,

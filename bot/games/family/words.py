@@ -21,7 +21,8 @@ class FamilyWords(GameUI):
     catalog entry, read after the game's own section's."""
 
     deal: ClassVar[type[TrickDeal]]
-    page_words = ("pot", "stock", "hidden")  # the pot, the stock, a dark bid's hidden cards
+    # the pot, the stock, a dark bid's hidden cards, the bidding's round (F8)
+    page_words = ("pot", "stock", "hidden", "round")
     from_pot: ClassVar[tuple[str, ...]] = (Reason.TRICKS.value, Reason.POT_TAKEN.value)  # F13, F6
 
     @property

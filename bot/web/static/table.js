@@ -158,8 +158,31 @@ function facts(deal) {
   return line;
 }
 
+// F8: a bidding of several rounds, its round, and each round everyone passed as its turn-up
+// crossed out, which says in words what became of it (the ante paid again)
+function rounds(deal) {
+  const line = el("div", "facts center-facts rounds");
+  if (deal.rounds && words.round) {
+    const [round, of] = deal.rounds;
+    line.append(el("span", "fact", words.round.replace("{round}", round).replace("{rounds}", of)));
+  }
+  const dead = el("span", "fact dead");
+  (deal.dead || []).forEach((face, i) => {
+    const card = cardNode(face, "mini");
+    const told = deal.passed[i].text.map((run) => run.text).join("");
+    card.classList.add("dead");
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", told);
+    card.title = told;
+    dead.append(card);
+  });
+  if (dead.childNodes.length) line.append(dead);
+  return line;
+}
+
 function drawMiddle(mid, deal) {
   mid.append(facts(deal));
+  if (deal.rounds || (deal.dead && deal.dead.length)) mid.append(rounds(deal));
   if (deal.stakes) mid.append(saidNode("div", "stakes hint", deal.stakes));
   const felt = el("div", "trick");
   felt.setAttribute("aria-label", words.trick || "");

@@ -2,8 +2,9 @@
 path whatever the kind of game: the lobby and the seats, the start, a press, a toggle, a
 time-out, a computer player's move, a stop and a restart. The game played at a table is its
 kind's `GameKind` (`bot/games/base.py`), which stores each step and its chips in one
-transaction and tells the presenter what its messages show; the host acts on where the step
-left the table (`Moved`) and announces it (`changed`).
+transaction and tells the host what it shows, which the host passes to every front end
+registered (`fronts`: the chat's, the Mini App's); the host acts on where the step left the
+table (`Moved`) and announces it (`changed`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from . import callbacks, computer, games
 from .chat import evening, settings_menu
 from .chat.front import ChatFront
 from .format import name as shown_name
-from .games.base import GameKind, Moved
+from .games.base import Front, GameKind, Moved, Shown
 from .names import distinct
 from .presenter import Presenter
 from .seats import Lobby, LobbyPort
@@ -88,11 +89,12 @@ class GameService:
         presenter.on_forbidden = self.dm_forbidden
         presenter.on_migrated = self.migrate
         presenter.on_removed = self.removed
-        # the table's messages in the chat, with the ways into its other front ends
-        self.chat = ChatFront(presenter, storage, clock)
-        # each game's tables, played by its kind (the registry's); and who is told of a change
+        # the table's messages in the chat, with the ways into its other front ends: the first
+        # front end, told what each step shows (a front end beside it registers in `fronts`)
+        self.chat = ChatFront(presenter, storage, clock, self.game, bot_username)
+        self.fronts: list[Front] = [self.chat]
+        # each game's tables, played by its kind (the registry's)
         self._games: dict[str, GameKind] = {game: games.tables(game, self) for game in games.ORDER}
-        self.observers: list[Callable[[OpenTable], None]] = []
         self.lobby = Lobby(
             LobbyPort(
                 storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
@@ -291,8 +293,10 @@ class GameService:
             return
         sheets = [game for game, kind in self._games.items() if kind.sheet]
         closed = await self.storage.last_closed_table(chat_id, sheets)
-        if closed is None or not await self._games[closed.game].repost_closed(closed):
+        final = await self._games[closed.game].final_sheet(closed) if closed else None
+        if closed is None or final is None:
             raise Refusal("err.no_table" if live is None else "err.no_match")
+        await self.chat.post_final_sheet(closed, final)
 
     def match_standing(self, chat_id: int, lang: str) -> str | None:
         """For /balance and /top: where the players of the chat's match in play stand (a pulya's
@@ -300,7 +304,7 @@ class GameService:
         live = self.table_in(chat_id)
         if live is None or live.play is None:
             return None
-        return self.game(live).standing(live, lang)
+        return self.chat.standing(live, lang)
 
     async def dealt_in(
         self, live: OpenTable, chat: ChatRow
@@ -393,12 +397,18 @@ class GameService:
             self._arm_timer(live)
         self.changed(live)
 
+    async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
+        """What a step of the table shows now (a deal's messages, a result, a sheet), told to
+        every front end in turn (`Host.show`)."""
+        for front in self.fronts:
+            await front.shown(live, chat, what)
+
     def changed(self, live: OpenTable) -> None:
         """Every change of a table passes here once its step is stored and shown (a press, a
-        toggle, a time-out, a computer's move, a stop, a restart): each observer is told (the
-        Mini App redraws from `GameKind.seat_view`/`public_view`)."""
-        for observer in self.observers:
-            observer(live)
+        toggle, a time-out, a computer's move, a stop, a restart): each front end is told (the
+        Mini App redraws from `GameKind.screen`)."""
+        for front in self.fronts:
+            front.changed(live)
 
     async def _computer_moved(self, table_id: int, deal: object, action: computer.Move) -> None:
         """A computer player's move, thought out for `deal`: made under the chat's lock, like a
@@ -519,7 +529,7 @@ class GameService:
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
                 chat = await self.storage.chat(live.row.chat_id)
-                self.game(live).reshow(live, chat, user_id)
+                await self.game(live).reshow(live, chat, user_id)
                 shown = True
         return shown
 

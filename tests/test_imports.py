@@ -171,7 +171,7 @@ def test_no_game_chat_page_or_view_module_imports_telegram() -> None:
 
 # The host (its service, lobby, open tables and game kinds) knows no front end: the chat's
 # Telegram client and handlers and the Mini App's server and buttons plug into it (`ways_in`,
-# `observers`, the handlers' `Chats`), never the other way.
+# `fronts`, the handlers' `Chats`), never the other way.
 HOST = ("bot.service", "bot.seats", "bot.table", "bot.games")
 FRONT_ENDS = ("bot.web", "bot.client", "bot.handlers")
 
@@ -184,5 +184,25 @@ def test_the_host_imports_no_front_end() -> None:
         if module.startswith(HOST)
         for target in targets
         if target.startswith(FRONT_ENDS)
+    )
+    assert found == []
+
+
+# A kind of table plays and stores; what a step shows it tells the host, and the chat's front end
+# draws it: no kind's tables reach the presenter, the message slots or a chat drawing.
+KINDS_TABLES = ("bot.games.family.table", "bot.games.preferans.table")
+DRAWN_BY_FRONTS = ("bot.presenter", "bot.view.slots", "bot.view.review", "bot.chat")
+
+
+def test_the_kinds_tables_draw_no_message_and_post_none() -> None:
+    graph = import_graph("bot")
+    drawings = {
+        f"{kind.rpartition('.')[0]}.{part}" for kind in KINDS_TABLES for part in ("render", "chat")
+    }
+    found = sorted(
+        f"{kind} -> {target}"
+        for kind in KINDS_TABLES
+        for target in graph[kind]
+        if target.startswith(DRAWN_BY_FRONTS) or target in drawings
     )
     assert found == []

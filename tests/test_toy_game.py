@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.table.live import OpenTable
 from tests import toy_game
 from tests.bot_harness import (
     GROUP_ID,
@@ -47,10 +48,21 @@ async def test_a_toy_game_registered_from_tests_plays_a_deal_through_the_bot(
         assert all(hand is not None and "your cards" in hand.text for hand in hands)
         assert sum(bool(moves_now(hand)) for hand in hands) == 1  # the leader's buttons
         seen: list[tuple[int, int]] = []  # every change of the table passes one seam
-        bot.service.observers.append(lambda table: seen.append((table.row.deal_no, table.step)))
+
+        told: list[str] = []  # what each step showed, as every front end is told it
+
+        class Watching:  # a front end registered beside the chat's
+            async def shown(self, table: OpenTable, chat: object, what: object) -> None:
+                told.append(type(what).__name__)
+
+            def changed(self, table: OpenTable) -> None:
+                seen.append((table.row.deal_no, table.step))
+
+        bot.service.fronts.append(Watching())
         presses = await play_deal(bot, users, random.Random(1))
         assert presses == 4  # two tricks of two cards
         assert seen == [(1, 1), (1, 2), (1, 3), (1, 4)]
+        assert told == ["DealShown"] * 4 + ["ResultShown"]  # the result offers the next deal
         deal = toy_game.toy_deal(live)
         assert deal.finished and not live.in_deal
         result = bot_messages(tg, group)[-1]

@@ -16,11 +16,10 @@ from typing import Any, ClassVar
 import locales
 from bot import callbacks
 from bot.format import card_label, cards_text, name, short, signed
-from bot.games.base import GameUI, Host, Moved, who
+from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, ResultShown, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
 from bot.view import screen as s
-from bot.view import slots
 from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
 from engine.tricks import Play
@@ -236,7 +235,7 @@ class ToyTables:
         live.row = replace(live.row, deal_no=live.row.deal_no + 1)
         live.play, live.deal_seats, live.mover = ToyPlay(deal), seats, None
         live.deal_id = await self.host.storage.start_deal(live.row, deal.to_record(), [])
-        self._show(live, chat)
+        await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
         row = await self.host.storage.current_deal(live.row.table_id)
@@ -248,11 +247,14 @@ class ToyTables:
             )
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
-        self._show(live, chat)
+        await self._show(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
-        self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
+    async def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
+        seat = live.deal_seats.index(user_id)
+        await self._show(
+            live, chat, DealShown(toy_deal(live), live.row.deal_no, seat=seat, anew=user_id)
+        )
 
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         deal = toy_deal(live)
@@ -274,11 +276,12 @@ class ToyTables:
         return toy_deal(live).finished
 
     async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
-        self._result(live, chat, offer_next=True)
+        result = ResultShown(live.row.deal_no, current=False, offer_next=True)
+        await self.host.show(live, chat, result)
 
     async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
-        self._result(live, chat, offer_next=False)
-        self.host.presenter.retire(slots.table(live.row.table_id), slots.result(live.row.table_id))
+        await self.host.show(live, chat, ResultShown(live.row.deal_no, current=False))
+        await self.host.show(live, chat, DealRetired(live.row.deal_no))
         await self._deal(live, chat)
         return Moved.IN_PLAY
 
@@ -313,7 +316,7 @@ class ToyTables:
         )
         live.play = ToyPlay(new)
         chat = await self.host.storage.chat(live.row.chat_id)
-        self._show(live, chat)
+        await self._show(live, chat)
         return Moved.DEAL_OVER if new.finished else Moved.IN_PLAY
 
     async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
@@ -323,18 +326,15 @@ class ToyTables:
             await self.host.storage.void_deal(live.row, live.deal_id)
         else:
             await self.host.storage.save_table(live.row)
-        for seat in range(2):  # its hands shown for the last time: no move to make
-            self._show_hand(live, chat, seat, closing=True)
+        # its messages shown for the last time: no move to make
+        await self._show(live, chat, DealShown(toy_deal(live), live.row.deal_no, closing=True))
         return voided
 
     async def repost(self, live: OpenTable) -> bool:
         return False
 
-    def standing(self, live: OpenTable, lang: str) -> str | None:
+    async def final_sheet(self, table: TableRow) -> object | None:
         return None
-
-    async def repost_closed(self, table: TableRow) -> bool:
-        return False
 
     def seat_view(self, live: OpenTable, seat: int) -> Any:
         return toy_deal(live).hands[seat]
@@ -402,35 +402,44 @@ class ToyTables:
     async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         return None
 
-    def _show(self, live: OpenTable, chat: ChatRow) -> None:
+    def shown_screen(
+        self, live: OpenTable, shown: DealShown, seat: int | None, lang: str
+    ) -> s.Screen:
+        seen = self.screen(live, seat, lang, {})
+        assert seen is not None
+        return seen
+
+    async def _show(self, live: OpenTable, chat: ChatRow, shown: DealShown | None = None) -> None:
+        """The deal's messages (its table message is never the current one: no ways in)."""
+        shown = shown or DealShown(toy_deal(live), live.row.deal_no, current=False)
+        await self.host.show(live, chat, shown)
+
+
+class ToyChat:
+    """How the chat draws the toy game's tables."""
+
+    def __init__(self, ui: ToyUI, bot_username: str) -> None:
+        self.ui = ui
+
+    def table_message(
+        self, live: OpenTable, chat: ChatRow, shown: DealShown, seen: s.Screen
+    ) -> Rendered:
         deal = toy_deal(live)
         tricks = ", ".join(f"{name(p)} {n}" for p, n in zip(deal.players, deal.won, strict=True))
-        lines = [self.ui.text(chat.lang, "table", deal_no=live.row.deal_no, tricks=tricks)]
+        lines = [self.ui.text(chat.lang, "table", deal_no=shown.deal_no, tricks=tricks)]
         if deal.to_act is None:
             lines.append(self.ui.text(chat.lang, "over"))
         else:
             lines.append(self.ui.text(chat.lang, "to_play", name=name(deal.players[deal.to_act])))
-        slot = slots.table(live.row.table_id, live.row.deal_no)
-        self.host.presenter.show(slot, chat.chat_id, Rendered("\n".join(lines)))
-        mover = deal.to_act
-        ping = self.host.chat.passed_to(live, mover)
-        for seat in range(2):
-            self._show_hand(live, chat, seat, ping=seat == ping)
+        return Rendered("\n".join(lines))
 
-    def _show_hand(
-        self,
-        live: OpenTable,
-        chat: ChatRow,
-        seat: int,
-        *,
-        ping: bool = False,
-        anew: bool = False,
-        closing: bool = False,
-    ) -> None:
+    def hand_message(
+        self, live: OpenTable, chat: ChatRow, shown: DealShown, seen: s.Screen, seat: int,
+        lang: str,
+    ) -> Rendered:  # fmt: skip
         deal = toy_deal(live)
-        lang = locales.pick_language(live.users[live.deal_seats[seat]].lang)
         text = self.ui.text(lang, "hand", cards=cards_text(deal.hands[seat], lang) or "—")
-        moving = not closing and deal.to_act == seat
+        moving = not shown.closing and deal.to_act == seat
         rows = []
         if moving:
             buttons = [
@@ -443,18 +452,27 @@ class ToyTables:
                 for card in deal.hands[seat]
             ]
             rows.append(buttons)
-        elif not closing:
+        elif not shown.closing:
             text += "\n" + self.ui.text(lang, "wait")
-        content = Rendered(text, rows)
-        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
+        return Rendered(text, rows)
 
-    def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> None:
+    async def result_message(
+        self, live: OpenTable, chat: ChatRow, shown: ResultShown, balances: Mapping[int, int]
+    ) -> Rendered:
         deal = toy_deal(live)
         what = _outcome(chat.lang, deal.to_record())
-        text = self.ui.text(chat.lang, "result", deal_no=live.row.deal_no, winner=what)
-        rows = [[next_deal_choice(chat.lang, live.row.table_id, live.row.deal_no)]]
-        slot = slots.result(live.row.table_id, live.row.deal_no)
-        self.host.presenter.show(slot, chat.chat_id, Rendered(text, rows if offer_next else ()))
+        text = self.ui.text(chat.lang, "result", deal_no=shown.deal_no, winner=what)
+        rows = [[next_deal_choice(chat.lang, live.row.table_id, shown.deal_no)]]
+        return Rendered(text, rows if shown.offer_next else ())
+
+    async def sheet_message(self, live: OpenTable, chat: ChatRow) -> Rendered | None:
+        return None
+
+    async def final_sheet_message(self, chat: ChatRow, final: object) -> Rendered | None:
+        return None
+
+    def standing(self, live: OpenTable, lang: str) -> str | None:
+        return None
 
 
 def register(monkeypatch: Any) -> None:
@@ -466,4 +484,5 @@ def register(monkeypatch: Any) -> None:
     monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
     monkeypatch.setattr(games, "KINDS", dict(games.KINDS))
     monkeypatch.setattr(games, "ORDER", games.ORDER)
-    games.register(UI, ToyTables)
+    monkeypatch.setattr(games, "DRAWINGS", dict(games.DRAWINGS))
+    games.register(UI, ToyTables, ToyChat)

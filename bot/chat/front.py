@@ -1,9 +1,11 @@
-"""The chat's front end for a table's messages: the group's table message and results with the
-ways into the table's other front ends below them, each player's control message with the
-chat's own lines (what the bot last played for him, his time left, the pings' hint) and its turn
-ping, and the line telling a player his time ran out, posted through the presenter. The host
-hands it to every game's tables (`Host.chat`) and knows no front end's buttons; a front end
-beside the chat adds its way in (`ways_in`)."""
+"""The chat's front end for a table's messages, registered with the host like any front end
+(`GameService.fronts`): told what each step shows (`shown`), it draws the group's table message
+and every player's control message from the deal's screens with the game's chat drawing
+(`ChatDrawing`, registered beside its kind), a result and a sheet, adds the ways into the
+table's other front ends below the table's current message and the chat's own lines to a
+control message (what the bot last played for him, his time left, the pings' hint) with its turn
+ping, and posts them through the presenter; and the line telling a player his time ran out. The
+host knows no front end's buttons; a front end beside the chat adds its way in (`ways_in`)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,19 @@ from typing import Any
 
 from locales import pick_language, t
 
-from .. import computer
+from .. import computer, games
 from ..format import name
+from ..games.base import (
+    ChatDrawing,
+    DealRetired,
+    DealShown,
+    GameKind,
+    ResultShown,
+    SheetShown,
+    Shown,
+)
 from ..presenter import Presenter
-from ..storage import ChatRow, Storage
+from ..storage import ChatRow, Storage, TableRow
 from ..table import seating
 from ..table.live import OpenTable
 from ..view import slots
@@ -32,12 +43,98 @@ WayIn = Callable[[int, str, bool], Sequence[Button]]
 class ChatFront:
     """A table's messages in its chat and its players' private chats."""
 
-    def __init__(self, presenter: Presenter, storage: Storage, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        presenter: Presenter,
+        storage: Storage,
+        clock: Callable[[], float],
+        kind: Callable[[OpenTable], GameKind],
+        bot_username: str,
+    ) -> None:
         self.presenter = presenter
         self.storage = storage
         self.clock = clock
+        self.kind = kind  # the kind a table is played at, which gives its screens
+        self.bot_username = bot_username
         self.ways_in: list[WayIn] = []
         self._writes: set[asyncio.Task[None]] = set()  # the pings' hint marked as told
+
+    async def shown(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
+        """What a step shows, drawn and posted (a deal's messages, a result, a sheet)."""
+        table_id = live.row.table_id
+        if isinstance(what, DealShown):
+            self._deal(live, chat, what)
+        elif isinstance(what, ResultShown):
+            balances = {
+                user.user_id: bal for user, bal in await self.storage.balances(chat.chat_id)
+            }
+            drawn = await self._drawing(live).result_message(live, chat, what, balances)
+            slot = slots.result(table_id, what.deal_no)
+            self.show_table(live, chat, slot, drawn, current=what.current)
+            if what.retire:
+                self.presenter.retire(slot)  # a pulya's result is never edited again
+        elif isinstance(what, DealRetired):
+            # (a player's control message stays: the next deal edits it)
+            self.presenter.retire(
+                slots.table(table_id, what.deal_no), slots.result(table_id, what.deal_no)
+            )
+        elif isinstance(what, SheetShown):
+            sheet = await self._drawing(live).sheet_message(live, chat)
+            if sheet is not None:
+                slot = slots.sheet(table_id)
+                self.presenter.show(slot, chat.chat_id, sheet, renew=what.anew)
+                if what.last:
+                    self.presenter.retire(slot)
+
+    def changed(self, live: OpenTable) -> None:
+        """Nothing more to do: every message was posted as the step showed it."""
+
+    def standing(self, live: OpenTable, lang: str) -> str | None:
+        """Where the players of the match in play stand were it closed now (/balance, /top)."""
+        return self._drawing(live).standing(live, lang)
+
+    async def post_final_sheet(self, table: TableRow, final: object) -> None:
+        """/pulya: a closed table's final sheet posted at the bottom of its group."""
+        chat = await self.storage.chat(table.chat_id)
+        drawing = games.drawing(table.game, self.bot_username)
+        sheet = await drawing.final_sheet_message(chat, final)
+        if sheet is not None:
+            await self.presenter.post(chat.chat_id, sheet)
+
+    def _drawing(self, live: OpenTable) -> ChatDrawing:
+        return games.drawing(live.row.game, self.bot_username)
+
+    def _deal(self, live: OpenTable, chat: ChatRow, shown: DealShown) -> None:
+        """The deal's table message and each player's control message (or one player's), drawn
+        from the screens of the deal shown; the mover's pinged when the move just passed to
+        him."""
+        kind, drawing = self.kind(live), self._drawing(live)
+        if shown.seat is not None:
+            self._hand(live, chat, shown, kind, drawing, shown.seat, ping=False)
+            return
+        seen = kind.shown_screen(live, shown, None, chat.lang)
+        content = drawing.table_message(live, chat, shown, seen)
+        slot = slots.table(live.row.table_id, shown.deal_no)
+        self.show_table(live, chat, slot, content, current=shown.current, deal=True)
+        ping = self.passed_to(live, None if shown.closing else seen.mover)
+        for seat in range(len(live.deal_seats)):
+            self._hand(live, chat, shown, kind, drawing, seat, ping=seat == ping)
+        if shown.retire:
+            self.presenter.retire(slot)
+
+    def _hand(
+        self, live: OpenTable, chat: ChatRow, shown: DealShown, kind: GameKind,
+        drawing: ChatDrawing, seat: int, *, ping: bool,
+    ) -> None:  # fmt: skip
+        user = live.users[live.deal_seats[seat]]
+        if user.blocked or computer.is_computer(user.user_id):  # never a DM to one
+            return
+        lang = pick_language(user.lang)
+        seen = kind.shown_screen(live, shown, seat, lang)
+        content = drawing.hand_message(live, chat, shown, seen, seat, lang)
+        moving = not shown.closing and seen.mover == seat
+        anew = user.user_id == shown.anew
+        self.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
 
     def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
         """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (the

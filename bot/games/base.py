@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from engine.review import Review
 
     from ..callbacks import Press
-    from ..presenter import Presenter
     from ..storage import ChatRow, DealRow, Storage, TableRow
     from ..table.live import OpenTable
     from ..view.message import Rendered
@@ -51,29 +50,100 @@ class Moved(Enum):
     ABANDONED = "abandoned"  # everyone is away and the deal would only be redealt: closed
 
 
-class Chat(Protocol):
-    """The chat's front end, as a game's tables use it (bot/chat/front.py): the table's messages
-    in its chat, each player's control message, and the turn ping's rule."""
+# ---- what a step shows, told to every front end -------------------------------------------------
 
-    def passed_to(self, live: OpenTable, mover: int | None) -> int | None:
-        """The seat to move now is `mover` (None: nobody); it, if the move just passed to it (its
-        control message then pings him), else None."""
 
-    def deliver_hand(
-        self, live: OpenTable, seat: int, content: Rendered, *, moving: bool, ping: bool,
-        anew: bool = False,
-    ) -> None:  # fmt: skip
-        """Send seat `seat` its control message (`moving`: it is his move; `ping`: the move
-        just passed to him; `anew`: posted again at the bottom of his chat), with the chat's own
-        lines: what the bot last played for him, his time left."""
+@dataclass(frozen=True, slots=True)
+class DealShown:
+    """A deal as it stands now: its table message in the group and each player's control
+    message (`seat`: only that player's, his discard marked or his hand looked at). `position`:
+    the deal shown, as its kind's `shown_screen` builds screens of it (one just ended while the
+    next is dealt, at a pulya); `closing`: the table closes with it, no choice is left;
+    `current`: its table message is the table's current one (the ways in go below it);
+    `retire`: shown for the last time; `anew`: the user whose control message is posted again
+    at the bottom of his chat."""
 
-    def show_table(
-        self, live: OpenTable, chat: ChatRow, slot: str, content: Rendered, *, current: bool,
-        deal: bool = False,
-    ) -> None:  # fmt: skip
-        """Show one of the table's messages in its chat (a deal's table message when `deal`, a
-        result) in the presenter's slot `slot`; `current`: the table's message while it is open,
-        below which go the ways into the table's other front ends (the Mini App's button)."""
+    position: object
+    deal_no: int
+    closing: bool = False
+    current: bool = True
+    retire: bool = False
+    seat: int | None = None
+    anew: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultShown:
+    """A deal's result in the group: `offer_next`, with its "next deal" button; `current`, the
+    table's current message; `retire`, never shown again; `about`, what its kind's chat drawing
+    needs of it beyond the table (a pulya's line of the sheet)."""
+
+    deal_no: int
+    current: bool = True
+    retire: bool = False
+    offer_next: bool = False
+    about: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealRetired:
+    """Deal `deal_no`'s group messages (its table message and result) have shown their last."""
+
+    deal_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class SheetShown:
+    """A match's score sheet in the group (`last`: for the last time; `anew`: posted again at
+    the bottom of the group)."""
+
+    last: bool = False
+    anew: bool = False
+
+
+Shown = DealShown | ResultShown | DealRetired | SheetShown
+
+
+class Front(Protocol):
+    """A front end of the tables (the chat, the Mini App), registered with the host
+    (`GameService.fronts`): told what each step shows, in order, as the step shows it, then
+    that the table changed once the step is done."""
+
+    async def shown(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
+        """What a step of the table at `live` (in `chat`) shows now."""
+
+    def changed(self, live: OpenTable) -> None:
+        """The table's step is done: stored and shown."""
+
+
+class ChatDrawing(Protocol):
+    """How the chat draws one kind of table's messages (each game's bot package has one,
+    registered beside its kind): from the screens of the deal shown, and the table's seating."""
+
+    def table_message(
+        self, live: OpenTable, chat: ChatRow, shown: DealShown, seen: Any
+    ) -> Rendered:
+        """The group's message of the deal shown, drawn from the public screen `seen`."""
+
+    def hand_message(
+        self, live: OpenTable, chat: ChatRow, shown: DealShown, seen: Any, seat: int, lang: str
+    ) -> Rendered:
+        """Seat `seat`'s control message in his language, drawn from his screen `seen`."""
+
+    async def result_message(
+        self, live: OpenTable, chat: ChatRow, shown: ResultShown, balances: Mapping[int, int]
+    ) -> Rendered:
+        """A deal's result (`balances`: the chat's chips by user, the deal's booked)."""
+
+    async def sheet_message(self, live: OpenTable, chat: ChatRow) -> Rendered | None:
+        """The match's score sheet as the group's photo, None if its tables keep none."""
+
+    async def final_sheet_message(self, chat: ChatRow, final: object) -> Rendered | None:
+        """The sheet of a closed table's match as it ended (`GameKind.final_sheet`)."""
+
+    def standing(self, live: OpenTable, lang: str) -> str | None:
+        """Where each player of the match in play stands were it closed now, and that chips move
+        only when it closes (/balance, /top); None if nothing is pending."""
 
 
 class Host(Protocol):
@@ -82,13 +152,10 @@ class Host(Protocol):
     the chat's front end its messages go through. The host is `bot.service.GameService`."""
 
     storage: Storage
-    presenter: Presenter
     rng: random.Random
-    bot_username: str
 
-    @property
-    def chat(self) -> Chat:
-        """The chat's front end the tables' messages go through."""
+    async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
+        """Tell every front end what the table shows now (its messages, its screens)."""
 
     def deadline(self, chat: ChatRow) -> float | None:
         """When the move due now times out (the chat's turn timer; None: no timer)."""
@@ -109,14 +176,14 @@ class GameKind(Protocol):
     (`bot.service.GameService`) keeps the lobby, the seats, the locks, the timers, away players,
     computer players' scheduling and the evening, and calls nothing else; every call runs under
     the chat's lock, on a table whose `OpenTable.play` this kind set. A step that returns `Moved`
-    has stored itself (one transaction, chips included) and shown its messages; the host then
-    acts on the value and announces the change (`GameService.changed`, the seam where every
-    change of a table passes: the Mini App observes it there).
+    has stored itself (one transaction, chips included) and told the host what it shows
+    (`Host.show`: a deal, a result, a sheet), which the host passes to every front end; the
+    host then acts on the value and announces the change (`GameService.changed`).
 
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
-    may see it and as the group sees it; the chat's messages are drawn from them, and `screen`
-    gives the same as typed values any other front end draws (bot/view/screen.py). No method
-    names a front end: the chat's front end adds each front end's way in (`Chat.show_table`)."""
+    may see it and as the group sees it; `screen` gives the same as typed values every front end
+    draws (bot/view/screen.py), and `shown_screen` the screen of a deal a step showed. No method
+    names a front end, and none draws a message."""
 
     keeps_players: bool  # the players seated at the start play to the end (a pulya, P14)
     sheet: bool  # its tables keep a score sheet that /pulya shows again (P14)
@@ -136,7 +203,7 @@ class GameKind(Protocol):
         """Every message of the table as it stands (after a restart or a chat's move); a deal
         whose end was never shown is ended now."""
 
-    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
+    async def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The user's control message posted again at the bottom of his chat."""
 
     async def act(self, live: OpenTable, user_id: int, press: Press) -> Moved:
@@ -181,13 +248,9 @@ class GameKind(Protocol):
         """/pulya: the table's score sheet posted again at the bottom of the group (False: its
         tables keep none)."""
 
-    def standing(self, live: OpenTable, lang: str) -> str | None:
-        """Where each player of the match in play stands were it closed now, and that chips move
-        only when it closes (/balance, /top); None if nothing is pending."""
-
-    async def repost_closed(self, table: TableRow) -> bool:
-        """The final score of a closed table posted at the bottom of its group; False if it has
-        none."""
+    async def final_sheet(self, table: TableRow) -> object | None:
+        """The match of a closed table as it ended, whose sheet /pulya posts again at the
+        bottom of its group (`ChatDrawing.final_sheet_message`); None if it has none."""
 
     def seat_view(self, live: OpenTable, seat: int) -> Any:
         """The deal in play as `seat` sees it (the engine's seat view), None when none is."""
@@ -201,6 +264,12 @@ class GameKind(Protocol):
         """The table as `seat` sees it (None: the public table), for any front end to draw
         (bot/view/screen.py), built only from `seat_view` for that seat or `public_view`; None
         when nothing is dealt. `balances`: the chat's chips by user."""
+
+    def shown_screen(
+        self, live: OpenTable, shown: DealShown, seat: int | None, lang: str
+    ) -> Screen:
+        """The screen of the deal a step showed (`DealShown`) as `seat` sees it (None: the
+        public table), no chips on it, as the chat's messages are drawn from it."""
 
     async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """The picture of the table's score sheet as the chat's photo draws it (a PNG), for a

@@ -24,6 +24,7 @@ from locales import pick_language, t
 
 from .. import computer, games
 from ..chat import lobby
+from ..games.base import Shown
 from ..service import GameService
 from ..storage import ChatRow
 from ..table import seating
@@ -65,7 +66,7 @@ class Viewers:
         self._closing: set[asyncio.Task[bool]] = set()  # sockets being closed (`close_where`)
         self.pushed = 0  # bytes sent to pages (the bench reads it)
         self._made = count(1)  # each view's stamp, in the order the views are made
-        service.observers.append(self.changed)
+        service.fronts.append(self)  # a front end of the tables, beside the chat's
 
     def __len__(self) -> int:
         return sum(len(pages) for pages in self._open.values())
@@ -94,6 +95,10 @@ class Viewers:
             pages.discard(page)
             if not pages:
                 del self._open[page.table_id]
+
+    async def shown(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
+        """Nothing to draw as a step goes: a page draws the table as it stands once the step is
+        done (`changed`)."""
 
     def changed(self, live: OpenTable) -> None:
         """A table changed (`GameService.changed`, under the chat's lock): a push to its open

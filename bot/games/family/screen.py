@@ -43,16 +43,13 @@ def screen(
     balances: Mapping[int, int],
     *,
     closing: bool = False,
-    mine: SeatView | None = None,
 ) -> s.PotScreen | None:
     """The deal in play (or just finished) as `seat` sees it; `seat` None: the public table;
-    `closing`: the table closes, so no choice is left to him; `mine`: his seat view, if at
-    hand."""
+    `closing`: the table closes, so no choice is left to him."""
     public: TableView | None = game.public_view(table)
     if public is None:
         return None
-    if mine is None and seat is not None:
-        mine = game.seat_view(table, seat)
+    mine: SeatView | None = game.seat_view(table, seat) if seat is not None else None
 
     def total(at: int) -> str | None:
         uid = table.deal_seats[at]

@@ -1,5 +1,6 @@
 """The Frap family's tables (F1-F15, K, SK, N): deal after deal at one table, each step and its
-chips written in one transaction, then every message of the table updated. The host
+chips written in one transaction, then what it shows told to the host (`Host.show`: the chat's
+front end draws its messages from the deal's screens, bot/games/family/chat.py). The host
 (`bot.service.GameService`) keeps the lobby, the seats, the timers and away players, and hands
 this kind (a `GameKind` of `base.py`) the moments of the table."""
 
@@ -18,19 +19,16 @@ from engine.events import ChipsMoved, Event
 from engine.knowledge import Knowledge
 from engine.record import replay
 from engine.views import SeatView, TableView, seat_view, table_view
-from locales import pick_language, t
 
 from ... import callbacks, computer
-from ...format import name, signed
+from ...format import signed
 from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
-from ...view import review, slots
-from ...view.message import Rendered
 from ...view.screen import PotScreen, with_chips
-from ..base import Host, Moved
-from . import codes, render, screen
+from ..base import DealRetired, DealShown, Host, Moved, ResultShown
+from . import codes, screen
 from .ui import FamilyUI
 
 
@@ -61,7 +59,8 @@ def deal(live: OpenTable) -> TrickDeal | None:
     return live.play.deal if isinstance(live.play, Dealt) else None
 
 
-def _deal(live: OpenTable) -> TrickDeal:
+def played_deal(live: OpenTable) -> TrickDeal:
+    """The deal in play (or last played) at a family table that has dealt one."""
     played = deal(live)
     assert played is not None
     return played
@@ -78,7 +77,6 @@ class DealTables:
         self.host = host
         self.ui = ui
         self.storage = host.storage
-        self.presenter = host.presenter
 
     # ---- starting and resuming ------------------------------------------------------------------
 
@@ -112,14 +110,14 @@ class DealTables:
         """The deal's messages; a deal whose end the bot died before showing is ended now."""
         if live.play is None:
             return Moved.IN_PLAY
-        self._show_deal(live, chat)
-        if _deal(live).finished:  # result (with "next deal"), or F8's redeal
+        await self._show_deal(live, chat)
+        if played_deal(live).finished:  # result (with "next deal"), or F8's redeal
             return await self._deal_over(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
+    async def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The user's control message posted again at the bottom of his chat."""
-        self._show_hand(live, chat, live.deal_seats.index(user_id), anew=True)
+        await self._show_hand(live, chat, live.deal_seats.index(user_id), anew=user_id)
 
     # ---- presses --------------------------------------------------------------------------------
 
@@ -153,7 +151,7 @@ class DealTables:
         if any(card not in played.hands[seat] for card in chosen):
             raise Refusal("err.stale")
         live.selection[seat] = chosen
-        self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
+        await self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
@@ -163,17 +161,17 @@ class DealTables:
 
     def knowledge(self, live: OpenTable, seat: int) -> Knowledge:
         """What `seat` may know of the deal in play."""
-        return seat_knowledge(_deal(live), seat)
+        return seat_knowledge(played_deal(live), seat)
 
     def default(self, live: OpenTable) -> Action | None:
         """The safe move for a late player (the engine's default: pass, the lowest card)."""
-        return default_action(_deal(live))
+        return default_action(played_deal(live))
 
     async def move(
         self, live: OpenTable, action: Action, *, auto: bool, note: tuple[str, str] | None = None
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
-        return await self._apply(live, _deal(live), action, note=note, by_player=not auto)
+        return await self._apply(live, played_deal(live), action, note=note, by_player=not auto)
 
     def seat_view(self, live: OpenTable, seat: int) -> SeatView | None:
         """The deal as `seat` sees it."""
@@ -196,14 +194,16 @@ class DealTables:
         chips = [balances.get(uid) for uid in live.deal_seats]
         return with_chips(seen, [None if c is None else signed(c) for c in chips])
 
+    def shown_screen(
+        self, live: OpenTable, shown: DealShown, seat: int | None, lang: str
+    ) -> PotScreen:
+        """The deal shown (always the table's last) as `seat` sees it."""
+        seen = self._screen(live, seat, lang, closing=shown.closing)
+        assert seen is not None
+        return seen
+
     def _screen(
-        self,
-        live: OpenTable,
-        seat: int | None,
-        lang: str,
-        *,
-        closing: bool = False,
-        view: SeatView | None = None,
+        self, live: OpenTable, seat: int | None, lang: str, *, closing: bool = False
     ) -> PotScreen | None:
         """The deal as `seat` sees it, no chips on it: built once per change of the deal (a
         move, a discard marked, a player away or back, the table closing) for the chat's message
@@ -218,7 +218,7 @@ class DealTables:
         seen = live.screens.get(key)
         if seen is None:
             seen = live.screens[key] = screen.screen(
-                self, self.ui, played, live, seat, lang, {}, closing=closing, mine=view
+                self, self.ui, played, live, seat, lang, {}, closing=closing
             )
         return seen
 
@@ -274,7 +274,7 @@ class DealTables:
         live.deal_id = await self.storage.start_deal(
             live.row, new.to_record(), self._movements(live, events)
         )
-        self._show_deal(live, chat)
+        await self._show_deal(live, chat)
 
     async def _apply(
         self,
@@ -321,22 +321,22 @@ class DealTables:
         if action.do is not Do.LOOK:
             live.note = note
         if action.do is Do.LOOK:
-            self._show_hand(live, chat, action.seat)
+            await self._show_hand(live, chat, action.seat)
             return Moved.IN_PLAY
-        self._show_deal(live, chat)
+        await self._show_deal(live, chat)
         if new.finished:
             return await self._deal_over(live, chat)
         return Moved.IN_PLAY
 
     async def _deal_over(self, live: OpenTable, chat: ChatRow) -> Moved:
-        played = _deal(live)
+        played = played_deal(live)
         if not played.needs_redeal:
             return Moved.DEAL_OVER
         # F8: the same dealer redeals at once, no ante
         await self._post_result(live, chat, offer_next=False)
         if all(seating.plays_itself(live, uid) for uid in computer.people(live.deal_seats)):
             return Moved.ABANDONED  # everyone is away: the bot would pass for them forever
-        self._retire_deal(live, live.row.deal_no)
+        await self.host.show(live, chat, DealRetired(live.row.deal_no))
         await self._new_deal(live, live.row.dealer or 0, redeal=True)
         return Moved.IN_PLAY
 
@@ -350,15 +350,11 @@ class DealTables:
         await self._post_result(live, chat, offer_next=True)
 
     async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
-        """Deal the next hand (the next dealer, F2); the last result loses its button once the
-        new deal is stored."""
-        result_slot = slots.result(live.row.table_id, live.row.deal_no)
-        result = await self._result(live, chat, offer_next=False)
+        """Deal the next hand (the next dealer, F2); the last result loses its button."""
         previous = live.row.deal_no
-        await self._new_deal(live, self._next_dealer(live, _deal(live)))
-        # its button goes once the new deal is stored
-        self.host.chat.show_table(live, chat, result_slot, result, current=True)
-        self._retire_deal(live, previous)
+        await self.host.show(live, chat, ResultShown(previous))
+        await self._new_deal(live, self._next_dealer(live, played_deal(live)))
+        await self.host.show(live, chat, DealRetired(previous))
         return Moved.IN_PLAY
 
     def _next_dealer(self, live: OpenTable, played: TrickDeal) -> int:
@@ -389,7 +385,7 @@ class DealTables:
         else:
             await self.storage.save_table(live.row)
         if live.in_deal:
-            self._show_deal(live, chat, closing=True)
+            await self._show_deal(live, chat, closing=True)
         else:  # between deals: the last result loses its "next deal" button
             await self._post_result(live, chat, offer_next=False, closing=True)
         return voided
@@ -398,134 +394,31 @@ class DealTables:
         """No sheet: the chips are the score."""
         return False
 
-    def standing(self, live: OpenTable, lang: str) -> str | None:
-        """Nothing pending: every deal's chips are booked when it ends."""
+    async def final_sheet(self, table: TableRow) -> object | None:
+        """No sheet: the chips are the score."""
         return None
-
-    async def repost_closed(self, table: TableRow) -> bool:
-        """No sheet to post."""
-        return False
 
     # ---- what the messages show -----------------------------------------------------------------
 
-    def _names(self, live: OpenTable) -> list[str]:
-        played = deal(live)
-        return list(played.players) if played is not None else []
+    async def _show_deal(self, live: OpenTable, chat: ChatRow, *, closing: bool = False) -> None:
+        """The deal's table message and every player's control message (a finished deal's
+        result has the ways in, not its table message)."""
+        played = played_deal(live)
+        current = not closing and not played.finished
+        shown = DealShown(played, live.row.deal_no, closing=closing, current=current)
+        await self.host.show(live, chat, shown)
 
-    def _show_deal(self, live: OpenTable, chat: ChatRow, *, closing: bool = False) -> None:
-        played = _deal(live)
-        mover = None if closing or played.finished else played.to_act
-        ping = self.host.chat.passed_to(live, mover)
-        seen = self._screen(live, None, chat.lang, closing=closing)
-        assert seen is not None
-        content = render.table_message(
-            chat.lang,
-            self.ui,
-            seen,
-            live.row.deal_no,
-            played.redeal,
-            self.host.bot_username,
-            note=self._note(chat.lang, live),
-            closed=closing,
-            private=seating.practice(chat.chat_id),
-        )
-        shown = not closing and not played.finished  # (a finished deal's result has it)
-        self.host.chat.show_table(
-            live, chat, self._table_slot(live), content, current=shown, deal=True
-        )
-        for seat in range(played.n):
-            self._show_hand(live, chat, seat, closing=closing, ping=seat == ping)
-
-    def _note(self, lang: str, live: OpenTable) -> str | None:
-        lines = []
-        if live.note is not None:
-            key, who = live.note
-            lines.append(t(lang, key, name=name(who)))
-        out = [
-            live.users[uid].name
-            for uid in live.sitting_out
-            if uid in live.users and uid not in live.short
-        ]
-        if out:  # who was not dealt in, and how to come back
-            lines.append(t(lang, "seat.sitting_out", names=", ".join(map(name, out))))
-        short = [live.users[uid].name for uid in live.short if uid in live.users]
-        if short:  # F15: the group is told who the bankroll left out
-            lines.append(t(lang, "bankroll.sitting_out", names=", ".join(map(name, short))))
-        return "\n".join(lines) or None
-
-    def _retire_deal(self, live: OpenTable, deal_no: int) -> None:
-        """Deal `deal_no`'s group messages (the table, the result) have shown their last: the
-        presenter stops tracking them once they show it. (A player's private control message
-        stays: the next deal edits it, so a deal posts no new private messages.)"""
-        table_id = live.row.table_id
-        self.presenter.retire(slots.table(table_id, deal_no), slots.result(table_id, deal_no))
-
-    def _table_slot(self, live: OpenTable) -> str:
-        return slots.table(live.row.table_id, live.row.deal_no)
-
-    def _show_hand(
-        self,
-        live: OpenTable,
-        chat: ChatRow,
-        seat: int,
-        *,
-        closing: bool = False,
-        ping: bool = False,
-        anew: bool = False,
+    async def _show_hand(
+        self, live: OpenTable, chat: ChatRow, seat: int, *, anew: int | None = None
     ) -> None:
-        """Show a player his control message; `ping`: the move just passed to him, so it comes
-        as a new message that notifies him (unless he switched pings off, or is away); `anew`:
-        posted again at the bottom of his chat in any case (the old one deleted)."""
-        played = _deal(live)
-        user = live.users[live.deal_seats[seat]]
-        if user.blocked or computer.is_computer(user.user_id):  # never a DM to one
-            return
-        lang = pick_language(user.lang)
-        seen = self._screen(live, seat, lang, closing=closing, view=seat_view(played, seat))
-        assert seen is not None
-        content = render.hand_message(
-            lang,
-            self.ui,
-            seen,
-            seat,
-            live.row.deal_no,
-            chat.title,
-            closed=closing,
-            beside_table=seating.practice(chat.chat_id),  # the table is in the same chat
-        )
-        moving = not closing and not played.finished and played.to_act == seat
-        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
-
-    async def _result(self, live: OpenTable, chat: ChatRow, *, offer_next: bool) -> Rendered:
-        """A deal's result in the group."""
-        played = _deal(live)
-        balances = {
-            uid: bal
-            for user, bal in await self.storage.balances(chat.chat_id)
-            for uid in [user.user_id]
-        }
-        by_seat = {seat: balances.get(uid, 0) for seat, uid in enumerate(live.deal_seats)}
-        content = render.result_message(
-            chat.lang,
-            self.ui,
-            table_view(played),
-            self._names(live),
-            live.row.deal_no,
-            by_seat,
-            live.row.table_id,
-            pot_has_penalty=played.pot_has_penalty,
-            offer_next=offer_next,
-            record=played.to_record(),
-        )
-        if played.finished and live.deal_id is not None:
-            show = review.shows_hands(chat)
-            content = review.at_the_end(content, chat.lang, played.to_record(), live.deal_id, show)
-        return content
+        """Show a player his control message (`anew`: posted again at the bottom of his chat,
+        the old one deleted)."""
+        shown = DealShown(played_deal(live), live.row.deal_no, seat=seat, anew=anew)
+        await self.host.show(live, chat, shown)
 
     async def _post_result(
         self, live: OpenTable, chat: ChatRow, *, offer_next: bool, closing: bool = False
     ) -> None:
         """A deal's result in the group, the table's current message while it stays open."""
-        slot = slots.result(live.row.table_id, live.row.deal_no)
-        result = await self._result(live, chat, offer_next=offer_next)
-        self.host.chat.show_table(live, chat, slot, result, current=not closing)
+        result = ResultShown(live.row.deal_no, current=not closing, offer_next=offer_next)
+        await self.host.show(live, chat, result)

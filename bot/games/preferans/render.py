@@ -37,7 +37,6 @@ from ...view.screen import (
     said_html,
 )
 from .codes import action_code
-from .sheet import SheetFigures, render_sheet
 from .words import WORDS
 
 ROW = 5  # buttons per keyboard row: a level of the ladder is five bids
@@ -443,12 +442,6 @@ def result_message(lang: str, line: Line | None, match: Match) -> Rendered:
         )
     lines.append(WORDS.text(lang, "result.sheet"))  # the sheet the result was written on
     return Rendered("\n".join(lines))
-
-
-def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
-    """The pulya sheet as a PNG and its caption; settled once the pulya is over (P16)."""
-    figures = SheetFigures.of(match.sheet, match.names, settled=match.finished)
-    return render_sheet(figures, lang)
 
 
 def _laid(trick: Trick, names: Sequence[str]) -> str:

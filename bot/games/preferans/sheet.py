@@ -30,6 +30,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from engine.preferans.match import Match
 from engine.preferans.pulya import Pulya
 from locales import t
 
@@ -526,3 +527,9 @@ def _ellipsize(
     while text and draw.textlength(text + "…", font=font) > width:
         text = text[:-1]
     return text + "…"
+
+
+def sheet_photo(lang: str, match: Match) -> tuple[bytes, str]:
+    """The pulya sheet as a PNG and its caption; settled once the pulya is over (P16)."""
+    figures = SheetFigures.of(match.sheet, match.names, settled=match.finished)
+    return render_sheet(figures, lang)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
 from engine.preferans import record as deal_record
@@ -19,20 +19,18 @@ from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
 from engine.preferans.knowledge import PrefKnowledge, pref_knowledge
 from engine.preferans.match import Match, default_action, from_records
+from engine.preferans.pulya import Line
 from engine.preferans.views import PrefSeatView, PrefTableView, seat_view, table_view
-from locales import pick_language, t
 
 from ... import callbacks
-from ...format import name as shown_name
 from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
-from ...view import review, slots
-from ...view.message import Rendered
 from ...view.screen import ContractScreen, SheetScreen
-from ..base import Moved, who
-from . import codes, render, screen
+from ..base import DealShown, Moved, ResultShown, SheetShown, who
+from . import codes, screen
+from .sheet import sheet_photo
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
@@ -63,6 +61,17 @@ class PulyaTable:
         return self.match.deal is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A deal's result as a pulya writes it (`ResultShown.about`): its line of the sheet (None:
+    the pulya stopped in it, P14), the pulya after it, and the deal's record (None: not played
+    out, no review)."""
+
+    line: Line | None
+    match: Match
+    record: dict[str, Any] | None
+
+
 def pulya(live: OpenTable) -> Match:
     """The pulya of a Preferans table in play."""
     assert isinstance(live.play, PulyaTable)
@@ -80,7 +89,6 @@ class PulyaTables:
         self.host = host
         self.ui = ui
         self.storage = host.storage
-        self.presenter = host.presenter
 
     # ---- starting and resuming ------------------------------------------------------------------
 
@@ -101,7 +109,7 @@ class PulyaTables:
         live.deal_id = await self.storage.start_deal(
             live.row, deal_record.to_record(match.deal), []
         )
-        self.show(live, chat)
+        await self.show(live, chat)
         return Moved.IN_PLAY
 
     async def resume(self, live: OpenTable) -> None:
@@ -134,12 +142,12 @@ class PulyaTables:
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The deal in play's messages."""
-        self.show(live, chat)
+        await self.show(live, chat)
         return Moved.IN_PLAY
 
-    def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
+    async def reshow(self, live: OpenTable, chat: ChatRow, user_id: int) -> None:
         """The deal in play's messages, the user's control message posted anew."""
-        self.show(live, chat, anew=user_id)
+        await self.show(live, chat, anew=user_id)
 
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
@@ -163,7 +171,8 @@ class PulyaTables:
             live.selection[seat] = codes.toggle_selection(seat_view(deal, seat), press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
-        self._show_hand(live, await self.storage.chat(live.row.chat_id), seat, deal)
+        chat = await self.storage.chat(live.row.chat_id)
+        await self.host.show(live, chat, DealShown(deal, live.row.deal_no, seat=seat))
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
@@ -216,11 +225,26 @@ class PulyaTables:
         """The pulya as `seat` sees it, its sheet too (bot/games/preferans/screen.py)."""
         return screen.screen(self, self.ui, pulya(live), live, seat, lang, balances)
 
+    def shown_screen(
+        self, live: OpenTable, shown: DealShown, seat: int | None, lang: str
+    ) -> ContractScreen:
+        """The deal shown (the one in play, or one just ended) as `seat` sees it (None: the
+        group)."""
+        assert isinstance(shown.position, PrefDeal)
+        deal = shown.position
+        mine = seat_view(deal, seat) if seat is not None else None
+        return screen.build(
+            self.ui, pulya(live), table_view(deal), mine, lang,
+            (live.row.table_id, shown.deal_no, len(deal.actions)),
+            live.selection.get(seat, ()) if seat is not None else (),
+            lambda at, name: who(live, at, name, {}), closing=shown.closing,
+        )  # fmt: skip
+
     async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """The pulya sheet as the group's photo draws it (off the event loop)."""
         if not isinstance(live.play, PulyaTable):
             return None
-        png, _caption = await asyncio.to_thread(render.sheet_photo, lang, pulya(live))
+        png, _caption = await asyncio.to_thread(sheet_photo, lang, pulya(live))
         return png
 
     def between_deals(self, live: OpenTable) -> bool:
@@ -257,7 +281,7 @@ class PulyaTables:
             record = deal_record.to_record(step.match.deal)
             await self.storage.save_step(live.row, live.deal_id, record, [])
             live.play = PulyaTable(step.match)
-            self.show(live, chat)
+            await self.show(live, chat)
             return Moved.IN_PLAY
         over = step.match.finished
         if over:
@@ -269,17 +293,15 @@ class PulyaTables:
             rated=seating.rated(live) if over else (),
         )  # fmt: skip
         live.play = PulyaTable(step.match)
-        self._show_deal(live, chat, step.finished_deal)  # its last trick stays on its message
-        result = render.result_message(chat.lang, step.line, step.match)
-        show = review.shows_hands(chat)
-        self._show_result(
-            live, chat, review.at_the_end(result, chat.lang, record, live.deal_id, show)
-        )
-        await self._show_sheet(live, chat, last=over)
+        await self._show_deal(live, chat, step.finished_deal)  # its last trick stays on it
+        written = Written(step.line, step.match, record)
+        result = ResultShown(live.row.deal_no, current=False, retire=True, about=written)
+        await self.host.show(live, chat, result)
+        await self.host.show(live, chat, SheetShown(last=over))
         if over:
             return Moved.MATCH_OVER
         await self._next_deal(live, step.match)
-        self.show(live, chat)
+        await self.show(live, chat)
         return Moved.IN_PLAY
 
     async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
@@ -295,9 +317,11 @@ class PulyaTables:
             live.row, live.deal_id, self._settlement(live, stopped), seating.rated(live)
         )
         live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
-        self._show_deal(live, chat, match.deal, closed=True)
-        self._show_result(live, chat, render.result_message(chat.lang, None, stopped))
-        await self._show_sheet(live, chat, last=True)
+        await self._show_deal(live, chat, match.deal, closed=True)
+        written = Written(None, stopped, None)
+        result = ResultShown(live.row.deal_no, current=False, retire=True, about=written)
+        await self.host.show(live, chat, result)
+        await self.host.show(live, chat, SheetShown(last=True))
         return False
 
     # ---- helpers --------------------------------------------------------------------------------
@@ -318,13 +342,13 @@ class PulyaTables:
             if chips
         ]
 
-    def show(self, live: OpenTable, chat: ChatRow, *, anew: int | None = None) -> None:
+    async def show(self, live: OpenTable, chat: ChatRow, *, anew: int | None = None) -> None:
         """The deal in play's table message and every player's control message."""
         deal = pulya(live).deal
         if deal is not None:
-            self._show_deal(live, chat, deal, anew=anew)
+            await self._show_deal(live, chat, deal, anew=anew)
 
-    def _show_deal(
+    async def _show_deal(
         self,
         live: OpenTable,
         chat: ChatRow,
@@ -335,104 +359,26 @@ class PulyaTables:
     ) -> None:
         """A deal's table message in the group and every player's control message; a finished
         (or voided) deal's message shows its last and is let go."""
-        deal_no, target = live.row.deal_no, pulya(live).sheet.rules.target
-        note = None
-        if live.note is not None and not deal.finished:
-            key, whose = live.note
-            note = t(chat.lang, key, name=shown_name(whose))
-        seen = self._seen(live, deal, None, chat.lang)
-        content = render.table_message(chat.lang, seen, deal_no, target, note=note, voided=closed)
-        slot = slots.table(live.row.table_id, deal_no)
-        self.host.chat.show_table(live, chat, slot, content, current=not closed, deal=True)
-        mover = None if closed or deal.finished else deal.controller
-        ping = self.host.chat.passed_to(live, mover)
-        for seat, uid in enumerate(live.deal_seats):
-            self._show_hand(
-                live, chat, seat, deal, closed=closed, ping=seat == ping, anew=uid == anew
-            )
-        if closed or deal.finished:
-            self.presenter.retire(slot)
-
-    def _show_hand(
-        self,
-        live: OpenTable,
-        chat: ChatRow,
-        seat: int,
-        deal: PrefDeal,
-        *,
-        closed: bool = False,
-        ping: bool = False,
-        anew: bool = False,
-    ) -> None:
-        user = live.users[live.deal_seats[seat]]
-        if user.blocked:
-            return
-        match = pulya(live)
-        lang = pick_language(user.lang)
-        seen = self._seen(live, deal, seat, lang, closing=closed)
-        content = render.hand_message(
-            lang, seen, seat, live.row.deal_no, chat.title, voided=closed,
-            end=match if match.finished else None,
-        )  # fmt: skip
-        moving = not closed and deal.controller == seat and not deal.finished
-        self.host.chat.deliver_hand(live, seat, content, moving=moving, ping=ping, anew=anew)
-
-    def _seen(
-        self, live: OpenTable, deal: PrefDeal, seat: int | None, lang: str, *,
-        closing: bool = False,
-    ) -> ContractScreen:  # fmt: skip
-        """The screen of `deal` (the one in play, or one just ended) as `seat` sees it (None:
-        the group), which the chat's messages are drawn from; `closing`: no choice left."""
-        mine = seat_view(deal, seat) if seat is not None else None
-        return screen.build(
-            self.ui, pulya(live), table_view(deal), mine, lang,
-            (live.row.table_id, live.row.deal_no, len(deal.actions)),
-            live.selection.get(seat, ()) if seat is not None else (),
-            lambda at, name: who(live, at, name, {}), closing=closing,
-        )  # fmt: skip
-
-    def _show_result(self, live: OpenTable, chat: ChatRow, content: Rendered) -> None:
-        slot = slots.result(live.row.table_id, live.row.deal_no)
-        self.presenter.show(slot, chat.chat_id, content)
-        self.presenter.retire(slot)  # a deal's result is never edited again
-
-    def _sheet_slot(self, live: OpenTable) -> str:
-        return slots.sheet(live.row.table_id)
-
-    async def _show_sheet(
-        self, live: OpenTable, chat: ChatRow, *, last: bool = False, anew: bool = False
-    ) -> None:
-        """The sheet's one photo, edited (drawn off the event loop: tens of milliseconds);
-        `anew`: posted again at the bottom of the group, the old photo deleted."""
-        png, caption = await asyncio.to_thread(render.sheet_photo, chat.lang, pulya(live))
-        slot = self._sheet_slot(live)
-        self.presenter.show(slot, chat.chat_id, Rendered(caption, photo=png), renew=anew)
-        if last:
-            self.presenter.retire(slot)
+        last = closed or deal.finished
+        shown = DealShown(
+            deal, live.row.deal_no, closing=closed, current=not closed, retire=last, anew=anew
+        )
+        await self.host.show(live, chat, shown)
 
     async def repost(self, live: OpenTable) -> bool:
         """/pulya: the sheet posted again at the bottom of the chat."""
-        await self._show_sheet(live, await self.storage.chat(live.row.chat_id), anew=True)
+        chat = await self.storage.chat(live.row.chat_id)
+        await self.host.show(live, chat, SheetShown(anew=True))
         return True
 
-    def standing(self, live: OpenTable, lang: str) -> str | None:
-        """/balance and /top while the pulya is written: chips move when it closes (P14, P16);
-        the settlement of the sheet as it stands, were it closed now (P14's top-up)."""
-        match = pulya(live)
-        return None if match.finished else render.standing_text(lang, match)
-
-    async def repost_closed(self, table: TableRow) -> bool:
-        """/pulya after a pulya closed or stopped: its final sheet, settled (P16; P14's top-up
-        for a stopped one, whose sheet never reached the target), rebuilt from its finished
-        deals and posted anew; False if none was finished."""
+    async def final_sheet(self, table: TableRow) -> Match | None:
+        """/pulya after a pulya closed or stopped: the pulya as it ended, settled (P16; P14's
+        top-up for a stopped one, whose sheet never reached the target), rebuilt from its
+        finished deals; None if none was finished."""
         chat = await self.storage.chat(table.chat_id)
         rows = await self.storage.table_deals(table.table_id)
         records = [d.record for d in rows if d.status == "finished"]
         if not records:
-            return False
+            return None
         match = from_records(records, self.ui.whist_price(chat.rules))
-        if not match.finished:
-            match = match.stop()
-        png, caption = await asyncio.to_thread(render.sheet_photo, chat.lang, match)
-        await self.presenter.post(chat.chat_id, Rendered(caption, photo=png))
-        return True
+        return match if match.finished else match.stop()

@@ -9,14 +9,14 @@ table (`Moved`) and announces it (`changed`).
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
+from typing import TypeVar
 
 from engine.cards import parse_cards
 from locales import pick_language, t
@@ -32,7 +32,7 @@ from .seats import Lobby, LobbyPort
 from .storage import ChatRow, DealRow, Storage, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal, SameCards
-from .table.locks import chat_locked
+from .table.locks import ChatLocks, chat_locked
 from .table.seating import AWAY_AFTER
 from .table.timers import Timers
 from .view import slots
@@ -42,6 +42,7 @@ from .view.message import Rendered, deep_link
 __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 class GameService:
@@ -72,7 +73,7 @@ class GameService:
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.away_delay = away_delay
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = ChatLocks(lambda chat_id: storage.moves.get(chat_id, chat_id))
         self._live: dict[int, OpenTable] = {}  # by table id
         self._langs: dict[int, str] = {}  # by user id
         self.timers = Timers(self._time_out)
@@ -115,25 +116,22 @@ class GameService:
     def busy(self) -> bool:
         """Whether some chat's action is being handled now (its lock is held): a press, a
         timer's move or a table closing."""
-        return any(lock.locked() for lock in self._locks.values())
+        return self.locks.busy()
 
     def open_games(self) -> list[str]:
         """The game of each table open now (the open-tables gauge, bot/metrics.py)."""
         return [live.row.game for live in self._live.values() if live.row.status != "closed"]
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
-        """Hold the lock that serialises one chat's actions (a group that became a supergroup:
-        the supergroup's, even when the move happened while waiting for it)."""
-        return self._locked(chat_id)
+        """Hold the lock that serialises one chat's actions."""
+        return self.locks.hold(chat_id)
 
-    @asynccontextmanager
-    async def _locked(self, chat_id: int) -> AsyncIterator[None]:
-        while True:
-            current = self.storage.moves.get(chat_id, chat_id)
-            async with self._locks.setdefault(current, asyncio.Lock()):
-                if self.storage.moves.get(chat_id, chat_id) == current:
-                    yield
-                    return
+    @chat_locked
+    async def in_turn(self, chat_id: int, step: Callable[[], Awaitable[R]]) -> R:
+        """`step` run as one of the chat's actions, under its lock: one a front end makes of its
+        own (a chat's settings read, changed and its menu edited; the views of one position
+        made together for a table's pages)."""
+        return await step()
 
     def game(self, live: OpenTable) -> GameKind:
         """The kind of table `live` is played at (its game's, from the registry)."""
@@ -571,8 +569,7 @@ class GameService:
         there (one transaction), and show the table in the supergroup; the deal goes on.
         Idempotent: the service messages and a ChatMigrated error may each come, twice."""
         self.presenter.moves[old_id] = new_id  # from now on, send there
-        old_lock = self._locks.setdefault(old_id, asyncio.Lock())
-        async with old_lock, self._locks.setdefault(new_id, asyncio.Lock()):
+        async with self.locks.moving(old_id, new_id):
             if self.storage.moves.get(old_id) == new_id:
                 return
             moving = self.table_in(old_id)

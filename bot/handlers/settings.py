@@ -79,8 +79,7 @@ class Settings(Common):
             return t(lang, "language.set")
         if not await self._is_admin(chat_id, user.user_id):
             raise Refusal("err.admins_only")
-        async with self.service.lock(chat_id):
-            await self.storage.set_chat(chat_id, lang=lang)
+        await self.service.in_turn(chat_id, lambda: self.storage.set_chat(chat_id, lang=lang))
         return t(lang, "lang.chat_set")
 
     async def pings(self, update: Update, context: Context) -> None:
@@ -115,28 +114,32 @@ class Settings(Common):
         code = press.code
         if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
-        async with self.service.lock(chat_id):
+        await self.service.in_turn(chat_id, lambda: self._settings_step(pressed, code, chat_id))
+
+    async def _settings_step(self, pressed: Pressed, code: str, chat_id: int) -> None:
+        """The settings' press as one of the chat's actions: read, checked against the menu
+        pressed, changed, and the menu edited (never overtaken by another press)."""
+        chat = await self.storage.chat(chat_id)
+        try:
+            shown = settings_menu.menu(chat, settings_menu.origin(code))
+            changes, page = settings_menu.apply_press(chat, code)
+        except ValueError as exc:
+            raise Refusal("err.stale") from exc
+        where = (chat_id, pressed.message_id)
+        left = self._menu_pages.get(where, settings_menu.origin(code))
+        if pressed.shown != shown.rows or left != settings_menu.origin(code):
+            # pressed on a menu that no longer shows the settings (a double press, another
+            # admin): applying it would step a setting twice
+            raise Refusal("err.stale")
+        if changes:
+            await self.storage.set_chat(chat_id, **changes)
             chat = await self.storage.chat(chat_id)
-            try:
-                shown = settings_menu.menu(chat, settings_menu.origin(code))
-                changes, page = settings_menu.apply_press(chat, code)
-            except ValueError as exc:
-                raise Refusal("err.stale") from exc
-            where = (chat_id, pressed.message_id)
-            left = self._menu_pages.get(where, settings_menu.origin(code))
-            if pressed.shown != shown.rows or left != settings_menu.origin(code):
-                # pressed on a menu that no longer shows the settings (a double press, another
-                # admin): applying it would step a setting twice
-                raise Refusal("err.stale")
-            if changes:
-                await self.storage.set_chat(chat_id, **changes)
-                chat = await self.storage.chat(chat_id)
-            content = settings_menu.menu(chat, page)  # a press changes a value or the page:
-            # never "not modified"; edited under the lock, so never overtaken
-            if await self._edit_pressed(pressed, content.text, content.rows):
-                if len(self._menu_pages) > MENU_PAGES_KEPT:
-                    self._menu_pages.clear()  # only a guard against double presses: forgettable
-                self._menu_pages[where] = page
+        content = settings_menu.menu(chat, page)  # a press changes a value or the page:
+        # never "not modified"; edited under the lock, so never overtaken
+        if await self._edit_pressed(pressed, content.text, content.rows):
+            if len(self._menu_pages) > MENU_PAGES_KEPT:
+                self._menu_pages.clear()  # only a guard against double presses: forgettable
+            self._menu_pages[where] = page
 
     async def choice_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """u: a button of /pings or /language: apply the choice, then show it on the message."""

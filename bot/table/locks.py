@@ -4,9 +4,10 @@ it twice around a step that takes it."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 
@@ -31,3 +32,35 @@ def chat_locked(
             return await step(self, chat_id, *args, **kwargs)
 
     return locked
+
+
+class ChatLocks:
+    """One lock per chat. `moved` says where a chat's id now leads (a group that became a
+    supergroup: the supergroup's), so both ids share one lock once the move is known."""
+
+    def __init__(self, moved: Callable[[int], int]) -> None:
+        self._moved = moved
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def busy(self) -> bool:
+        """Whether some chat's lock is held now."""
+        return any(lock.locked() for lock in self._locks.values())
+
+    @asynccontextmanager
+    async def hold(self, chat_id: int) -> AsyncIterator[None]:
+        """The chat's lock (the supergroup's, even when the move happened while waiting)."""
+        while True:
+            current = self._moved(chat_id)
+            async with self._locks.setdefault(current, asyncio.Lock()):
+                if self._moved(chat_id) == current:
+                    yield
+                    return
+
+    @asynccontextmanager
+    async def moving(self, old_id: int, new_id: int) -> AsyncIterator[None]:
+        """The locks of a group and the supergroup it became, both held while it moves."""
+        async with (
+            self._locks.setdefault(old_id, asyncio.Lock()),
+            self._locks.setdefault(new_id, asyncio.Lock()),
+        ):
+            yield

@@ -7,7 +7,6 @@ button or a page, a time-out, a computer's move, a stop)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -74,19 +73,24 @@ class Viewers:
     async def greet(self, page: Viewer) -> None:
         """A page connected: its table's view now, and every change's from now on (made under
         the chat's lock, like a push's, so no push can show it an older one after it)."""
-        async with self.service.lock(page.chat_id):
+
+        async def opened() -> tuple[Json, int]:
             self._open.setdefault(page.table_id, set()).add(page)
-            view = await self.view(page.user, page.table_id)
-            made = next(self._made)
+            return await self.view(page.user, page.table_id), next(self._made)
+
+        view, made = await self.service.in_turn(page.chat_id, opened)
         await self.send(page, view, made)
 
     async def stamped(self, user: WebUser, table_id: int) -> Json:
         """`user`'s view of the table now (a page's load or the answer to its press), made under
         the chat's lock and stamped like a push's: an answer that crosses a later push on the
         way is older, and the page keeps the newer."""
-        live = self.service.find(table_id)
-        async with self.service.lock(live.row.chat_id) if live else contextlib.nullcontext():
+
+        async def made() -> Json:
             return {**await self.view(user, table_id), "made": next(self._made)}
+
+        live = self.service.find(table_id)
+        return await (self.service.in_turn(live.row.chat_id, made) if live else made())
 
     def remove(self, page: Viewer) -> None:
         """A page closed."""
@@ -133,17 +137,22 @@ class Viewers:
         await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def _push(self, table_id: int, chat_id: int) -> None:
+
+        async def position() -> tuple[list[tuple[Viewer, Json]], int]:
+            """The views of one position, made at once."""
+            del self._due[table_id]
+            made = next(self._made)
+            live = self.service.find(table_id)
+            balances = await self._balances(live)
+            ratings = await self._ratings(live)
+            views = [
+                (page, await self.view(page.user, table_id, live, balances, ratings))
+                for page in list(self._open.get(table_id, ()))
+            ]
+            return views, made
+
         try:
-            async with self.service.lock(chat_id):  # the views of one position, made at once
-                del self._due[table_id]
-                made = next(self._made)
-                live = self.service.find(table_id)
-                balances = await self._balances(live)
-                ratings = await self._ratings(live)
-                views = [
-                    (page, await self.view(page.user, table_id, live, balances, ratings))
-                    for page in list(self._open.get(table_id, ()))
-                ]
+            views, made = await self.service.in_turn(chat_id, position)
             for page, view in views:
                 await self.send(page, view, made)
         except Exception:  # nobody awaits a push: say so

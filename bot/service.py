@@ -30,13 +30,14 @@ from .names import distinct
 from .presenter import Presenter
 from .seats import Lobby, LobbyPort
 from .storage import ChatRow, DealRow, Storage, UserRow
-from .table import seating
+from .table import seating, steps
 from .table.live import OpenTable, Person, Refusal, SameCards
 from .table.locks import ChatLocks, chat_locked
 from .table.seating import AWAY_AFTER
+from .table.steps import Stored
 from .table.timers import Timers
 from .view import slots
-from .view.message import Rendered, deep_link
+from .view.message import Rendered
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
@@ -395,6 +396,10 @@ class GameService:
             self._arm_timer(live)
         self.changed(live)
 
+    async def store(self, live: OpenTable, what: Stored) -> None:
+        """A kind's step written with the table's row (`table/steps.py`)."""
+        await steps.store(self.storage, live, what)
+
     async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
         """What a step of the table shows now (a deal's messages, a result, a sheet), told to
         every front end in turn (`Host.show`)."""
@@ -540,14 +545,7 @@ class GameService:
                 user = replace(live.users[user_id], blocked=True)
                 live.users[user_id] = user
                 self._arm_timer(live)  # if it is their move, the bot makes it
-                chat = await self.storage.chat(live.row.chat_id)
-                link = deep_link(self.bot_username, "hand")
-                await self.presenter.post(
-                    chat.chat_id,
-                    Rendered(
-                        t(chat.lang, "table.dm_blocked", name=shown_name(user.name), link=link)
-                    ),
-                )
+                await self.chat.tell_blocked(live, user_id)
 
     # ---- seasons --------------------------------------------------------------------------------
 

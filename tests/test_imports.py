@@ -206,3 +206,26 @@ def test_the_kinds_tables_draw_no_message_and_post_none() -> None:
         if target.startswith(DRAWN_BY_FRONTS) or target in drawings
     )
     assert found == []
+
+
+def test_the_kinds_write_nothing_to_the_storage_themselves() -> None:
+    """A kind reads a few rows (`Rows`) and says what its step stored (`Host.store`, one
+    transaction with the table's row): no kind's code, the toy game's included, calls any
+    other member of the storage."""
+    from bot.table.steps import Rows
+
+    readable = {name for name in vars(Rows) if not name.startswith("_")}
+    root = Path(__file__).resolve().parent.parent
+    sources = [*sorted((root / "bot" / "games").rglob("*.py")), root / "tests" / "toy_game.py"]
+    called = {
+        f"{path.relative_to(root)}:{node.lineno} storage.{node.attr}"
+        for path in sources
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and (
+            (isinstance(node.value, ast.Attribute) and node.value.attr == "storage")
+            or (isinstance(node.value, ast.Name) and node.value.id == "storage")
+        )
+        and node.attr not in readable
+    }
+    assert sorted(called) == []

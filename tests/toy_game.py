@@ -19,6 +19,7 @@ from bot.format import card_label, cards_text, name, short, signed
 from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, ResultShown, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
+from bot.table.steps import DealBegun, RowOnly, Stepped, Voided
 from bot.view import screen as s
 from bot.view.message import Choice, Rendered, next_deal_choice
 from engine.cards import Card
@@ -234,7 +235,7 @@ class ToyTables:
         deal = ToyDeal.deal(names, self.host.rng)
         live.row = replace(live.row, deal_no=live.row.deal_no + 1)
         live.play, live.deal_seats, live.mover = ToyPlay(deal), seats, None
-        live.deal_id = await self.host.storage.start_deal(live.row, deal.to_record(), [])
+        await self.host.store(live, DealBegun(deal.to_record()))
         await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
@@ -310,10 +311,7 @@ class ToyTables:
                 Movement(live.deal_seats[winner], 1, GAME),
                 Movement(live.deal_seats[1 - winner], -1, GAME),
             ]
-        assert live.deal_id is not None
-        await self.host.storage.save_step(
-            live.row, live.deal_id, new.to_record(), moves, finished=new.finished
-        )
+        await self.host.store(live, Stepped(new.to_record(), moves, finished=new.finished))
         live.play = ToyPlay(new)
         chat = await self.host.storage.chat(live.row.chat_id)
         await self._show(live, chat)
@@ -321,11 +319,7 @@ class ToyTables:
 
     async def stop(self, live: OpenTable, chat: ChatRow) -> bool:
         voided = live.in_deal and live.deal_id is not None
-        if voided:
-            assert live.deal_id is not None
-            await self.host.storage.void_deal(live.row, live.deal_id)
-        else:
-            await self.host.storage.save_table(live.row)
+        await self.host.store(live, Voided() if voided else RowOnly())
         # its messages shown for the last time: no move to make
         await self._show(live, chat, DealShown(toy_deal(live), live.row.deal_no, closing=True))
         return voided

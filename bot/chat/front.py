@@ -32,7 +32,7 @@ from ..storage import ChatRow, Storage, TableRow
 from ..table import seating
 from ..table.live import OpenTable
 from ..view import slots
-from ..view.message import Button, Rendered
+from ..view.message import Button, Rendered, deep_link
 from . import turns
 
 # A way into a table's other front end: the buttons that open it at table `table_id`, worded in
@@ -204,6 +204,16 @@ class ChatFront:
             lang, live.row.game, action, name(chat.title), away=user_id in live.row.away
         )
         await self.presenter.post(user_id, Rendered(text))
+
+    async def tell_blocked(self, live: OpenTable, user_id: int) -> None:
+        """A line in the group: a player of the table blocked the bot (or never started it), so
+        the bot plays for him; the link lets him start it."""
+        chat = await self.storage.chat(live.row.chat_id)
+        link = deep_link(self.bot_username, "hand")
+        who = name(live.users[user_id].name)
+        await self.presenter.post(
+            chat.chat_id, Rendered(t(chat.lang, "table.dm_blocked", name=who, link=link))
+        )
 
     async def close(self) -> None:
         """Wait for the writes it started."""

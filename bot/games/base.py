@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from engine.review import Review
 
     from ..callbacks import Press
-    from ..storage import ChatRow, DealRow, Storage, TableRow
+    from ..storage import ChatRow, DealRow, TableRow
     from ..table.live import OpenTable
+    from ..table.steps import Rows, Stored
     from ..view.message import Rendered
     from ..view.screen import Screen, SheetScreen
 
@@ -148,11 +149,19 @@ class ChatDrawing(Protocol):
 
 class Host(Protocol):
     """What a game's tables may ask of the table host that runs them (pucxobot's
-    pcx_game_callbacks): its storage and presenter, its chance and clock, who is dealt in, and
-    the chat's front end its messages go through. The host is `bot.service.GameService`."""
+    pcx_game_callbacks): the rows a kind reads, the writing of what its steps stored, its
+    chance and clock, who is dealt in, and the showing of what a step shows. The host is
+    `bot.service.GameService`."""
 
-    storage: Storage
     rng: random.Random
+
+    @property
+    def storage(self) -> Rows:
+        """What a kind may read of the storage (a step's writes go through `store`)."""
+
+    async def store(self, live: OpenTable, what: Stored) -> None:
+        """Write a step's record and chips with the table's row, in one transaction (a deal
+        dealt sets `live.deal_id`)."""
 
     async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
         """Tell every front end what the table shows now (its messages, its screens)."""
@@ -176,9 +185,10 @@ class GameKind(Protocol):
     (`bot.service.GameService`) keeps the lobby, the seats, the locks, the timers, away players,
     computer players' scheduling and the evening, and calls nothing else; every call runs under
     the chat's lock, on a table whose `OpenTable.play` this kind set. A step that returns `Moved`
-    has stored itself (one transaction, chips included) and told the host what it shows
-    (`Host.show`: a deal, a result, a sheet), which the host passes to every front end; the
-    host then acts on the value and announces the change (`GameService.changed`).
+    has had the host store it (`Host.store`: one transaction, chips included) and told the
+    host what it shows (`Host.show`: a deal, a result, a sheet), which the host passes to every
+    front end; the host then acts on the value and announces the change
+    (`GameService.changed`).
 
     Views: `seat_view` and `public_view` give the engine's view of the deal in play as one seat
     may see it and as the group sees it; `screen` gives the same as typed values every front end

@@ -26,6 +26,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
+from ...table.steps import DealBegun, RowOnly, Stepped, Voided
 from ...view.screen import PotScreen, with_chips
 from ..base import DealRetired, DealShown, Host, Moved, ResultShown
 from . import codes, screen
@@ -271,9 +272,7 @@ class DealTables:
         live.play, live.deal_seats, live.selection, live.note = Dealt(new), seats, {}, None
         live.sitting_out, live.short = sitting_out, short
         live.mover, live.auto = None, {}
-        live.deal_id = await self.storage.start_deal(
-            live.row, new.to_record(), self._movements(live, events)
-        )
+        await self.host.store(live, DealBegun(new.to_record(), self._movements(live, events)))
         await self._show_deal(live, chat)
 
     async def _apply(
@@ -302,17 +301,15 @@ class DealTables:
         if action.do is not Do.LOOK:
             deadline = self.host.idle_deadline() if new.finished else self.host.deadline(chat)
             live.row = replace(live.row, deadline=deadline)
-        assert live.deal_id is not None
         try:
-            await self.storage.save_step(
-                live.row,
-                live.deal_id,
+            step = Stepped(
                 new.to_record(),
                 self._movements(live, events),
                 finished=new.finished,
                 pot_has_penalty=new.pot_has_penalty if new.finished else None,
                 rated=seating.rated(live) if new.finished else (),
             )
+            await self.host.store(live, step)
         except StorageUnavailable:
             live.row = before
             raise
@@ -379,11 +376,7 @@ class DealTables:
         """The table closed: a deal in play voided with every chip of it returned (else the row
         stored), its messages shown for the last time."""
         voided = live.in_deal and live.deal_id is not None
-        if voided:
-            assert live.deal_id is not None
-            await self.storage.void_deal(live.row, live.deal_id)
-        else:
-            await self.storage.save_table(live.row)
+        await self.host.store(live, Voided() if voided else RowOnly())
         if live.in_deal:
             await self._show_deal(live, chat, closing=True)
         else:  # between deals: the last result loses its "next deal" button

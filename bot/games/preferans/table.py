@@ -27,6 +27,7 @@ from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
 from ...table.live import OpenTable, Refusal
+from ...table.steps import DealBegun, Settled, Stepped
 from ...view.screen import ContractScreen, SheetScreen
 from ..base import DealShown, Moved, ResultShown, SheetShown, who
 from . import codes, screen
@@ -106,9 +107,7 @@ class PulyaTables:
         assert match.deal is not None
         live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
         live.deal_seats, live.play, live.mover = live.row.seats, PulyaTable(match), None
-        live.deal_id = await self.storage.start_deal(
-            live.row, deal_record.to_record(match.deal), []
-        )
+        await self.host.store(live, DealBegun(deal_record.to_record(match.deal)))
         await self.show(live, chat)
         return Moved.IN_PLAY
 
@@ -275,11 +274,9 @@ class PulyaTables:
         chat = await self.storage.chat(live.row.chat_id)
         live.selection.clear()
         live.row = replace(live.row, deadline=deadline)
-        assert live.deal_id is not None
         if step.finished_deal is None:
             assert step.match.deal is not None
-            record = deal_record.to_record(step.match.deal)
-            await self.storage.save_step(live.row, live.deal_id, record, [])
+            await self.host.store(live, Stepped(deal_record.to_record(step.match.deal)))
             live.play = PulyaTable(step.match)
             await self.show(live, chat)
             return Moved.IN_PLAY
@@ -288,10 +285,8 @@ class PulyaTables:
             live.row = replace(live.row, status="closed", deadline=None)
         moves = self._settlement(live, step.match) if over else []
         record = deal_record.to_record(step.finished_deal)
-        await self.storage.save_step(
-            live.row, live.deal_id, record, moves, finished=True,
-            rated=seating.rated(live) if over else (),
-        )  # fmt: skip
+        rated = seating.rated(live) if over else ()
+        await self.host.store(live, Stepped(record, moves, finished=True, rated=rated))
         live.play = PulyaTable(step.match)
         await self._show_deal(live, chat, step.finished_deal)  # its last trick stays on it
         written = Written(step.line, step.match, record)
@@ -312,10 +307,7 @@ class PulyaTables:
         if match.deal is None:
             return False
         stopped = match.stop()
-        assert live.deal_id is not None
-        await self.storage.settle_match(
-            live.row, live.deal_id, self._settlement(live, stopped), seating.rated(live)
-        )
+        await self.host.store(live, Settled(self._settlement(live, stopped), seating.rated(live)))
         live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
         await self._show_deal(live, chat, match.deal, closed=True)
         written = Written(None, stopped, None)
@@ -330,8 +322,7 @@ class PulyaTables:
         assert match.deal is not None
         live.row = replace(live.row, deal_no=match.deal_no, dealer=match.deal.dealer)
         live.auto = {}  # what the bot played for someone is told for the deal it was played in
-        record = deal_record.to_record(match.deal)
-        live.deal_id = await self.storage.start_deal(live.row, record, [])
+        await self.host.store(live, DealBegun(deal_record.to_record(match.deal)))
         live.play = PulyaTable(match)
 
     def _settlement(self, live: OpenTable, match: Match) -> list[Movement]:

@@ -2,7 +2,8 @@
 (engine/games.py), named as the game (`frap.py`, `student_khrap.py`), whose `PLAYOUTS` says how
 that game's deals are drawn and what they must reach, for the family's playout tests
 (tests/test_playouts.py); or None for a game whose deal is its own type with its own invariants,
-its docstring naming the test module that checks them."""
+its docstring naming the test module that checks them. Every game's random deals are also
+played through the registry's `Game` alone (tests/test_game_playouts.py)."""
 
 from __future__ import annotations
 

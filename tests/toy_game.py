@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import locales
 from bot import callbacks
 from bot.format import card_label, cards_text, name, short, signed
-from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, ResultShown, who
+from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, NoSheet, ResultShown, who
 from bot.storage import ChatRow, Movement, TableRow
 from bot.table.live import OpenTable, Refusal
 from bot.table.steps import DealBegun, RowOnly, Stepped, Voided
@@ -409,7 +409,7 @@ class ToyTables:
         await self.host.show(live, chat, shown)
 
 
-class ToyChat:
+class ToyChat(NoSheet):
     """How the chat draws the toy game's tables."""
 
     def __init__(self, ui: ToyUI, bot_username: str) -> None:
@@ -458,15 +458,6 @@ class ToyChat:
         text = self.ui.text(chat.lang, "result", deal_no=shown.deal_no, winner=what)
         rows = [[next_deal_choice(chat.lang, live.row.table_id, shown.deal_no)]]
         return Rendered(text, rows if shown.offer_next else ())
-
-    async def sheet_message(self, live: OpenTable, chat: ChatRow) -> Rendered | None:
-        return None
-
-    async def final_sheet_message(self, chat: ChatRow, final: object) -> Rendered | None:
-        return None
-
-    def standing(self, live: OpenTable, lang: str) -> str | None:
-        return None
 
 
 def register(monkeypatch: Any) -> None:

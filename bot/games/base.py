@@ -147,6 +147,23 @@ class ChatDrawing(Protocol):
         only when it closes (/balance, /top); None if nothing is pending."""
 
 
+class NoSheet:
+    """A `ChatDrawing`'s members for a kind whose tables keep no score sheet and book each
+    deal's chips as it ends (the Frap family): no sheet to post, nothing pending."""
+
+    async def sheet_message(self, live: OpenTable, chat: ChatRow) -> Rendered | None:
+        """No sheet: the chips are the score."""
+        return None
+
+    async def final_sheet_message(self, chat: ChatRow, final: object) -> Rendered | None:
+        """No sheet to post when a table closes."""
+        return None
+
+    def standing(self, live: OpenTable, lang: str) -> str | None:
+        """Nothing pending: every deal's chips are booked when it ends."""
+        return None
+
+
 class Host(Protocol):
     """What a game's tables may ask of the table host that runs them (pucxobot's
     pcx_game_callbacks): the rows a kind reads, the writing of what its steps stored, its

@@ -17,13 +17,13 @@ from ...table.live import OpenTable
 from ...view import review
 from ...view.message import Rendered
 from ...view.screen import PotScreen
-from ..base import DealShown, ResultShown
+from ..base import DealShown, NoSheet, ResultShown
 from . import render
 from .table import played_deal
 from .ui import FamilyUI
 
 
-class FamilyChat:
+class FamilyChat(NoSheet):
     """The chat's drawing of one game of the family's tables."""
 
     def __init__(self, ui: FamilyUI, bot_username: str) -> None:
@@ -87,17 +87,6 @@ class FamilyChat:
             show = review.shows_hands(chat)
             content = review.at_the_end(content, chat.lang, record, live.deal_id, show)
         return content
-
-    async def sheet_message(self, live: OpenTable, chat: ChatRow) -> Rendered | None:
-        """No sheet: the chips are the score."""
-        return None
-
-    async def final_sheet_message(self, chat: ChatRow, final: object) -> Rendered | None:
-        return None
-
-    def standing(self, live: OpenTable, lang: str) -> str | None:
-        """Nothing pending: every deal's chips are booked when it ends."""
-        return None
 
 
 def _note(lang: str, live: OpenTable) -> str | None:

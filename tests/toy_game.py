@@ -18,7 +18,7 @@ from bot import callbacks
 from bot.format import card_label, cards_text, name, short, signed
 from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, NoSheet, ResultShown, who
 from bot.storage import ChatRow, Movement, TableRow
-from bot.table.live import OpenTable, Refusal
+from bot.table.live import OpenTable, Refusal, Turns
 from bot.table.steps import DealBegun, RowOnly, Stepped, Voided
 from bot.view import screen as s
 from bot.view.message import Choice, Rendered, next_deal_choice
@@ -180,7 +180,7 @@ def _outcome_said(lang: str, record: dict[str, Any]) -> s.Said:
 
 
 @dataclass(frozen=True, slots=True)
-class ToyPlay:
+class ToyPlay(Turns):
     """The toy table's state (`OpenTable.play`)."""
 
     deal: ToyDeal
@@ -233,19 +233,20 @@ class ToyTables:
         seats, _ = await self.host.dealt_in(live, chat)
         names = [live.users[uid].name for uid in seats]
         deal = ToyDeal.deal(names, self.host.rng)
-        live.row = replace(live.row, deal_no=live.row.deal_no + 1)
-        live.play, live.deal_seats, live.mover = ToyPlay(deal), seats, None
-        await self.host.store(live, DealBegun(deal.to_record()))
+        begun = DealBegun(
+            deal.to_record(), seats=seats, dealer=live.row.dealer,
+            deal_no=live.row.deal_no + 1, deadline=live.row.deadline,
+        )  # fmt: skip
+        await self.host.store(live, begun)
+        live.play = ToyPlay(deal)
         await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
         row = await self.host.storage.current_deal(live.row.table_id)
         if row is not None:
-            live.play, live.deal_id, live.deal_seats = (
-                ToyPlay(replay(row.record)),
-                row.deal_id,
-                row.seats,
-            )
+            played = ToyPlay(replay(row.record))
+            await self.host.resumed(live, row.deal_id, row.seats)
+            live.play = played
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         await self._show(live, chat)
@@ -311,7 +312,10 @@ class ToyTables:
                 Movement(live.deal_seats[winner], 1, GAME),
                 Movement(live.deal_seats[1 - winner], -1, GAME),
             ]
-        await self.host.store(live, Stepped(new.to_record(), moves, finished=new.finished))
+        stepped = Stepped(
+            new.to_record(), deadline=live.row.deadline, chips=moves, finished=new.finished
+        )
+        await self.host.store(live, stepped)
         live.play = ToyPlay(new)
         chat = await self.host.storage.chat(live.row.chat_id)
         await self._show(live, chat)

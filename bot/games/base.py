@@ -177,8 +177,13 @@ class Host(Protocol):
         """What a kind may read of the storage (a step's writes go through `store`)."""
 
     async def store(self, live: OpenTable, what: Stored) -> None:
-        """Write a step's record and chips with the table's row, in one transaction (a deal
-        dealt sets `live.deal_id`)."""
+        """Change the table's seating as the step says (its row, who was dealt in) and write
+        the step's record and chips with the table's row, in one transaction (a deal dealt sets
+        `live.deal_id`); the seating as it was if the write fails."""
+
+    async def resumed(self, live: OpenTable, deal_id: int, seats: tuple[int, ...]) -> None:
+        """After a restart: the table's deal in play is the stored `deal_id`, dealt to
+        `seats`."""
 
     async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
         """Tell every front end what the table shows now (its messages, its screens)."""
@@ -193,7 +198,7 @@ class Host(Protocol):
         self, live: OpenTable, chat: ChatRow
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
-        the host decides who sits out)."""
+        the host decides who sits out); their rows (`OpenTable.users`) read again."""
 
 
 class GameKind(Protocol):

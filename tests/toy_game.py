@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 import locales
 from bot import callbacks
 from bot.format import card_label, cards_text, name, short, signed
-from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, NoSheet, ResultShown, who
-from bot.storage import ChatRow, Movement, TableRow
+from bot.games.base import DealRetired, DealShown, GameUI, Kind, Moved, NoSheet, ResultShown, who
+from bot.storage import ChatRow, Movement
 from bot.table.live import OpenTable, Refusal, Turns
 from bot.table.steps import DealBegun, RowOnly, Stepped, Voided
 from bot.view import screen as s
@@ -212,18 +212,8 @@ def toy_deal(live: OpenTable) -> ToyDeal:
     return live.play.deal
 
 
-class ToyTables:
+class ToyTables(Kind[ToyUI]):
     """The toy game's tables: a deal, its result, the next deal when a player asks."""
-
-    keeps_players = False
-    sheet = False
-
-    def __init__(self, host: Host, ui: ToyUI) -> None:
-        self.host = host
-        self.ui = ui
-
-    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
-        return None
 
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         await self._deal(live, chat)
@@ -270,9 +260,6 @@ class ToyTables:
         except ValueError as exc:
             raise Refusal("err.stale") from exc
         return await self.move(live, (seat, card), auto=False)
-
-    async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
-        raise Refusal("err.stale")
 
     def between_deals(self, live: OpenTable) -> bool:
         return toy_deal(live).finished
@@ -327,12 +314,6 @@ class ToyTables:
         # its messages shown for the last time: no move to make
         await self._show(live, chat, DealShown(toy_deal(live), live.row.deal_no, closing=True))
         return voided
-
-    async def repost(self, live: OpenTable) -> bool:
-        return False
-
-    async def final_sheet(self, table: TableRow) -> object | None:
-        return None
 
     def seat_view(self, live: OpenTable, seat: int) -> Any:
         return toy_deal(live).hands[seat]
@@ -396,9 +377,6 @@ class ToyTables:
             result=result,
             finished=deal.finished,
         )
-
-    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
-        return None
 
     def shown_screen(
         self, live: OpenTable, shown: DealShown, seat: int | None, lang: str

@@ -23,12 +23,12 @@ from engine.views import SeatView, TableView, seat_view, table_view
 from ... import callbacks, computer
 from ...format import signed
 from ...names import labels
-from ...storage import ChatRow, Movement, TableRow
+from ...storage import ChatRow, Movement
 from ...table import seating
 from ...table.live import OpenTable, Refusal, Turns
 from ...table.steps import DealBegun, RowOnly, Stepped, Voided
 from ...view.screen import PotScreen, with_chips
-from ..base import DealRetired, DealShown, Host, Moved, ResultShown
+from ..base import DealRetired, DealShown, Kind, Moved, ResultShown
 from . import codes, screen
 from .ui import FamilyUI
 
@@ -73,17 +73,10 @@ def played_deal(live: OpenTable) -> TrickDeal:
     return played
 
 
-class DealTables:
+class DealTables(Kind[FamilyUI]):
     """Every table of one game of the Frap family, played for its host; each call runs under
-    the chat's lock."""
-
-    keeps_players = False  # players sit down and stand up between deals
-    sheet = False  # its scores are the chips: no sheet to show again
-
-    def __init__(self, host: Host, ui: FamilyUI) -> None:
-        self.host = host
-        self.ui = ui
-        self.storage = host.storage
+    the chat's lock. Players sit down and stand up between deals; the chips are the score, so
+    no sheet is kept."""
 
     # ---- starting and resuming ------------------------------------------------------------------
 
@@ -225,10 +218,6 @@ class DealTables:
                 self, self.ui, state.deal, live, seat, lang, {}, closing=closing
             )
         return seen
-
-    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
-        """A family table keeps no score sheet."""
-        return None
 
     # ---- the deal -------------------------------------------------------------------------------
 
@@ -374,14 +363,6 @@ class DealTables:
         else:  # between deals: the last result loses its "next deal" button
             await self._post_result(live, chat, offer_next=False, closing=True)
         return voided
-
-    async def repost(self, live: OpenTable) -> bool:
-        """No sheet: the chips are the score."""
-        return False
-
-    async def final_sheet(self, table: TableRow) -> object | None:
-        """No sheet: the chips are the score."""
-        return None
 
     # ---- what the messages show -----------------------------------------------------------------
 

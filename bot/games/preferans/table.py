@@ -29,13 +29,13 @@ from ...table import seating
 from ...table.live import OpenTable, Refusal, Turns
 from ...table.steps import DealBegun, Settled, Stepped
 from ...view.screen import ContractScreen, SheetScreen
-from ..base import DealShown, Moved, ResultShown, SheetShown, who
+from ..base import DealShown, Kind, Moved, ResultShown, SheetShown, who
 from . import codes, screen
 from .sheet import sheet_photo
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
-    from ..base import Host
+    pass
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
@@ -84,22 +84,14 @@ def state(live: OpenTable) -> PulyaTable:
     return live.play
 
 
-class PulyaTables:
+class PulyaTables(Kind[PreferansUI]):
     """Every Preferans table of the bot, played for its host (a `GameKind` of `base.py`); each
     call under the chat's lock."""
 
     keeps_players = True  # P14: a pulya's players play it to its end
     sheet = True  # the pulya sheet, posted again by /pulya
 
-    def __init__(self, host: Host, ui: PreferansUI) -> None:
-        self.host = host
-        self.ui = ui
-        self.storage = host.storage
-
     # ---- starting and resuming ------------------------------------------------------------------
-
-    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
-        """Any three or four players may start a pulya (P1)."""
 
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
@@ -252,17 +244,6 @@ class PulyaTables:
             return None
         png, _caption = await asyncio.to_thread(sheet_photo, lang, pulya(live))
         return png
-
-    def between_deals(self, live: OpenTable) -> bool:
-        """Never: a pulya deals its next deal at once (P14)."""
-        return False
-
-    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
-        """Never asked: a pulya's deal ends in the next deal or in the pulya's end."""
-
-    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
-        """No "next deal" button at a pulya."""
-        raise Refusal("err.stale")
 
     async def _apply(
         self,

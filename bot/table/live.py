@@ -1,8 +1,8 @@
 """`OpenTable`: an open table as the host holds it in memory beside its database row
 (`storage.TableRow`) while the table is open: the host's seating (who sits, who was dealt in,
 who was last shown to move) and the game played at it (`TableState`), a value only the table's
-kind replaces; and the small value types every layer names: who
-pressed (`Person`), what is refused (`Refusal`)."""
+kind replaces; and the small value types every layer names: who pressed (`Person`), what is
+refused (`Refusal`)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,6 @@ itself (`chat_locked`), the others run under it."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 
 from locales import pick_language, t
@@ -20,7 +19,7 @@ from .presenter import Presenter
 from .storage import ChatRow, Storage, UserRow
 from .table import seating
 from .table.live import OpenTable, Person, Refusal
-from .table.locks import chat_locked
+from .table.locks import ChatLocks, chat_locked
 from .view import slots
 from .view.message import Rendered, deep_link
 
@@ -41,7 +40,7 @@ class LobbyPort:
     close: Callable[[OpenTable, ChatRow, str], Awaitable[None]]  # close, saying why
     show_table: Callable[..., None]  # one of the table's messages shown (the host's buttons)
     table_in: Callable[[int], OpenTable | None]  # the chat's open table
-    lock: Callable[[int], AbstractAsyncContextManager[None]]  # the chat's lock
+    locks: ChatLocks  # the chats' locks
 
 
 class Lobby:
@@ -52,10 +51,8 @@ class Lobby:
         self.port = port
         self.storage = port.storage
         self.presenter = port.presenter
+        self.locks = port.locks
         self._wanted: dict[int, list[int]] = {}  # by user id: tables he could not sit at yet
-
-    def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
-        return self.port.lock(chat_id)
 
     @chat_locked
     async def new_table(

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TypeVar
 
@@ -98,7 +98,7 @@ class GameService:
             LobbyPort(
                 storage, presenter, bot_username, self._live, self.touch, self.idle_deadline,
                 self.game, self._arm_timer, self.changed, self._close, self.chat.show_table,
-                self.table_in, self.lock,
+                self.table_in, self.locks,
             )
         )  # fmt: skip
 
@@ -119,10 +119,6 @@ class GameService:
     def open_games(self) -> list[str]:
         """The game of each table open now (the open-tables gauge, bot/metrics.py)."""
         return [live.row.game for live in self._live.values() if live.row.status != "closed"]
-
-    def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
-        """Hold the lock that serialises one chat's actions."""
-        return self.locks.hold(chat_id)
 
     @chat_locked
     async def in_turn(self, chat_id: int, step: Callable[[], Awaitable[R]]) -> R:
@@ -154,7 +150,7 @@ class GameService:
                     continue
                 live.mover = live.to_act  # pinged before the restart (one rule, every game's)
             self._live[row.table_id] = live
-            async with self.lock(row.chat_id):
+            async with self.locks.hold(row.chat_id):
                 await self._refresh(live)
         return len(rows)
 
@@ -229,7 +225,7 @@ class GameService:
         seat = deal.seats.index(person.user_id)
         n = len(deal.seats)
         chat_id = person.user_id
-        async with self.lock(chat_id):
+        async with self.locks.hold(chat_id):
             live = await self.lobby.open_table(
                 chat_id, title, person, deal.record["game"], (level, n - 1)
             )
@@ -344,7 +340,7 @@ class GameService:
         live = self._live.get(press.table_id)
         if live is None:
             raise Refusal("err.stale")
-        async with self.lock(live.row.chat_id):
+        async with self.locks.hold(live.row.chat_id):
             if self._live.get(press.table_id) is not live or live.play is None:
                 raise Refusal("err.stale")
             await self._returns(live, user_id)
@@ -352,7 +348,7 @@ class GameService:
 
     async def next_deal(self, chat_id: int, user_id: int, press: callbacks.Press) -> None:
         """Deal the next hand (the next dealer, F2) when a player at the table asks."""
-        async with self.lock(chat_id):
+        async with self.locks.hold(chat_id):
             live = self.lobby.table(chat_id, press.table_id)
             game = self.game(live)
             if not game.between_deals(live) or press.deal_no != live.row.deal_no:
@@ -409,7 +405,7 @@ class GameService:
         live = self._live.get(table_id)
         if live is None:
             return
-        async with self.lock(live.row.chat_id):
+        async with self.locks.hold(live.row.chat_id):
             game = self.game(live)
             if self._live.get(table_id) is not live or game.position(live) is not deal:
                 return
@@ -471,7 +467,7 @@ class GameService:
         live = self._live.get(table_id)
         if live is None:
             return
-        async with self.lock(live.row.chat_id):
+        async with self.locks.hold(live.row.chat_id):
             if self._live.get(table_id) is not live:
                 return
             if live.row.status == "lobby":  # nobody started the game
@@ -577,7 +573,7 @@ class GameService:
         voided with every chip of it returned and the table closed; balances stay."""
         if chat_id in self.storage.moves or chat_id in self.presenter.moves:
             return  # the old id of a group that became a supergroup: nothing was removed
-        async with self.lock(chat_id):
+        async with self.locks.hold(chat_id):
             live = self.table_in(chat_id)
             if live is None:
                 return

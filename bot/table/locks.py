@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 
 class Locking(Protocol):
-    def lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
-        """Hold the lock that serialises the chat's actions."""
+    @property
+    def locks(self) -> ChatLocks:
+        """The chats' locks the host's steps take."""
 
 
 S = TypeVar("S", bound=Locking)
@@ -28,7 +29,7 @@ def chat_locked(
 
     @functools.wraps(step)
     async def locked(self: S, chat_id: int, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        async with self.lock(chat_id):
+        async with self.locks.hold(chat_id):
             return await step(self, chat_id, *args, **kwargs)
 
     return locked

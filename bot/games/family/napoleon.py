@@ -146,8 +146,10 @@ class NapoleonUI(FamilyUI):
         """N5, N7: the failed declarer's share for the treasure."""
         return self.said(lang, "why.into_treasure")
 
-    def no_contract_line(self, lang: str, table: TableView) -> Said | None:
+    def unplayed_line(self, lang: str, table: TableView) -> Said | None:
         """N2: everyone passed; the contributions stay in the treasure."""
+        if table.needs_redeal:
+            return super().unplayed_line(lang, table)
         return self.said(lang, "result.all_passed")
 
 

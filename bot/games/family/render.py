@@ -276,10 +276,8 @@ def headline(lang: str, ui: FamilyWords, table: TableView, names: Sequence[str])
     """How the deal went: a redeal, a declarer unopposed, a contract made or failed; `names`:
     the players' as they call themselves."""
     declarer = table.declarer
-    if table.needs_redeal:
-        return ui.redeal_line(lang, table)
-    if declarer is None or table.contract is None:
-        return ui.no_contract_line(lang, table)
+    if table.needs_redeal or declarer is None or table.contract is None:
+        return ui.unplayed_line(lang, table)
     who = short(names[declarer])
     if not table.tricks_played:
         return ui.said(lang, "result.uncontested", name=who)

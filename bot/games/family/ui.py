@@ -51,12 +51,10 @@ class FamilyUI(FamilyWords):
         if played is not None:
             view = table_view(played)
             names = played.players
-            if view.needs_redeal:
-                redeal = said_html(lang, self.redeal_line(lang, view))
-                what = redeal.rstrip(".")  # history.line puts its colon
-            elif view.declarer is None or view.contract is None:
-                none = self.no_contract_line(lang, view)
-                what = said_html(lang, none) if none is not None else ""
+            if view.needs_redeal or view.declarer is None or view.contract is None:
+                unplayed = self.unplayed_line(lang, view)
+                # (history.line puts its colon)
+                what = said_html(lang, unplayed).rstrip(".") if unplayed is not None else ""
             else:
                 word = self.bid_word(lang, view.contract, view.seats[view.declarer].level)
                 what = f"{name(names[view.declarer])}, {word}"

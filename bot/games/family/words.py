@@ -82,11 +82,8 @@ class FamilyWords(GameUI):
         short = table.declarer_needs - table.seats[seat].tricks
         return self.said(lang, "why.one_short" if short == 1 else "why.short", n=short)
 
-    def no_contract_line(self, lang: str, table: TableView) -> Said | None:
-        """The result's headline for a deal that ended without a declarer and without a redeal
-        (N2: everyone passed); None where that cannot happen."""
-        return None
-
-    def redeal_line(self, lang: str, table: TableView) -> Said:
-        """The result's line when every round was passed and the same dealer redeals."""
-        return self.said(lang, "result.redeal", n=table.max_rounds)
+    def unplayed_line(self, lang: str, table: TableView) -> Said | None:
+        """The result's headline for a deal no contract was played in: every round was passed
+        and the same dealer redeals (F8); else a deal that ended without a declarer (N2:
+        everyone passed), None where that cannot happen."""
+        return self.said(lang, "result.redeal", n=table.max_rounds) if table.needs_redeal else None

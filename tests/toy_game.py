@@ -239,7 +239,7 @@ class ToyTables:
         await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
-        row = await self.host.storage.current_deal(live.row.table_id)
+        row = await self.host.storage.tables.current_deal(live.row.table_id)
         if row is not None:
             live.play, live.deal_id, live.deal_seats = (
                 ToyPlay(replay(row.record)),
@@ -313,7 +313,7 @@ class ToyTables:
             ]
         await self.host.store(live, Stepped(new.to_record(), moves, finished=new.finished))
         live.play = ToyPlay(new)
-        chat = await self.host.storage.chat(live.row.chat_id)
+        chat = await self.host.storage.chats.chat(live.row.chat_id)
         await self._show(live, chat)
         return Moved.DEAL_OVER if new.finished else Moved.IN_PLAY
 

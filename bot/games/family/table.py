@@ -98,14 +98,14 @@ class DealTables:
     async def resume(self, live: OpenTable) -> None:
         """After a restart: the deal in play replayed from its record (ValueError if it does
         not replay)."""
-        deal_row = await self.storage.current_deal(live.row.table_id)
+        deal_row = await self.storage.tables.current_deal(live.row.table_id)
         if deal_row is None:
             return
         live.play = Dealt(replay(deal_row.record))
         live.deal_id = deal_row.deal_id
         live.deal_seats = deal_row.seats
         live.sitting_out = tuple(u for u in live.row.seats if u not in deal_row.seats)
-        live.users.update(await self.storage.users(deal_row.seats))
+        live.users.update(await self.storage.chats.users(deal_row.seats))
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The deal's messages; a deal whose end the bot died before showing is ended now."""
@@ -152,7 +152,7 @@ class DealTables:
         if any(card not in played.hands[seat] for card in chosen):
             raise Refusal("err.stale")
         live.selection[seat] = chosen
-        await self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
+        await self._show_hand(live, await self.storage.chats.chat(live.row.chat_id), seat)
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
@@ -236,12 +236,12 @@ class DealTables:
         an F8 redeal deals to the same players as the deal it replaces, the same dealer, whoever
         sat down or went away meanwhile (a redeal is not a new deal)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         game = live.row.game
         cls = self.ui.deal
         rules = self.ui.engine_rules(chat.rules)
         ante, money = self.ui.deal_money(chat.rules, chat.ante)  # N1, N5: c and u
-        live.users.update(await self.storage.users(live.row.seats))
+        live.users.update(await self.storage.chats.users(live.row.seats))
         previous = deal(live)
         if redeal and previous is not None:
             seats, dealt_dealer = live.deal_seats, previous.dealer
@@ -291,7 +291,7 @@ class DealTables:
         while (forced := new.forced_move()) is not None:  # stored with this step
             new, more = new.apply(forced)
             events += more
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         before = live.row  # a step whose write fails leaves the table as it was
         if by_player:
             seating.back(live, live.deal_seats[action.seat])

@@ -99,7 +99,7 @@ class PulyaTables:
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
         deadline = self.host.deadline(chat)
-        live.users.update(await self.storage.users(live.row.seats))
+        live.users.update(await self.storage.chats.users(live.row.seats))
         names = labels([live.users[uid].name for uid in live.row.seats])
         rules = self.ui.typed_rules(chat.rules)
         chance = live.first_chance(self.host.rng)  # (a replayed deal's: its dealer and deck)
@@ -114,8 +114,8 @@ class PulyaTables:
     async def resume(self, live: OpenTable) -> None:
         """After a restart: the pulya rebuilt from the table's stored deals, the deal in play
         replayed (a deal finished just before the stop is followed by the next one)."""
-        chat = await self.storage.chat(live.row.chat_id)
-        stored = await self.storage.table_deals(live.row.table_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
+        stored = await self.storage.tables.table_deals(live.row.table_id)
         deals = [d for d in stored if d.status != "voided"]
         match = from_records([d.record for d in deals], self.ui.whist_price(chat.rules))
         live.deal_seats, live.play = live.row.seats, PulyaTable(match)
@@ -150,7 +150,7 @@ class PulyaTables:
 
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         seating.back(live, user_id)
         deadline = self.host.deadline(chat)
         deal, seat = self._pressed(live, user_id, press)
@@ -170,7 +170,7 @@ class PulyaTables:
             live.selection[seat] = codes.toggle_selection(seat_view(deal, seat), press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         await self.host.show(live, chat, DealShown(deal, live.row.deal_no, seat=seat))
 
     # ---- moves the bot makes --------------------------------------------------------------------
@@ -201,7 +201,7 @@ class PulyaTables:
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
         live.note = note
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         deal = pulya(live).deal
         assert deal is not None and deal.controller is not None
         if auto:
@@ -271,7 +271,7 @@ class PulyaTables:
             if forced is None:
                 break
             step = step.match.apply(forced, self.host.rng)
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         live.selection.clear()
         live.row = replace(live.row, deadline=deadline)
         if step.finished_deal is None:
@@ -358,7 +358,7 @@ class PulyaTables:
 
     async def repost(self, live: OpenTable) -> bool:
         """/pulya: the sheet posted again at the bottom of the chat."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         await self.host.show(live, chat, SheetShown(anew=True))
         return True
 
@@ -366,8 +366,8 @@ class PulyaTables:
         """/pulya after a pulya closed or stopped: the pulya as it ended, settled (P16; P14's
         top-up for a stopped one, whose sheet never reached the target), rebuilt from its
         finished deals; None if none was finished."""
-        chat = await self.storage.chat(table.chat_id)
-        rows = await self.storage.table_deals(table.table_id)
+        chat = await self.storage.chats.chat(table.chat_id)
+        rows = await self.storage.tables.table_deals(table.table_id)
         records = [d.record for d in rows if d.status == "finished"]
         if not records:
             return None

@@ -1,11 +1,10 @@
 """The table host: every chat's table, one action at a time per chat (its lock), through one
 path whatever the kind of game: the lobby and the seats, the start, a press, a toggle, a
-time-out, a computer player's move, a stop and a restart. The game played at a table is its
-kind's `GameKind` (`bot/games/base.py`), which stores each step and its chips in one
-transaction and tells the host what it shows, which the host passes to every front end
-registered (`fronts`: the chat's, the Mini App's); the host acts on where the step left the
-table (`Moved`) and announces it (`changed`).
-"""
+time-out, a computer player's move, a stop and a restart. The host owns each table's seating;
+the game played at it is its kind's `GameKind` (`bot/games/base.py`), which says what each step
+stores (the host writes it and its chips in one transaction) and what it shows, which the host
+passes to every front end registered (`fronts`: the chat's, the Mini App's); the host acts on
+where the step left the table (`Moved`) and announces it (`changed`)."""
 
 from __future__ import annotations
 
@@ -19,14 +18,13 @@ from dataclasses import replace
 from typing import TypeVar
 
 from engine.cards import parse_cards
-from locales import pick_language, t
+from locales import pick_language
 
 from . import callbacks, computer, games
-from .chat import evening, settings_menu
+from .chat import settings_menu
 from .chat.front import ChatFront
 from .format import name as shown_name
 from .games.base import Front, GameKind, Moved, Shown
-from .names import distinct
 from .presenter import Presenter
 from .seats import Lobby, LobbyPort
 from .storage import ChatRow, DealRow, Storage, UserRow
@@ -37,7 +35,6 @@ from .table.seating import AWAY_AFTER
 from .table.steps import Stored
 from .table.timers import Timers
 from .view import slots
-from .view.message import Rendered
 
 # re-exported: the handlers name a press's person and a refusal through the service
 __all__ = ["AWAY_AFTER", "GameService", "OpenTable", "Person", "Refusal"]
@@ -267,20 +264,8 @@ class GameService:
         self.changed(live)
         table_id = live.row.table_id
         self.presenter.retire(*slots.of_table(table_id))
-        if not announce:
-            return
-        said = games.ui(live.row.game).text(chat.lang, reason)  # in the game's own words
-        text = said + ("\n" + t(chat.lang, "table.voided") if voided else "")
-        deals, results = await self.storage.money.session(table_id)
-        if deals:  # the evening's result, who pays whom and the league, in the same message
-            rated = await self.storage.league.standings(chat.chat_id, live.row.game, table_id)
-            people = {*results, *(s.user_id for s in rated)}
-            names = distinct((await self.storage.chats.users(people)).values())
-            ui = games.ui(live.row.game)
-            text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
-            if rated:
-                text += "\n\n" + evening.ratings(chat.lang, rated, names)
-        await self.presenter.post(chat.chat_id, Rendered(text))
+        if announce:
+            await self.chat.tell_closed(live, chat, reason, voided=voided)
 
     @chat_locked
     async def repost(self, chat_id: int) -> None:
@@ -309,7 +294,9 @@ class GameService:
         self, live: OpenTable, chat: ChatRow
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those it leaves out for want of chips:
-        with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks)."""
+        with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks).
+        The seated players' rows are read again (their names as the deal shows them)."""
+        live.users.update(await self.storage.chats.users(live.row.seats))
         seats = tuple(uid for uid in live.row.seats if not seating.sits_out(live, uid))
         start = settings_menu.bankroll(chat)
         if not start:
@@ -347,7 +334,6 @@ class GameService:
         """F9, P5: a player marks cards to discard before confirming (nothing is applied yet)."""
         async with self._pressed(user_id, press) as live:
             await self.game(live).toggle(live, user_id, press)
-            seating.back(live, user_id)
             self._arm_timer(live)
             self.changed(live)
 
@@ -397,8 +383,12 @@ class GameService:
         self.changed(live)
 
     async def store(self, live: OpenTable, what: Stored) -> None:
-        """A kind's step written with the table's row (`table/steps.py`)."""
+        """A kind's step and the seating it changes, stored (`table/steps.py`)."""
         await steps.store(self.storage, live, what)
+
+    async def resumed(self, live: OpenTable, deal_id: int, seats: tuple[int, ...]) -> None:
+        """After a restart: the deal in play and who it was dealt to (`table/steps.py`)."""
+        await steps.resumed(self.storage, live, deal_id, seats)
 
     async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
         """What a step of the table shows now (a deal's messages, a result, a sheet), told to
@@ -427,10 +417,11 @@ class GameService:
             await self._after(live, chat, await game.move(live, action, auto=False))
 
     async def _returns(self, live: OpenTable, user_id: int) -> None:
-        """An away player pressed one of his buttons (even an outdated one): he is back, and
-        from now on his moves wait for him again."""
-        if user_id in live.row.away and user_id in live.row.seats:  # dealt in or sitting out
-            seating.back(live, user_id)
+        """A player pressed one of his buttons (even an outdated one): his time-outs are
+        forgotten; if he was away, he is back, and from now on his moves wait for him again."""
+        away = user_id in live.row.away and user_id in live.row.seats  # dealt in or sitting out
+        seating.back(live, user_id)
+        if away:
             await self.storage.tables.save_table(live.row)
             self._arm_timer(live)
 

@@ -156,8 +156,7 @@ async def _snapshot(service: GameService) -> Any:
             lv.row,
             deal_of(lv).to_record() if deal_of(lv) else None,
             lv.deal_seats,
-            dict(lv.selection),
-            lv.note,
+            (dict(lv.play.selection), dict(lv.play.auto), lv.play.note) if lv.play else None,
         )
         for table_id, lv in service._live.items()
     }

@@ -247,3 +247,43 @@ def test_the_kinds_write_nothing_to_the_storage_themselves() -> None:
             ):
                 called.add(f"{where}.{node.value.attr}.{node.attr}")
     assert readable and sorted(called) == []
+
+
+_MUTATORS = {"update", "pop", "popitem", "clear", "setdefault", "append", "extend", "remove"}
+
+
+def _changed_fields(path: Path, fields: set[str]) -> set[str]:
+    """`path:line .field` for each place the module assigns an attribute named as one of
+    `fields` (`x.field = …`, `x.field[k] = …`, `x.field += …`, a tuple's part too) or changes
+    one in place (`x.field.update(…)`)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            targets = [node.func.value] if node.func.attr in _MUTATORS else []
+        for target in targets:
+            for part in target.elts if isinstance(target, ast.Tuple) else [target]:
+                base = part.value if isinstance(part, ast.Subscript) else part
+                if isinstance(base, ast.Attribute) and base.attr in fields:
+                    found.add(f"{path.relative_to(ROOT)}:{part.lineno} .{base.attr}")
+    return found
+
+
+def test_the_host_owns_the_seating_and_a_kind_only_its_play_state() -> None:
+    """The open table is the host's seating and the game played at it: no kind's code (the toy
+    game's too) changes a field of the seating (a step says what it changes: `Host.store`),
+    and no code of the host replaces the kind's play state."""
+    from dataclasses import fields
+
+    from bot.table.live import OpenTable
+
+    seating = {f.name for f in fields(OpenTable)} - {"play"}
+    kinds = [*sorted((ROOT / "bot" / "games").rglob("*.py")), ROOT / "tests" / "toy_game.py"]
+    host = [p for p in sorted((ROOT / "bot").rglob("*.py")) if "games" not in p.parts]
+    by_kinds = set().union(*(_changed_fields(path, seating) for path in kinds))
+    by_host = set().union(*(_changed_fields(path, {"play"}) for path in host))
+    assert sorted(by_kinds) == [] and sorted(by_host) == []

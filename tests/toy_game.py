@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 import locales
 from bot import callbacks
 from bot.format import card_label, cards_text, name, short, signed
-from bot.games.base import DealRetired, DealShown, GameUI, Host, Moved, NoSheet, ResultShown, who
-from bot.storage import ChatRow, Movement, TableRow
-from bot.table.live import OpenTable, Refusal
+from bot.games.base import DealRetired, DealShown, GameUI, Kind, Moved, NoSheet, ResultShown, who
+from bot.storage import ChatRow, Movement
+from bot.table.live import OpenTable, Refusal, Turns
 from bot.table.steps import DealBegun, RowOnly, Stepped, Voided
 from bot.view import screen as s
 from bot.view.message import Choice, Rendered, next_deal_choice
@@ -180,7 +180,7 @@ def _outcome_said(lang: str, record: dict[str, Any]) -> s.Said:
 
 
 @dataclass(frozen=True, slots=True)
-class ToyPlay:
+class ToyPlay(Turns):
     """The toy table's state (`OpenTable.play`)."""
 
     deal: ToyDeal
@@ -212,18 +212,8 @@ def toy_deal(live: OpenTable) -> ToyDeal:
     return live.play.deal
 
 
-class ToyTables:
+class ToyTables(Kind[ToyUI]):
     """The toy game's tables: a deal, its result, the next deal when a player asks."""
-
-    keeps_players = False
-    sheet = False
-
-    def __init__(self, host: Host, ui: ToyUI) -> None:
-        self.host = host
-        self.ui = ui
-
-    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
-        return None
 
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         await self._deal(live, chat)
@@ -233,19 +223,20 @@ class ToyTables:
         seats, _ = await self.host.dealt_in(live, chat)
         names = [live.users[uid].name for uid in seats]
         deal = ToyDeal.deal(names, self.host.rng)
-        live.row = replace(live.row, deal_no=live.row.deal_no + 1)
-        live.play, live.deal_seats, live.mover = ToyPlay(deal), seats, None
-        await self.host.store(live, DealBegun(deal.to_record()))
+        begun = DealBegun(
+            deal.to_record(), seats=seats, dealer=live.row.dealer,
+            deal_no=live.row.deal_no + 1, deadline=live.row.deadline,
+        )  # fmt: skip
+        await self.host.store(live, begun)
+        live.play = ToyPlay(deal)
         await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
         row = await self.host.storage.tables.current_deal(live.row.table_id)
         if row is not None:
-            live.play, live.deal_id, live.deal_seats = (
-                ToyPlay(replay(row.record)),
-                row.deal_id,
-                row.seats,
-            )
+            played = ToyPlay(replay(row.record))
+            await self.host.resumed(live, row.deal_id, row.seats)
+            live.play = played
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         await self._show(live, chat)
@@ -269,9 +260,6 @@ class ToyTables:
         except ValueError as exc:
             raise Refusal("err.stale") from exc
         return await self.move(live, (seat, card), auto=False)
-
-    async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
-        raise Refusal("err.stale")
 
     def between_deals(self, live: OpenTable) -> bool:
         return toy_deal(live).finished
@@ -311,7 +299,10 @@ class ToyTables:
                 Movement(live.deal_seats[winner], 1, GAME),
                 Movement(live.deal_seats[1 - winner], -1, GAME),
             ]
-        await self.host.store(live, Stepped(new.to_record(), moves, finished=new.finished))
+        stepped = Stepped(
+            new.to_record(), deadline=live.row.deadline, chips=moves, finished=new.finished
+        )
+        await self.host.store(live, stepped)
         live.play = ToyPlay(new)
         chat = await self.host.storage.chats.chat(live.row.chat_id)
         await self._show(live, chat)
@@ -323,12 +314,6 @@ class ToyTables:
         # its messages shown for the last time: no move to make
         await self._show(live, chat, DealShown(toy_deal(live), live.row.deal_no, closing=True))
         return voided
-
-    async def repost(self, live: OpenTable) -> bool:
-        return False
-
-    async def final_sheet(self, table: TableRow) -> object | None:
-        return None
 
     def seat_view(self, live: OpenTable, seat: int) -> Any:
         return toy_deal(live).hands[seat]
@@ -392,9 +377,6 @@ class ToyTables:
             result=result,
             finished=deal.finished,
         )
-
-    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
-        return None
 
     def shown_screen(
         self, live: OpenTable, shown: DealShown, seat: int | None, lang: str

@@ -27,13 +27,14 @@ from ..games.base import (
     SheetShown,
     Shown,
 )
+from ..names import distinct
 from ..presenter import Presenter
 from ..storage import ChatRow, Storage, TableRow
 from ..table import seating
 from ..table.live import OpenTable
 from ..view import slots
 from ..view.message import Button, Rendered, deep_link
-from . import turns
+from . import evening, turns
 
 # A way into a table's other front end: the buttons that open it at table `table_id`, worded in
 # `lang`, on a message in a private chat (True) or a group's (bot/web/opening.py: the Mini App).
@@ -169,7 +170,7 @@ class ChatFront:
         if computer.is_computer(user.user_id) or user.user_id in live.row.leaving:
             return  # (a player leaving has had the last word, `_last_word`)
         lang = pick_language(user.lang)
-        auto = live.auto.get(seat)
+        auto = live.play.auto.get(seat) if live.play is not None else None
         top = [turns.auto_line(lang, live.row.game, auto)] if auto is not None else []
         bottom: list[str] = []
         away = seating.plays_itself(live, user.user_id)
@@ -191,6 +192,24 @@ class ChatFront:
             renew=anew or ping,
             if_spare=not anew,  # a ping could as well be an edit; a player's request cannot
         )
+
+    async def tell_closed(
+        self, live: OpenTable, chat: ChatRow, reason: str, *, voided: bool
+    ) -> None:
+        """The group told its table closed and why (`reason`, in the game's own words), whether
+        a deal in play was voided, and the evening's result: who pays whom, and the league."""
+        game, table_id = live.row.game, live.row.table_id
+        ui = games.ui(game)
+        text = ui.text(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
+        deals, results = await self.storage.money.session(table_id)
+        if deals:  # the evening's result, who pays whom and the league, in the same message
+            rated = await self.storage.league.standings(chat.chat_id, game, table_id)
+            people = {*results, *(s.user_id for s in rated)}
+            names = distinct((await self.storage.chats.users(people)).values())
+            text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
+            if rated:
+                text += "\n\n" + evening.ratings(chat.lang, rated, names)
+        await self.presenter.post(chat.chat_id, Rendered(text))
 
     async def tell_timed_out(self, live: OpenTable, user_id: int, action: Any) -> None:
         """A private line (a new message: it notifies) to a player whose time ran out: what

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from locales import has, t
 
 from .. import computer
 from ..format import signed
+from ..table.live import Refusal
 from ..view.screen import Said, Value, said
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from ..table.steps import Rows, Stored
     from ..view.message import Rendered
     from ..view.screen import Screen, SheetScreen
+
+U = TypeVar("U", bound="GameUI")  # a game's words, as its kind is made with them
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +180,13 @@ class Host(Protocol):
         """What a kind may read of the storage (a step's writes go through `store`)."""
 
     async def store(self, live: OpenTable, what: Stored) -> None:
-        """Write a step's record and chips with the table's row, in one transaction (a deal
-        dealt sets `live.deal_id`)."""
+        """Change the table's seating as the step says (its row, who was dealt in) and write
+        the step's record and chips with the table's row, in one transaction (a deal dealt sets
+        `live.deal_id`); the seating as it was if the write fails."""
+
+    async def resumed(self, live: OpenTable, deal_id: int, seats: tuple[int, ...]) -> None:
+        """After a restart: the table's deal in play is the stored `deal_id`, dealt to
+        `seats`."""
 
     async def show(self, live: OpenTable, chat: ChatRow, what: Shown) -> None:
         """Tell every front end what the table shows now (its messages, its screens)."""
@@ -193,7 +201,7 @@ class Host(Protocol):
         self, live: OpenTable, chat: ChatRow
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The seated players the next deal deals to, and those the bankroll leaves out (F15;
-        the host decides who sits out)."""
+        the host decides who sits out); their rows (`OpenTable.users`) read again."""
 
 
 class GameKind(Protocol):
@@ -301,6 +309,50 @@ class GameKind(Protocol):
     async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
         """The picture of the table's score sheet as the chat's photo draws it (a PNG), for a
         front end that shows it apart; None if its tables keep none."""
+
+
+class Kind(Generic[U]):
+    """A kind of game's tables, made for its host and its game's words: the `GameKind` members
+    a kind without them need not write (no check before the start, no marking of cards, no
+    "next deal" button, no score sheet), so a kind writes only what it has."""
+
+    keeps_players = False  # players sit down and stand up between deals
+    sheet = False  # its scores are the chips: no sheet to show again
+
+    def __init__(self, host: Host, ui: U) -> None:
+        self.host = host
+        self.ui = ui
+        self.storage = host.storage
+
+    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
+        """Any players the game takes may start."""
+
+    async def toggle(self, live: OpenTable, user_id: int, press: Press) -> None:
+        """No card is marked before a confirming button: a stale press."""
+        raise Refusal("err.stale")
+
+    def between_deals(self, live: OpenTable) -> bool:
+        """Never: the next deal follows at once."""
+        return False
+
+    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
+        """Never asked: a deal ends in the next one or in the match's end."""
+
+    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
+        """No "next deal" button: a stale press."""
+        raise Refusal("err.stale")
+
+    async def repost(self, live: OpenTable) -> bool:
+        """No sheet: the chips are the score."""
+        return False
+
+    async def final_sheet(self, table: TableRow) -> object | None:
+        """No sheet: the chips are the score."""
+        return None
+
+    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
+        """No sheet to draw."""
+        return None
 
 
 class GameUI:

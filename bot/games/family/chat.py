@@ -93,8 +93,9 @@ def _note(lang: str, live: OpenTable) -> str | None:
     """The table's notes: a player's time ran out; who was not dealt in, and how to come back;
     F15: who the bankroll left out."""
     lines = []
-    if live.note is not None:
-        key, who = live.note
+    note = live.play.note if live.play is not None else None
+    if note is not None:
+        key, who = note
         lines.append(t(lang, key, name=name(who)))
     out = [
         live.users[uid].name

@@ -62,7 +62,7 @@ def screen(
         mine,
         lang,
         (table.row.table_id, table.row.deal_no, table.step),
-        table.selection.get(seat, ()) if seat is not None else (),
+        table.play.selection.get(seat, ()) if seat is not None and table.play else (),
         lambda at, name: who(table, at, name, balances),
         total,
         closing=closing,

@@ -23,18 +23,18 @@ from engine.views import SeatView, TableView, seat_view, table_view
 from ... import callbacks, computer
 from ...format import signed
 from ...names import labels
-from ...storage import ChatRow, Movement, StorageUnavailable, TableRow
+from ...storage import ChatRow, Movement
 from ...table import seating
-from ...table.live import OpenTable, Refusal
+from ...table.live import OpenTable, Refusal, Turns
 from ...table.steps import DealBegun, RowOnly, Stepped, Voided
 from ...view.screen import PotScreen, with_chips
-from ..base import DealRetired, DealShown, Host, Moved, ResultShown
+from ..base import DealRetired, DealShown, Kind, Moved, ResultShown
 from . import codes, screen
 from .ui import FamilyUI
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(Turns):
     """A family table's state (`OpenTable.play`): the deal in play or last played."""
 
     deal: TrickDeal
@@ -60,6 +60,12 @@ def deal(live: OpenTable) -> TrickDeal | None:
     return live.play.deal if isinstance(live.play, Dealt) else None
 
 
+def dealt(live: OpenTable) -> Dealt:
+    """The state of a family table that has dealt."""
+    assert isinstance(live.play, Dealt)
+    return live.play
+
+
 def played_deal(live: OpenTable) -> TrickDeal:
     """The deal in play (or last played) at a family table that has dealt one."""
     played = deal(live)
@@ -67,17 +73,10 @@ def played_deal(live: OpenTable) -> TrickDeal:
     return played
 
 
-class DealTables:
+class DealTables(Kind[FamilyUI]):
     """Every table of one game of the Frap family, played for its host; each call runs under
-    the chat's lock."""
-
-    keeps_players = False  # players sit down and stand up between deals
-    sheet = False  # its scores are the chips: no sheet to show again
-
-    def __init__(self, host: Host, ui: FamilyUI) -> None:
-        self.host = host
-        self.ui = ui
-        self.storage = host.storage
+    the chat's lock. Players sit down and stand up between deals; the chips are the score, so
+    no sheet is kept."""
 
     # ---- starting and resuming ------------------------------------------------------------------
 
@@ -101,11 +100,9 @@ class DealTables:
         deal_row = await self.storage.tables.current_deal(live.row.table_id)
         if deal_row is None:
             return
-        live.play = Dealt(replay(deal_row.record))
-        live.deal_id = deal_row.deal_id
-        live.deal_seats = deal_row.seats
-        live.sitting_out = tuple(u for u in live.row.seats if u not in deal_row.seats)
-        live.users.update(await self.storage.chats.users(deal_row.seats))
+        played = Dealt(replay(deal_row.record))
+        await self.host.resumed(live, deal_row.deal_id, deal_row.seats)
+        live.play = played
 
     async def refresh(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The deal's messages; a deal whose end the bot died before showing is ended now."""
@@ -151,7 +148,8 @@ class DealTables:
         chosen = callbacks.parse_cards_code(press.code)
         if any(card not in played.hands[seat] for card in chosen):
             raise Refusal("err.stale")
-        live.selection[seat] = chosen
+        state = dealt(live)
+        live.play = replace(state, selection={**state.selection, seat: chosen})
         await self._show_hand(live, await self.storage.chats.chat(live.row.chat_id), seat)
 
     # ---- moves the bot makes --------------------------------------------------------------------
@@ -209,23 +207,17 @@ class DealTables:
         """The deal as `seat` sees it, no chips on it: built once per change of the deal (a
         move, a discard marked, a player away or back, the table closing) for the chat's message
         and every page."""
-        played = deal(live)
-        if played is None:
+        if not isinstance(live.play, Dealt):
             return None
-        chosen = live.selection.get(seat, ()) if seat is not None else ()
+        state = live.play  # (a move makes a new one, with no screens)
+        chosen = state.selection.get(seat, ()) if seat is not None else ()
         key = (seat, lang, closing, chosen, frozenset(live.row.away))
-        if not live.screens or live.screens[()] is not played:  # a move makes a new deal
-            live.screens = {(): played}
-        seen = live.screens.get(key)
+        seen = state.screens.get(key)
         if seen is None:
-            seen = live.screens[key] = screen.screen(
-                self, self.ui, played, live, seat, lang, {}, closing=closing
+            seen = state.screens[key] = screen.screen(
+                self, self.ui, state.deal, live, seat, lang, {}, closing=closing
             )
         return seen
-
-    async def sheet_picture(self, live: OpenTable, lang: str) -> bytes | None:
-        """A family table keeps no score sheet."""
-        return None
 
     # ---- the deal -------------------------------------------------------------------------------
 
@@ -241,7 +233,6 @@ class DealTables:
         cls = self.ui.deal
         rules = self.ui.engine_rules(chat.rules)
         ante, money = self.ui.deal_money(chat.rules, chat.ante)  # N1, N5: c and u
-        live.users.update(await self.storage.chats.users(live.row.seats))
         previous = deal(live)
         if redeal and previous is not None:
             seats, dealt_dealer = live.deal_seats, previous.dealer
@@ -263,16 +254,13 @@ class DealTables:
             rules, names, dealt_dealer, ante, chat.pot_of(game), deck,
             pot_has_penalty=chat.penalty_in(game), redeal=redeal, **money,
         )  # fmt: skip
-        live.row = replace(
-            live.row,
-            dealer=dealer,
-            deal_no=live.row.deal_no + 1,
-            deadline=self.host.deadline(chat),
-        )
-        live.play, live.deal_seats, live.selection, live.note = Dealt(new), seats, {}, None
-        live.sitting_out, live.short = sitting_out, short
-        live.mover, live.auto = None, {}
-        await self.host.store(live, DealBegun(new.to_record(), self._movements(live, events)))
+        begun = DealBegun(
+            new.to_record(), seats=seats, dealer=dealer, deal_no=live.row.deal_no + 1,
+            deadline=self.host.deadline(chat), chips=self._movements(seats, events),
+            sitting_out=sitting_out, short=short,
+        )  # fmt: skip
+        await self.host.store(live, begun)
+        live.play = Dealt(new)
         await self._show_deal(live, chat)
 
     async def _apply(
@@ -292,32 +280,25 @@ class DealTables:
             new, more = new.apply(forced)
             events += more
         chat = await self.storage.chats.chat(live.row.chat_id)
-        before = live.row  # a step whose write fails leaves the table as it was
+        state, look = dealt(live), action.do is Do.LOOK  # F7: looking takes no turn
+        auto = dict(state.auto)
         if by_player:
-            seating.back(live, live.deal_seats[action.seat])
-            live.auto.pop(action.seat, None)
-        elif action.do is not Do.LOOK:
-            live.auto[action.seat] = action  # his control message says what was played
-        if action.do is not Do.LOOK:
-            deadline = self.host.idle_deadline() if new.finished else self.host.deadline(chat)
-            live.row = replace(live.row, deadline=deadline)
-        try:
-            step = Stepped(
-                new.to_record(),
-                self._movements(live, events),
-                finished=new.finished,
-                pot_has_penalty=new.pot_has_penalty if new.finished else None,
-                rated=seating.rated(live) if new.finished else (),
-            )
-            await self.host.store(live, step)
-        except StorageUnavailable:
-            live.row = before
-            raise
-        live.play = Dealt(new)
-        live.selection.pop(action.seat, None)
-        if action.do is not Do.LOOK:
-            live.note = note
-        if action.do is Do.LOOK:
+            auto.pop(action.seat, None)
+        elif not look:
+            auto[action.seat] = action  # his control message says what was played
+        deadline = self.host.idle_deadline() if new.finished else self.host.deadline(chat)
+        step = Stepped(
+            new.to_record(),
+            deadline=live.row.deadline if look else deadline,
+            chips=self._movements(live.deal_seats, events),
+            finished=new.finished,
+            pot_has_penalty=new.pot_has_penalty if new.finished else None,
+            rated=seating.rated(live) if new.finished else (),
+        )
+        await self.host.store(live, step)
+        selection = {seat: c for seat, c in state.selection.items() if seat != action.seat}
+        live.play = Dealt(new, selection=selection, auto=auto, note=state.note if look else note)
+        if look:
             await self._show_hand(live, chat, action.seat)
             return Moved.IN_PLAY
         await self._show_deal(live, chat)
@@ -365,9 +346,9 @@ class DealTables:
             return (seats.index(previous) + 1) % len(seats)
         return (live.row.dealer or 0) % len(seats)
 
-    def _movements(self, live: OpenTable, events: Sequence[Event]) -> list[Movement]:
+    def _movements(self, seats: Sequence[int], events: Sequence[Event]) -> list[Movement]:
         return [
-            Movement(live.deal_seats[e.seat], e.amount, e.reason.value)
+            Movement(seats[e.seat], e.amount, e.reason.value)
             for e in events
             if isinstance(e, ChipsMoved) and e.amount
         ]
@@ -382,14 +363,6 @@ class DealTables:
         else:  # between deals: the last result loses its "next deal" button
             await self._post_result(live, chat, offer_next=False, closing=True)
         return voided
-
-    async def repost(self, live: OpenTable) -> bool:
-        """No sheet: the chips are the score."""
-        return False
-
-    async def final_sheet(self, table: TableRow) -> object | None:
-        """No sheet: the chips are the score."""
-        return None
 
     # ---- what the messages show -----------------------------------------------------------------
 

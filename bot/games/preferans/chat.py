@@ -34,9 +34,9 @@ class PulyaChat:
     ) -> Rendered:
         """The deal's message, with the table's note (a player's time ran out) while it is
         played."""
-        note = None
-        if live.note is not None and seen.phase != "finished":
-            key, whose = live.note
+        note, said = None, live.play.note if live.play is not None else None
+        if said is not None and seen.phase != "finished":
+            key, whose = said
             note = t(chat.lang, key, name=name(whose))
         target = seen.sheet.target
         return render.table_message(

@@ -62,7 +62,7 @@ def screen(
         game.seat_view(table, seat) if seat is not None else None,
         lang,
         (table.row.table_id, table.row.deal_no, len(deal.actions)),
-        table.selection.get(seat, ()) if seat is not None else (),
+        table.play.selection.get(seat, ()) if seat is not None and table.play else (),
         lambda at, name: who(table, at, name, balances),
         closing=closing,
     )

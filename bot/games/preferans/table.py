@@ -26,22 +26,22 @@ from ... import callbacks
 from ...names import labels
 from ...storage import ChatRow, Movement, TableRow
 from ...table import seating
-from ...table.live import OpenTable, Refusal
+from ...table.live import OpenTable, Refusal, Turns
 from ...table.steps import DealBegun, Settled, Stepped
 from ...view.screen import ContractScreen, SheetScreen
-from ..base import DealShown, Moved, ResultShown, SheetShown, who
+from ..base import DealShown, Kind, Moved, ResultShown, SheetShown, who
 from . import codes, screen
 from .sheet import sheet_photo
 from .ui import PreferansUI
 
 if TYPE_CHECKING:
-    from ..base import Host
+    pass
 
 SETTLEMENT = "pulya"  # the ledger's reason for a pulya's settlement (P16)
 
 
 @dataclass(frozen=True, slots=True)
-class PulyaTable:
+class PulyaTable(Turns):
     """A Preferans table's state (`OpenTable.play`): the pulya being played."""
 
     match: Match
@@ -75,39 +75,38 @@ class Written:
 
 def pulya(live: OpenTable) -> Match:
     """The pulya of a Preferans table in play."""
+    return state(live).match
+
+
+def state(live: OpenTable) -> PulyaTable:
+    """The state of a Preferans table in play."""
     assert isinstance(live.play, PulyaTable)
-    return live.play.match
+    return live.play
 
 
-class PulyaTables:
+class PulyaTables(Kind[PreferansUI]):
     """Every Preferans table of the bot, played for its host (a `GameKind` of `base.py`); each
     call under the chat's lock."""
 
     keeps_players = True  # P14: a pulya's players play it to its end
     sheet = True  # the pulya sheet, posted again by /pulya
 
-    def __init__(self, host: Host, ui: PreferansUI) -> None:
-        self.host = host
-        self.ui = ui
-        self.storage = host.storage
-
     # ---- starting and resuming ------------------------------------------------------------------
-
-    def check_start(self, live: OpenTable, chat: ChatRow) -> None:
-        """Any three or four players may start a pulya (P1)."""
 
     async def start(self, live: OpenTable, chat: ChatRow) -> Moved:
         """The pulya of the lobby's players: the first dealer drawn (P3), the first deal."""
         deadline = self.host.deadline(chat)
-        live.users.update(await self.storage.chats.users(live.row.seats))
         names = labels([live.users[uid].name for uid in live.row.seats])
         rules = self.ui.typed_rules(chat.rules)
         chance = live.first_chance(self.host.rng)  # (a replayed deal's: its dealer and deck)
         match = Match.start(names, rules, self.ui.whist_price(chat.rules), chance)
         assert match.deal is not None
-        live.row = replace(live.row, deal_no=1, dealer=match.deal.dealer, deadline=deadline)
-        live.deal_seats, live.play, live.mover = live.row.seats, PulyaTable(match), None
-        await self.host.store(live, DealBegun(deal_record.to_record(match.deal)))
+        begun = DealBegun(
+            deal_record.to_record(match.deal), seats=live.row.seats, dealer=match.deal.dealer,
+            deal_no=1, deadline=deadline,
+        )  # fmt: skip
+        await self.host.store(live, begun)
+        live.play = PulyaTable(match)
         await self.show(live, chat)
         return Moved.IN_PLAY
 
@@ -118,8 +117,9 @@ class PulyaTables:
         stored = await self.storage.tables.table_deals(live.row.table_id)
         deals = [d for d in stored if d.status != "voided"]
         match = from_records([d.record for d in deals], self.ui.whist_price(chat.rules))
-        live.deal_seats, live.play = live.row.seats, PulyaTable(match)
-        live.deal_id = deals[-1].deal_id  # (a pulya has its first deal: else from_records refused)
+        # (a pulya has its first deal: else from_records refused)
+        await self.host.resumed(live, deals[-1].deal_id, live.row.seats)
+        live.play = PulyaTable(match)
         if match.deal is None and not match.finished:
             await self._next_deal(live, match.dealt(self.host.rng))
 
@@ -151,7 +151,6 @@ class PulyaTables:
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
         chat = await self.storage.chats.chat(live.row.chat_id)
-        seating.back(live, user_id)
         deadline = self.host.deadline(chat)
         deal, seat = self._pressed(live, user_id, press)
         assert deal.turn is not None
@@ -159,17 +158,17 @@ class PulyaTables:
             action = codes.parse_action(deal.turn, press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
-        live.auto.pop(seat, None)
-        live.note = None
-        return await self._apply(live, action, deadline)
+        auto = {at: move for at, move in state(live).auto.items() if at != seat}
+        return await self._apply(live, action, deadline, auto, None)
 
     async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
         """P5: the declarer marks his two cards to discard before confirming."""
         deal, seat = self._pressed(live, user_id, press)
         try:
-            live.selection[seat] = codes.toggle_selection(seat_view(deal, seat), press.code)
+            marked = codes.toggle_selection(seat_view(deal, seat), press.code)
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
+        live.play = replace(state(live), selection={**state(live).selection, seat: marked})
         chat = await self.storage.chats.chat(live.row.chat_id)
         await self.host.show(live, chat, DealShown(deal, live.row.deal_no, seat=seat))
 
@@ -200,13 +199,13 @@ class PulyaTables:
         note: tuple[str, str] | None = None,
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
-        live.note = note
         chat = await self.storage.chats.chat(live.row.chat_id)
         deal = pulya(live).deal
         assert deal is not None and deal.controller is not None
+        made = dict(state(live).auto)
         if auto:
-            live.auto[deal.controller] = action  # his control message says what was played
-        return await self._apply(live, action, self.host.deadline(chat))
+            made[deal.controller] = action  # his control message says what was played
+        return await self._apply(live, action, self.host.deadline(chat), made, note)
 
     def seat_view(self, live: OpenTable, seat: int) -> PrefSeatView | None:
         """The deal in play as `seat` sees it."""
@@ -235,7 +234,7 @@ class PulyaTables:
         return screen.build(
             self.ui, pulya(live), table_view(deal), mine, lang,
             (live.row.table_id, shown.deal_no, len(deal.actions)),
-            live.selection.get(seat, ()) if seat is not None else (),
+            state(live).selection.get(seat, ()) if seat is not None else (),
             lambda at, name: who(live, at, name, {}), closing=shown.closing,
         )  # fmt: skip
 
@@ -246,21 +245,18 @@ class PulyaTables:
         png, _caption = await asyncio.to_thread(sheet_photo, lang, pulya(live))
         return png
 
-    def between_deals(self, live: OpenTable) -> bool:
-        """Never: a pulya deals its next deal at once (P14)."""
-        return False
-
-    async def offer_next(self, live: OpenTable, chat: ChatRow) -> None:
-        """Never asked: a pulya's deal ends in the next deal or in the pulya's end."""
-
-    async def next_deal(self, live: OpenTable, chat: ChatRow) -> Moved:
-        """No "next deal" button at a pulya."""
-        raise Refusal("err.stale")
-
-    async def _apply(self, live: OpenTable, action: PrefAction, deadline: float | None) -> Moved:
+    async def _apply(
+        self,
+        live: OpenTable,
+        action: PrefAction,
+        deadline: float | None,
+        auto: Mapping[int, PrefAction],
+        note: tuple[str, str] | None,
+    ) -> Moved:
         """One action and the forced cards after it (`forced_move`): the step stored (a finished
         deal with the pulya's settlement when it is the last, P14, P16), then the next deal
-        dealt, then the messages updated."""
+        dealt, then the messages updated; `auto` and `note` the bot's moves for persons and the
+        table's note after it."""
         try:
             step = pulya(live).apply(action, self.host.rng)
         except IllegalAction as exc:
@@ -272,22 +268,22 @@ class PulyaTables:
                 break
             step = step.match.apply(forced, self.host.rng)
         chat = await self.storage.chats.chat(live.row.chat_id)
-        live.selection.clear()
-        live.row = replace(live.row, deadline=deadline)
         if step.finished_deal is None:
             assert step.match.deal is not None
-            await self.host.store(live, Stepped(deal_record.to_record(step.match.deal)))
-            live.play = PulyaTable(step.match)
+            record = deal_record.to_record(step.match.deal)
+            await self.host.store(live, Stepped(record, deadline=deadline))
+            live.play = PulyaTable(step.match, auto=auto, note=note)
             await self.show(live, chat)
             return Moved.IN_PLAY
         over = step.match.finished
-        if over:
-            live.row = replace(live.row, status="closed", deadline=None)
         moves = self._settlement(live, step.match) if over else []
         record = deal_record.to_record(step.finished_deal)
         rated = seating.rated(live) if over else ()
-        await self.host.store(live, Stepped(record, moves, finished=True, rated=rated))
-        live.play = PulyaTable(step.match)
+        finished = Stepped(
+            record, deadline=deadline, chips=moves, finished=True, rated=rated, closed=over
+        )
+        await self.host.store(live, finished)
+        live.play = PulyaTable(step.match, auto=auto, note=note)
         await self._show_deal(live, chat, step.finished_deal)  # its last trick stays on it
         written = Written(step.line, step.match, record)
         result = ResultShown(live.row.deal_no, current=False, retire=True, about=written)
@@ -308,7 +304,7 @@ class PulyaTables:
             return False
         stopped = match.stop()
         await self.host.store(live, Settled(self._settlement(live, stopped), seating.rated(live)))
-        live.play = PulyaTable(stopped)  # (its players' messages end with the settlement)
+        live.play = replace(state(live), match=stopped)  # (its players' messages end with it)
         await self._show_deal(live, chat, match.deal, closed=True)
         written = Written(None, stopped, None)
         result = ResultShown(live.row.deal_no, current=False, retire=True, about=written)
@@ -320,10 +316,13 @@ class PulyaTables:
 
     async def _next_deal(self, live: OpenTable, match: Match) -> None:
         assert match.deal is not None
-        live.row = replace(live.row, deal_no=match.deal_no, dealer=match.deal.dealer)
-        live.auto = {}  # what the bot played for someone is told for the deal it was played in
-        await self.host.store(live, DealBegun(deal_record.to_record(match.deal)))
-        live.play = PulyaTable(match)
+        begun = DealBegun(
+            deal_record.to_record(match.deal), seats=live.deal_seats, dealer=match.deal.dealer,
+            deal_no=match.deal_no, deadline=live.row.deadline,
+        )  # fmt: skip
+        await self.host.store(live, begun)
+        # what the bot played for someone is told for the deal it was played in
+        live.play = PulyaTable(match, note=live.play.note if live.play else None)
 
     def _settlement(self, live: OpenTable, match: Match) -> list[Movement]:
         """P16 × the whist price, one ledger row per player (they sum to zero)."""

@@ -319,8 +319,8 @@ async def _chat_rules(db: Path, tables: list[Table]) -> None:
         return
     storage = await Storage.open(str(db))
     for table in tables:
-        await storage.chat(table.group.id, table.group.title)
-        await storage.set_chat(table.group.id, rules={"preferans": {"target": 50}})
+        await storage.chats.chat(table.group.id, table.group.title)
+        await storage.chats.set_chat(table.group.id, rules={"preferans": {"target": 50}})
     await storage.close()
 
 

@@ -167,10 +167,10 @@ class Instrument:
         self.api_by_method: dict[str, int] = {}
         self.deals_started = 0
         self.deals_finished = 0
-        self.db_tx = 0  # write transactions (Storage.transaction)
-        self.db_reads = 0  # queries (Storage.query)
+        self.db_tx = 0  # write transactions (Jobs.transaction)
+        self.db_reads = 0  # queries (Jobs.query)
         self.db_job_seconds = 0.0  # from handing a job to the database thread to its result
-        self.db_calls: dict[str, int] = {}  # Storage's public methods called
+        self.db_calls: dict[str, int] = {}  # the storage parts' public methods called
         self.resume: dict[str, float] = {}
         self.check: dict[str, float] = {}
         self.gc_runs = 0  # cyclic garbage collections (a pause of the whole loop each)
@@ -384,6 +384,13 @@ def install_bot_hooks() -> None:
     from bot.presenter import Presenter
     from bot.service import GameService
     from bot.storage import Storage
+    from bot.storage.chats import Chats
+    from bot.storage.db import Jobs
+    from bot.storage.history import History
+    from bot.storage.league import League
+    from bot.storage.messages import Messages
+    from bot.storage.money import Money
+    from bot.storage.tables import Tables
 
     original_request_init = AiohttpRequest.__init__
     timing = _request_timing()
@@ -408,19 +415,19 @@ def install_bot_hooks() -> None:
 
     # Deals started and finished, whatever the game: every kind of table writes a deal's start
     # and its last step through storage (a redeal is a new deal; a voided one never finishes).
-    original_start_deal, original_save_step = Storage.start_deal, Storage.save_step
+    original_start_deal, original_save_step = Tables.start_deal, Tables.save_step
 
-    async def start_deal(self: Storage, *args: Any, **kwargs: Any) -> int:
+    async def start_deal(self: Tables, *args: Any, **kwargs: Any) -> int:
         deal_id = await original_start_deal(self, *args, **kwargs)
         INS.deals_started += 1
         return deal_id
 
-    async def save_step(self: Storage, *args: Any, finished: bool = False, **kwargs: Any) -> None:
+    async def save_step(self: Tables, *args: Any, finished: bool = False, **kwargs: Any) -> None:
         await original_save_step(self, *args, finished=finished, **kwargs)
         INS.deals_finished += finished
 
-    Storage.start_deal = start_deal
-    Storage.save_step = save_step
+    Tables.start_deal = start_deal
+    Tables.save_step = save_step
 
     original_resume = GameService.resume
 
@@ -433,9 +440,9 @@ def install_bot_hooks() -> None:
 
     GameService.resume = resume
 
-    original_write, original_all = Storage.transaction, Storage.query
+    original_write, original_all = Jobs.transaction, Jobs.query
 
-    async def write(self: Storage, *args: Any) -> Any:
+    async def write(self: Jobs, *args: Any) -> Any:
         INS.db_tx += 1
         t0 = time.monotonic()
         try:
@@ -443,7 +450,7 @@ def install_bot_hooks() -> None:
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
-    async def all_(self: Storage, *args: Any) -> Any:
+    async def all_(self: Jobs, *args: Any) -> Any:
         INS.db_reads += 1
         t0 = time.monotonic()
         try:
@@ -451,14 +458,14 @@ def install_bot_hooks() -> None:
         finally:
             INS.db_job_seconds += time.monotonic() - t0
 
-    Storage.transaction = write
-    Storage.query = all_
+    Jobs.transaction = write
+    Jobs.query = all_
 
-    # every part's public methods (bot/storage/), not the job runner's (counted above) nor open
-    skip = {"transaction", "query", "query_one", "open"}
-    for name, method in inspect.getmembers(Storage, inspect.iscoroutinefunction):
-        if not name.startswith("_") and name not in skip:
-            setattr(Storage, name, _counted(name, method))
+    # every part's public methods (bot/storage/), not the job runner's (counted above)
+    for part in (Chats, Tables, Money, History, League, Messages):
+        for name, method in inspect.getmembers(part, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                setattr(part, name, _counted(name, method))
 
     original_check = Storage.check
 

@@ -37,19 +37,19 @@ async def steps(deals: int, players: int) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         storage = await Storage.open(str(Path(tmp) / "db.sqlite3"))
         try:
-            await storage.chat(CHAT, "Bench")
-            table = await storage.create_table(CHAT, "frap", 1)
+            await storage.chats.chat(CHAT, "Bench")
+            table = await storage.tables.create_table(CHAT, "frap", 1)
             assert table is not None
             seats = tuple(range(1, players + 1))
             table = replace(table, status="playing", seats=seats)
             for n in range(1, deals + 1):
                 table = replace(table, deal_no=n)
-                deal_id = await storage.start_deal(table, {}, [])
+                deal_id = await storage.tables.start_deal(table, {}, [])
                 chips = [rng.randrange(-40, 41) for _ in seats]
                 moves = [Movement(uid, c, "trick") for uid, c in zip(seats, chips, strict=True)]
                 rate = n % 2 == 0
                 started = time.process_time()
-                await storage.save_step(
+                await storage.tables.save_step(
                     table, deal_id, {}, moves, finished=True, rated=seats if rate else ()
                 )
                 (rated if rate else plain).append(time.process_time() - started)

@@ -56,10 +56,12 @@ class StubBot:
 
 
 class SlotBuffer:
-    """The presenter's view of storage, keeping message slots in memory until `save`."""
+    """The presenter's view of storage, keeping message slots in memory until `save`: it stands
+    for the storage and for its messages part both (the presenter writes `storage.messages`)."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.messages = self
         self.slots: dict[str, tuple[int, int, str]] = {}
 
     async def remember_messages(
@@ -74,7 +76,7 @@ class SlotBuffer:
     async def save(self) -> None:
         """Write every slot at once."""
         rows = [(name, *row) for name, row in self.slots.items()]
-        await self.storage.transaction(
+        await self.storage.jobs.transaction(
             lambda db: db.executemany(
                 "INSERT OR REPLACE INTO messages (slot, chat_id, message_id, content_hash) "
                 "VALUES (?, ?, ?, ?)",
@@ -98,7 +100,7 @@ async def build(
 ) -> dict[str, int]:
     """Create `tables` running tables of four players at `path`; returns a few counts."""
     storage = await Storage.open(path, lang="ru", ante=10, turn_timeout=turn_timeout)
-    await storage.connection.execute("PRAGMA synchronous=OFF")  # the builder only: speed
+    await storage.jobs.connection.execute("PRAGMA synchronous=OFF")  # the builder only: speed
     master = random.Random(seed)
     slots = SlotBuffer(storage)
     presenter = Presenter(StubBot(), slots)  # type: ignore[arg-type]

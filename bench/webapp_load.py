@@ -64,7 +64,7 @@ async def moves(deals: int, pages: bool, seed: int) -> tuple[float, int, int]:
                 aiohttp.ClientSession() as http,
             ):
                 await open_table(bot, group, users, "/newgame frap")
-                table = await bot.service.storage.open_table(GROUP_ID)
+                table = await bot.service.storage.tables.open_table(GROUP_ID)
                 assert table is not None
                 web = bot.app.bot_data["web"]
                 sockets = []

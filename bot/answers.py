@@ -26,7 +26,7 @@ BALANCES_SHOWN = 50
 
 async def pot(storage: Storage, chat_id: int, lang: str) -> str:
     """/pot: each game's pot that holds chips (one pot per game)."""
-    return chat_lines.pots(lang, await storage.chat(chat_id))
+    return chat_lines.pots(lang, await storage.chats.chat(chat_id))
 
 
 async def balance(
@@ -35,7 +35,7 @@ async def balance(
     """/balance: every player's chips in the chat with the pots and a match's standing; only
     player `wanted`'s (a reply to him) or those whose name holds `query` (lower case), if given."""
     storage = service.storage
-    everyone = await storage.balances(chat_id)
+    everyone = await storage.money.balances(chat_id)
     rows = everyone
     if wanted is not None or query:
         rows = [
@@ -49,7 +49,7 @@ async def balance(
     standing = service.match_standing(chat_id, lang)
     if not rows:
         return standing or t(lang, "balance.empty")
-    chat = await storage.chat(chat_id)
+    chat = await storage.chats.chat(chat_id)
     labels = names.distinct(u for u, _ in everyone)
     lines = [t(lang, "balance.title")]
     lines += [f"{name(labels[u.user_id])}: <b>{signed(b)}</b>" for u, b in rows[:BALANCES_SHOWN]]
@@ -69,7 +69,7 @@ async def top(service: GameService, chat_id: int, lang: str, args: Sequence[str]
     number = next((int(a) for a in args if a.isdigit()), None)
     word = " ".join(a for a in args if not a.isdigit())
     game = games.parse(word) if word else None
-    closed = await storage.seasons(chat_id)
+    closed = await storage.money.seasons(chat_id)
     past = None if number is None or number == closed + 1 else number - 1  # counted from 0
     if (word and game is None) or (past is not None and not 0 <= past < closed):
         return t(lang, "top.usage", games=games.choices(), seasons=closed + 1)
@@ -77,8 +77,8 @@ async def top(service: GameService, chat_id: int, lang: str, args: Sequence[str]
     if game is None and playing is not None and past is None:
         game = playing.row.game
     if game is None:
-        rated = await storage.rated_games(chat_id, past)
-        game = rated[0] if rated else (await storage.chat(chat_id)).game
+        rated = await storage.league.rated_games(chat_id, past)
+        game = rated[0] if rated else (await storage.chats.chat(chat_id)).game
     ui = games.ui(game)
     if past is None:
         title = t(lang, "top.title", game=ui.title(lang))
@@ -86,15 +86,15 @@ async def top(service: GameService, chat_id: int, lang: str, args: Sequence[str]
     else:
         title = t(lang, "top.title_season", game=ui.title(lang), n=past + 1)
         standing = None
-    standings = (await storage.standings(chat_id, game, season=past))[:TOP_SHOWN]
+    standings = (await storage.league.standings(chat_id, game, season=past))[:TOP_SHOWN]
     after = [] if standing is None else ["", standing]
     if not standings:
         return "\n".join([title, t(lang, "top.none"), *after])
     if past is None:
-        chips = {user.user_id: bal for user, bal in await storage.balances(chat_id)}
+        chips = {user.user_id: bal for user, bal in await storage.money.balances(chat_id)}
     else:
-        chips = await storage.season_balances(chat_id, past)
-    users = await storage.users(s.user_id for s in standings)
+        chips = await storage.money.season_balances(chat_id, past)
+    users = await storage.chats.users(s.user_id for s in standings)
     labels = names.distinct(users.values())
     head = [
         ui.text(lang, f"top.{column}") for column in ("rank", "rating", "change", "deals", "chips")
@@ -140,7 +140,7 @@ async def player_stats(
     best and worst deal, biggest pot, streak, and the chat's records. The player: the one
     replied to, else the one named `query` (case folded; exactly one must match), else the
     asker (`asker`: the id and name of who asked)."""
-    players = [u for u, _ in await storage.balances(chat_id)]
+    players = [u for u, _ in await storage.money.balances(chat_id)]
     labels = names.distinct(players)
     wanted = asker[0]
     if replied_to is not None:
@@ -158,13 +158,13 @@ async def player_stats(
     deals = await stats_view.gather(storage, chat_id)
     # A record may belong to one who holds no chips here yet (a pulya still being written).
     seated = {uid for deal in deals for uid in deal.deltas} | {wanted}
-    more = await storage.users(seated - set(labels))
+    more = await storage.chats.users(seated - set(labels))
     labels = names.distinct([*players, *more.values()])
     labels.setdefault(wanted, asker[1])
     rated = [
         (game, standing)
-        for game in await storage.rated_games(chat_id)
-        for standing in await storage.standings(chat_id, game)
+        for game in await storage.league.rated_games(chat_id)
+        for standing in await storage.league.standings(chat_id, game)
         if standing.user_id == wanted
     ]
     figures = stats.player_stats(wanted, deals)
@@ -175,7 +175,7 @@ async def player_stats(
 
 async def history(storage: Storage, chat_id: int, lang: str, zone: tzinfo) -> str:
     """/history: the chat's last deals by their numbers here, oldest first."""
-    deals = await storage.numbered_deals(chat_id, limit=HISTORY_SHOWN)
+    deals = await storage.history.numbered_deals(chat_id, limit=HISTORY_SHOWN)
     if not deals:
         return t(lang, "history.empty")
     lines = [t(lang, "history.title")]
@@ -202,7 +202,7 @@ async def deal(
 ) -> DealPage | None:
     """The chat's finished deal numbered `number` in full (bids, tricks, the money), or its
     history line if its record no longer replays; None if there is no such deal."""
-    found = await storage.numbered_deals(chat_id, number=number)
+    found = await storage.history.numbered_deals(chat_id, number=number)
     if not found:
         return None
     ((number, row),) = found
@@ -229,8 +229,8 @@ class LedgerFile:
 
 async def ledger(storage: Storage, chat_id: int) -> LedgerFile | None:
     """The chat's ledger as a CSV file; None while it has no rows."""
-    chat = await storage.chat(chat_id)
-    entries = await storage.ledger_entries(chat.chat_id)
+    chat = await storage.chats.chat(chat_id)
+    entries = await storage.money.ledger_entries(chat.chat_id)
     if not entries:
         return None
     return LedgerFile(chat.chat_id, export.ledger_csv(entries), f"ledger-{abs(chat.chat_id)}.csv")
@@ -253,5 +253,5 @@ async def _match_deals(
     if ui is None or ui.match_of(deal) is None:
         return []
     if deal.table_id not in tables:
-        tables[deal.table_id] = await storage.table_deals(deal.table_id)
+        tables[deal.table_id] = await storage.tables.table_deals(deal.table_id)
     return chat_lines.match_deals(deal, tables[deal.table_id])

@@ -220,7 +220,7 @@ def backup(path: str, target: str) -> int:
 async def _problems(path: str) -> list[Problem]:
     storage = await Storage.open(path)
     try:
-        return await storage.check() + await storage.rating_problems()
+        return await storage.check() + await storage.league.rating_problems()
     finally:
         await storage.close()
 
@@ -266,8 +266,8 @@ async def _ratings(
 ) -> tuple[int, list[tuple[int, int, str, int, str, Rating]]]:
     storage = await Storage.open(path)
     try:
-        replayed = await storage.rebuild_ratings() if rebuild else 0
-        return replayed, await storage.ratings()
+        replayed = await storage.league.rebuild_ratings() if rebuild else 0
+        return replayed, await storage.league.ratings()
     finally:
         await storage.close()
 

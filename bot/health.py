@@ -81,7 +81,7 @@ class Heartbeat:
     async def _run(self) -> None:
         while True:
             try:
-                await self.storage.beat(self.telegram.last_answer_wall, os.getpid())
+                await self.storage.messages.beat(self.telegram.last_answer_wall, os.getpid())
                 self.written = time.time()
                 if self._failing:
                     log.warning("the database takes writes again")

@@ -82,12 +82,14 @@ class Presenter:
 
     async def load(self) -> None:
         """Remember the messages shown before a restart, so they are edited, not re-posted."""
-        for name, (chat_id, message_id, digest) in (await self.storage.message_slots()).items():
+        for name, (chat_id, message_id, digest) in (
+            await self.storage.messages.message_slots()
+        ).items():
             self._slots[name] = _Slot(name, chat_id, message_id, digest)
-        self._posts = await self.storage.last_posts()
+        self._posts = await self.storage.messages.last_posts()
         shown = [(s.chat_id, s.message_id) for s in self._slots.values() if s.message_id]
         self.bot.recall(self._posts, shown)
-        self.moves.update(self.storage.moves)
+        self.moves.update(self.storage.chats.moves)
 
     def where(self, chat_id: int) -> int:
         """The chat's id now (a group that became a supergroup has a new one)."""
@@ -152,7 +154,7 @@ class Presenter:
             await asyncio.gather(slot.task, return_exceptions=True)
         self._unsaved.pop(name, None)
         self._dropped.discard(name)
-        await self.storage.remember_messages([], forget=[name])
+        await self.storage.messages.remember_messages([], forget=[name])
 
     async def flush(self) -> None:
         """Wait until every slot shows its latest content (or gave up), a chat's migration or
@@ -405,7 +407,7 @@ class Presenter:
         """Store these slots' messages and forget those, with the chats' last posts not yet
         stored (`posts`, if already found)."""
         posts = self._new_posts() if posts is None else posts
-        await self.storage.remember_messages(rows, forget=forget or [], posts=posts)
+        await self.storage.messages.remember_messages(rows, forget=forget or [], posts=posts)
         self._posts.update(posts)
 
     def _new_posts(self) -> dict[int, int]:

@@ -70,16 +70,16 @@ class Lobby:
         `computers` (a level and how many), else as many of the practice level as its game's UI
         says."""
         user = await self.port.touch(person)
-        chat = await self.storage.chat(chat_id, title)
-        row = await self.storage.create_table(chat_id, game or chat.game, person.user_id)
+        chat = await self.storage.chats.chat(chat_id, title)
+        row = await self.storage.tables.create_table(chat_id, game or chat.game, person.user_id)
         if row is None:
             raise await self._table_exists(chat_id, chat.lang)
         # a group speaks the language of its first table's opener; a practice table speaks
         # the language of its player
         lang = pick_language(user.lang)
         if not chat.lang_chosen or (seating.practice(chat_id) and chat.lang != lang):
-            await self.storage.set_chat(chat_id, lang=lang)
-            chat = await self.storage.chat(chat_id)
+            await self.storage.chats.set_chat(chat_id, lang=lang)
+            chat = await self.storage.chats.chat(chat_id)
         live = OpenTable(row, {user.user_id: user})  # the lobby names its creator, seated or not
         self.port.tables[row.table_id] = live
         live.row = replace(row, deadline=self.port.idle_deadline())  # lobbies expire
@@ -87,7 +87,7 @@ class Lobby:
             await self._seat(live, user)  # saves the row
         else:
             self._want_seat(user.user_id, row.table_id)
-            await self.storage.save_table(live.row)
+            await self.storage.tables.save_table(live.row)
         if seating.practice(chat_id) and computer.plays(live.row.game):  # ready to start
             ui = games.ui(live.row.game)
             most = min(ui.practice_players, ui.players[1])
@@ -108,7 +108,7 @@ class Lobby:
         if person.user_id in live.row.seats:
             if person.user_id in live.row.away:  # /join brings a sitting-out player back
                 seating.back(live, person.user_id)
-                await self.storage.save_table(live.row)
+                await self.storage.tables.save_table(live.row)
                 self.port.arm_timer(live)
                 return live
             raise Refusal("err.already_joined")
@@ -124,7 +124,7 @@ class Lobby:
                 url=deep_link(self.port.bot_username, f"j{live.row.table_id}"),
             )
         await self._seat(live, user)
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         if live.row.status == "lobby":
             self.show(live, chat)
         else:
@@ -157,13 +157,13 @@ class Lobby:
             raise Refusal("err.already_started")
         if not seating.may_run(live, person.user_id, is_admin):
             raise Refusal("computer.only_creator")
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         if level is None:
             seated = [uid for uid in live.row.seats if computer.is_computer(uid)]
             if not seated:
                 raise Refusal("computer.none_seated")
             self._unseat(live, seated[-1])
-            await self.storage.save_table(live.row)
+            await self.storage.tables.save_table(live.row)
         else:
             if level not in computer.ORDER or not computer.plays(live.row.game):
                 raise Refusal("err.stale")
@@ -177,12 +177,12 @@ class Lobby:
     async def _seat_computer(self, live: OpenTable, chat: ChatRow, level: str) -> None:
         uid = computer.next_seat(level, live.row.seats)
         name = computer.name(chat.lang, uid)  # in the chat's language, as it sits down here
-        await self._seat(live, await self.storage.touch_user(uid, name, None, None))
+        await self._seat(live, await self.storage.chats.touch_user(uid, name, None, None))
 
     async def _seat(self, live: OpenTable, user: UserRow) -> None:
         live.users[user.user_id] = user
         live.row = replace(live.row, seats=(*live.row.seats, user.user_id))
-        await self.storage.save_table(live.row)
+        await self.storage.tables.save_table(live.row)
 
     @chat_locked
     async def leave(self, chat_id: int, person: Person, table_id: int | None = None) -> OpenTable:
@@ -193,11 +193,11 @@ class Lobby:
             raise Refusal("err.not_seated")
         if live.in_deal and uid in live.deal_seats:  # a pulya (P14): not before its end
             raise Refusal(games.ui(live.row.game).key("err.leave_mid_deal"))
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         self._unseat(live, uid)
         if await self._too_few(live, chat):
             return live
-        await self.storage.save_table(live.row)
+        await self.storage.tables.save_table(live.row)
         if live.row.status == "lobby":
             self.show(live, chat)
         else:
@@ -232,12 +232,12 @@ class Lobby:
         live = self.port.table_in(chat_id)
         if live is None or user_id not in live.row.seats or user_id in live.row.leaving:
             return False
-        chat = await self.storage.chat(live.row.chat_id)
-        user = live.users.get(user_id) or await self.storage.user(user_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
+        user = live.users.get(user_id) or await self.storage.chats.user(user_id)
         name = shown_name(user.name if user else "?")
         if live.in_deal and user_id in live.deal_seats:
             live.row = replace(live.row, leaving=(*live.row.leaving, user_id))
-            await self.storage.save_table(live.row)
+            await self.storage.tables.save_table(live.row)
             self.port.arm_timer(live)  # if it is his move, the bot makes it
             key = "seat.kicked_after_deal" if kicked else "seat.left_after_deal"
             text = games.ui(live.row.game).text(chat.lang, key, name=name)  # a match: its end
@@ -249,7 +249,7 @@ class Lobby:
         await self.presenter.post(chat.chat_id, Rendered(t(chat.lang, key, name=name)))
         if await self._too_few(live, chat):
             return True
-        await self.storage.save_table(live.row)
+        await self.storage.tables.save_table(live.row)
         if live.row.status == "lobby":
             self.show(live, chat)
         return True
@@ -277,7 +277,7 @@ class Lobby:
         live.row = replace(live.row, leaving=())
         if await self._too_few(live, chat):
             return True
-        await self.storage.save_table(live.row)
+        await self.storage.tables.save_table(live.row)
         return False
 
     async def _table_exists(self, chat_id: int, lang: str) -> Refusal:
@@ -288,7 +288,7 @@ class Lobby:
         runner = seating.runner(live)
         user = live.users.get(runner) if runner is not None else None
         if user is None and runner is not None:  # a creator who never started the bot
-            user = await self.storage.user(runner)
+            user = await self.storage.chats.user(runner)
         return Refusal(
             "seat.table_open",
             game=games.ui(live.row.game).title(lang),
@@ -306,13 +306,13 @@ class Lobby:
         if not seating.may_run(live, person.user_id, is_admin):
             raise Refusal("err.only_creator_game")
         live.row = replace(live.row, game=games.next_game(live.row.game))
-        await self.storage.save_table(live.row)
-        self.show(live, await self.storage.chat(chat_id))
+        await self.storage.tables.save_table(live.row)
+        self.show(live, await self.storage.chats.chat(chat_id))
 
     def table(self, chat_id: int, table_id: int | None) -> OpenTable:
         """The table a press or a command names (`table_id`, else the chat's open one); a
         Refusal if it is not open there."""
-        chat_id = self.storage.moves.get(chat_id, chat_id)  # a press in the old group
+        chat_id = self.storage.chats.moves.get(chat_id, chat_id)  # a press in the old group
         live = self.port.tables.get(table_id) if table_id is not None else None
         if live is None and table_id is None:
             live = self.port.table_in(chat_id)

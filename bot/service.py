@@ -71,7 +71,7 @@ class GameService:
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.away_delay = away_delay
-        self.locks = ChatLocks(lambda chat_id: storage.moves.get(chat_id, chat_id))
+        self.locks = ChatLocks(lambda chat_id: storage.chats.moves.get(chat_id, chat_id))
         self._live: dict[int, OpenTable] = {}  # by table id
         self._langs: dict[int, str] = {}  # by user id
         self.timers = Timers(self._time_out)
@@ -108,7 +108,7 @@ class GameService:
 
     def table_in(self, chat_id: int) -> OpenTable | None:
         """The chat's open table, if any (a group's, by its old id too)."""
-        chat_id = self.storage.moves.get(chat_id, chat_id)
+        chat_id = self.storage.chats.moves.get(chat_id, chat_id)
         return next((live for live in self._live.values() if live.row.chat_id == chat_id), None)
 
     def busy(self) -> bool:
@@ -139,9 +139,9 @@ class GameService:
     async def resume(self) -> int:
         """Load every open table after a restart, re-show its messages, re-arm its timer."""
         await self.presenter.load()
-        rows = await self.storage.open_tables()
+        rows = await self.storage.tables.open_tables()
         for row in rows:
-            live = OpenTable(row, await self.storage.users((*row.seats, row.creator_id)))
+            live = OpenTable(row, await self.storage.chats.users((*row.seats, row.creator_id)))
             if row.status == "playing":
                 try:
                     await self.game(live).resume(live)
@@ -158,11 +158,11 @@ class GameService:
 
     async def touch(self, person: Person, *, started: bool = False) -> UserRow:
         """Record a user; `started` marks that they opened the private chat."""
-        user = await self.storage.touch_user(
+        user = await self.storage.chats.touch_user(
             person.user_id, person.name, person.username, pick_language(person.language_code)
         )
         if (started and not user.started) or (user.blocked and started):
-            await self.storage.set_user(person.user_id, started=1, blocked=0)
+            await self.storage.chats.set_user(person.user_id, started=1, blocked=0)
             user = replace(user, started=True, blocked=False)
         self._langs[user.user_id] = pick_language(user.lang)
         for live in self._live.values():
@@ -178,7 +178,7 @@ class GameService:
         every change of it goes through `touch`)."""
         lang = self._langs.get(user_id)
         if lang is None:
-            user = await self.storage.user(user_id)
+            user = await self.storage.chats.user(user_id)
             if user is None:
                 return pick_language(fallback)
             lang = self._langs[user_id] = pick_language(user.lang)
@@ -205,7 +205,7 @@ class GameService:
         (low, high), n = games.ui(live.row.game).players, len(live.row.seats)
         if not low <= n <= high:
             raise Refusal("err.wrong_players", low=low, high=high)
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         game = self.game(live)
         game.check_start(live, chat)
         await self._check_dealt_in(live, chat)
@@ -241,7 +241,7 @@ class GameService:
             live, person.user_id
         ):
             raise Refusal("err.only_creator_stop")
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         await self._close(live, chat, "table.stopped")
 
     async def _close(
@@ -252,7 +252,7 @@ class GameService:
         live.row = replace(live.row, status="closed", deadline=None)
         voided = False
         if live.play is None:  # a lobby (or a table the bot died starting: shown as a lobby)
-            await self.storage.save_table(live.row)
+            await self.storage.tables.save_table(live.row)
             self.lobby.show(live, chat, closed=reason if not announce else "lobby.closed")
         else:  # its deal in play voided, a match settled as it stands; shown for the last time
             voided = await self.game(live).stop(live, chat)
@@ -267,12 +267,12 @@ class GameService:
     async def repost(self, chat_id: int) -> None:
         """/pulya: the score sheet of the chat's table (a Preferans pulya's) posted again at the
         bottom of the group; with none in play, the final score of the last one closed here."""
-        chat_id = self.storage.moves.get(chat_id, chat_id)  # (a migrated group)
+        chat_id = self.storage.chats.moves.get(chat_id, chat_id)  # (a migrated group)
         live = self.table_in(chat_id)
         if live is not None and live.play is not None and await self.game(live).repost(live):
             return
         sheets = [game for game, kind in self._games.items() if kind.sheet]
-        closed = await self.storage.last_closed_table(chat_id, sheets)
+        closed = await self.storage.tables.last_closed_table(chat_id, sheets)
         final = await self._games[closed.game].final_sheet(closed) if closed else None
         if closed is None or final is None:
             raise Refusal("err.no_table" if live is None else "err.no_match")
@@ -292,7 +292,7 @@ class GameService:
         """The seated players the next deal deals to, and those it leaves out for want of chips:
         with a starting bankroll (F15) a player must hold what the game asks (SK13: two banks).
         The seated players' rows are read again (their names as the deal shows them)."""
-        live.users.update(await self.storage.users(live.row.seats))
+        live.users.update(await self.storage.chats.users(live.row.seats))
         seats = tuple(uid for uid in live.row.seats if not seating.sits_out(live, uid))
         start = settings_menu.bankroll(chat)
         if not start:
@@ -300,7 +300,7 @@ class GameService:
         need = games.ui(live.row.game).bankroll_need(
             chat.ante, chat.pot_of(live.row.game), len(seats)
         )
-        held = {user.user_id: bal for user, bal in await self.storage.balances(chat.chat_id)}
+        held = {user.user_id: bal for user, bal in await self.storage.money.balances(chat.chat_id)}
         short = tuple(uid for uid in seats if start + held.get(uid, 0) < need)
         return tuple(uid for uid in seats if uid not in short), short
 
@@ -323,7 +323,7 @@ class GameService:
     async def act(self, user_id: int, press: callbacks.Press) -> None:
         """A player pressed an action button in the private chat."""
         async with self._pressed(user_id, press) as live:
-            chat = await self.storage.chat(live.row.chat_id)  # (as it was before the step)
+            chat = await self.storage.chats.chat(live.row.chat_id)  # (as it was before the step)
             await self._after(live, chat, await self.game(live).act(live, user_id, press))
 
     async def toggle(self, user_id: int, press: callbacks.Press) -> None:
@@ -356,7 +356,7 @@ class GameService:
             if user_id not in live.row.seats:
                 raise Refusal("err.not_player")
             seating.back(live, user_id)  # pressing anything brings him back
-            chat = await self.storage.chat(chat_id)
+            chat = await self.storage.chats.chat(chat_id)
             await self._check_dealt_in(live, chat)
             await self._after(live, chat, await game.next_deal(live, chat))
 
@@ -409,7 +409,7 @@ class GameService:
             game = self.game(live)
             if self._live.get(table_id) is not live or game.position(live) is not deal:
                 return
-            chat = await self.storage.chat(live.row.chat_id)
+            chat = await self.storage.chats.chat(live.row.chat_id)
             await self._after(live, chat, await game.move(live, action, auto=False))
 
     async def _returns(self, live: OpenTable, user_id: int) -> None:
@@ -418,7 +418,7 @@ class GameService:
         away = user_id in live.row.away and user_id in live.row.seats  # dealt in or sitting out
         seating.back(live, user_id)
         if away:
-            await self.storage.save_table(live.row)
+            await self.storage.tables.save_table(live.row)
             self._arm_timer(live)
 
     # ---- timers ---------------------------------------------------------------------------------
@@ -471,14 +471,14 @@ class GameService:
             if self._live.get(table_id) is not live:
                 return
             if live.row.status == "lobby":  # nobody started the game
-                chat = await self.storage.chat(live.row.chat_id)
+                chat = await self.storage.chats.chat(live.row.chat_id)
                 await self._close(live, chat, "lobby.expired", announce=False)
                 return
             game = self.game(live)
             if live.play is None or (live.row.deal_no, live.step) != key:
                 return  # a timer of an earlier move
             if game.between_deals(live):  # nobody pressed "next deal"
-                chat = await self.storage.chat(live.row.chat_id)
+                chat = await self.storage.chats.chat(live.row.chat_id)
                 await self._close(live, chat, "table.closed_idle")
                 return
             seat = live.to_act
@@ -493,7 +493,7 @@ class GameService:
             if action is None:
                 return
             note = seating.count_time_out(live, user_id)  # None when he was stood in for
-            chat = await self.storage.chat(live.row.chat_id)
+            chat = await self.storage.chats.chat(live.row.chat_id)
             moved = await game.move(live, action, auto=True, note=note)
             if note is not None:
                 await self.chat.tell_timed_out(live, user_id, action)
@@ -504,7 +504,7 @@ class GameService:
     async def _refresh(self, live: OpenTable) -> None:
         """Every message of the table as it stands (after a restart, a group's move), its timer
         armed; a deal whose end the bot died before showing is ended now."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         if live.row.status == "lobby":
             self.lobby.show(live, chat)
         if live.play is None:  # (a table the bot died starting shows nothing more)
@@ -518,14 +518,14 @@ class GameService:
         shown = False
         for live in list(self._live.values()):
             if live.in_deal and user_id in live.deal_seats:
-                chat = await self.storage.chat(live.row.chat_id)
+                chat = await self.storage.chats.chat(live.row.chat_id)
                 await self.game(live).reshow(live, chat, user_id)
                 shown = True
         return shown
 
     async def dm_forbidden(self, user_id: int) -> None:
         """A player blocked the bot (or never started it): tell the group, keep the deal moving."""
-        if not await self.storage.mark_blocked(user_id):
+        if not await self.storage.chats.mark_blocked(user_id):
             return  # unknown, or told already (a 403 and my_chat_member may come together)
         for live in list(self._live.values()):
             if user_id in live.users:
@@ -542,7 +542,9 @@ class GameService:
         deal belong to the season being closed). Refusal when pressed twice or too late."""
         if self.table_in(chat_id) is not None:
             raise Refusal("season.table_open")
-        archived = await self.storage.new_season(self.storage.moves.get(chat_id, chat_id), closed)
+        archived = await self.storage.money.new_season(
+            self.storage.chats.moves.get(chat_id, chat_id), closed
+        )
         if archived is None:
             raise Refusal("err.stale")
         return archived
@@ -555,14 +557,16 @@ class GameService:
         Idempotent: the service messages and a ChatMigrated error may each come, twice."""
         self.presenter.moves[old_id] = new_id  # from now on, send there
         async with self.locks.moving(old_id, new_id):
-            if self.storage.moves.get(old_id) == new_id:
+            if self.storage.chats.moves.get(old_id) == new_id:
                 return
             moving = self.table_in(old_id)
             newer = self.table_in(new_id)
             if moving is not None and newer is not None:  # a chat has one open table: the
-                chat = await self.storage.chat(new_id)  # group's goes on, the newer one closes
+                chat = await self.storage.chats.chat(
+                    new_id
+                )  # group's goes on, the newer one closes
                 await self._close(newer, chat, "table.stopped")
-            await self.storage.migrate_chat(old_id, new_id, title)
+            await self.storage.chats.migrate_chat(old_id, new_id, title)
             log.info("chat %s moved to supergroup %s", old_id, new_id)
             if moving is not None:
                 moving.row = replace(moving.row, chat_id=new_id)
@@ -571,7 +575,7 @@ class GameService:
     async def removed(self, chat_id: int) -> None:
         """The bot was removed from a group or may no longer write there: a deal in play is
         voided with every chip of it returned and the table closed; balances stay."""
-        if chat_id in self.storage.moves or chat_id in self.presenter.moves:
+        if chat_id in self.storage.chats.moves or chat_id in self.presenter.moves:
             return  # the old id of a group that became a supergroup: nothing was removed
         async with self.locks.hold(chat_id):
             live = self.table_in(chat_id)
@@ -580,5 +584,5 @@ class GameService:
             log.info(
                 "chat %s: the bot cannot write there; table %s closed", chat_id, live.row.table_id
             )
-            chat = await self.storage.chat(chat_id)
+            chat = await self.storage.chats.chat(chat_id)
             await self._close(live, chat, "lobby.closed", announce=False)

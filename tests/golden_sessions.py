@@ -174,8 +174,8 @@ async def short_pulya(tg: FakeTelegram, db: Path, players: int, lang: str) -> st
     group, users = make_players(tg, players, lang=lang)
     script = Transcript(tg)
     async with running_bot(tg, db, seed=12, **ROOMY) as bot:
-        await bot.service.storage.chat(GROUP_ID, "Friends")
-        await bot.service.storage.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
+        await bot.service.storage.chats.chat(GROUP_ID, "Friends")
+        await bot.service.storage.chats.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
         await open_table(bot, group, users, "/newgame preferans")
         script.step(f"{players} players open a Preferans table, join and start")
         rng = random.Random(12)

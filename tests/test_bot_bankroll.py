@@ -42,9 +42,9 @@ async def test_a_player_short_of_the_bankroll_sits_out_and_the_group_is_told(
         await bot.idle()
         await users[0].press(menu, data=f"c:bankroll={BANKROLL}")
         await bot.idle()
-        chat = await storage.chat(group.id)
+        chat = await storage.chats.chat(group.id)
         assert chat.rules.get("bankroll") == BANKROLL
-        held = {u.user_id: BANKROLL + b for u, b in await storage.balances(group.id)}
+        held = {u.user_id: BANKROLL + b for u, b in await storage.money.balances(group.id)}
         short = {uid for uid, chips in held.items() if chips < chat.ante}  # F15: the ante
         assert short and len(users) - len(short) >= 2, held  # what this test needs
         # the next table deals only to those who hold the ante
@@ -61,7 +61,7 @@ async def test_a_player_short_of_the_bankroll_sits_out_and_the_group_is_told(
         shown = bot_messages(tg, group)[-1].text
         names = [u.first_name for u in users if u.id in short]
         assert "не хватает фишек для банкролла" in shown and all(n in shown for n in names)
-        before = {u.user_id: b for u, b in await storage.balances(group.id)}
+        before = {u.user_id: b for u, b in await storage.money.balances(group.id)}
         assert all(before[uid] == held[uid] - BANKROLL for uid in short)  # paid no ante
         assert await storage.check() == []
     assert tg.errors == []

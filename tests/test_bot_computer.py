@@ -189,11 +189,11 @@ async def test_a_practice_table_in_private_plays_against_computers(
         assert any("⏳ Ждите своего хода." in text for text in said)  # no group here
         assert not any("в группе" in text for text in said)
         storage = bot.service.storage
-        practice = {user.user_id: bal for user, bal in await storage.balances(alice.id)}
+        practice = {user.user_id: bal for user, bal in await storage.money.balances(alice.id)}
         amateurs = {computer.seat_id("rules", k) for k in (1, 2, 3)}
         assert set(practice) == {alice.id, *amateurs}
-        assert await storage.balances(GROUP_ID) == []
-        assert await storage.results(alice.id) == []  # practice: the league rates nothing
+        assert await storage.money.balances(GROUP_ID) == []
+        assert await storage.league.results(alice.id) == []  # practice: the league rates nothing
         assert await storage.check() == []
         _no_message_to_computers(tg)
 
@@ -306,8 +306,8 @@ def _pulya_table(bot: RunningBot, chat_id: int) -> OpenTable:
 
 async def _pref_lobby(bot: RunningBot, alice: FakeUser, levels: list[str]) -> int:
     """Alice alone in the group with computer players of `levels` at a pulya to 10; the table."""
-    await bot.service.storage.chat(GROUP_ID, "Friends")
-    await bot.service.storage.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
+    await bot.service.storage.chats.chat(GROUP_ID, "Friends")
+    await bot.service.storage.chats.set_chat(GROUP_ID, rules={"preferans": {"target": 10}})
     await alice.start()
     group = bot.tg.chat(GROUP_ID)
     await alice.send(group, "/newgame preferans")
@@ -368,7 +368,7 @@ async def test_p14_a_preferans_table_with_two_computer_players_plays_whole_deals
         assert bot.service.table_in(GROUP_ID) is None
         settled = await pref_settled(bot, table_id, price=1)
         assert settled.sheet.deals == 3 and any(settled.balances())
-        deals = await bot.service.storage.table_deals(table_id)
+        deals = await bot.service.storage.tables.table_deals(table_id)
         seat = deals[0].seats.index(amateur)
         decided = _pref_decisions(deals, seat)  # the Amateur's: the rules level on its knowledge
         assert len(decided) >= 3
@@ -412,8 +412,8 @@ async def test_p1_a_practice_pulya_seats_two_amateurs_and_resumes_a_pending_move
         await alice.send(alice.dm, "/stopgame")
         await bot.idle()
         assert bot.service.table_in(alice.id) is None
-        balances = await bot.service.storage.balances(alice.id)
-        chat = await bot.service.storage.chat(alice.id)
+        balances = await bot.service.storage.money.balances(alice.id)
+        chat = await bot.service.storage.chats.chat(alice.id)
         assert sum(balance for _, balance in balances) + chat.pot == 0
         _no_message_to_computers(tg)
 
@@ -436,7 +436,7 @@ async def test_an_away_preferans_player_is_played_by_the_rules_level(
         await tg.wait_for(lambda: pulya(live).sheet.deals >= 2, timeout=30)
         assert alice.id in live.row.away
         seat = live.deal_seats.index(alice.id)
-        deals = await bot.service.storage.table_deals(live.row.table_id)
+        deals = await bot.service.storage.tables.table_deals(live.row.table_id)
         await alice.send(alice.dm, "/stopgame")
         await bot.idle()
     hers = _pref_decisions(deals[:2], seat)

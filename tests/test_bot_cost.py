@@ -111,7 +111,7 @@ async def test_a_look_button_stays_valid_while_others_move(
 async def _slot_names(bot: RunningBot) -> set[str]:
     presenter = bot.service.presenter
     await presenter.save()
-    stored = set(await bot.service.storage.message_slots())
+    stored = set(await bot.service.storage.messages.message_slots())
     assert stored == set(presenter._slots), "the database and memory disagree"
     return stored
 
@@ -150,25 +150,25 @@ async def test_the_chat_row_is_cached_and_follows_every_write(
         storage = bot.service.storage
         await open_table(bot, group, users)
         reads = 0
-        original = storage.query_one
+        original = storage.jobs.query_one
 
         async def counted(*args: object) -> object:
             nonlocal reads
             reads += 1
             return await original(*args)  # type: ignore[arg-type]
 
-        storage.query_one = counted  # type: ignore[method-assign]
+        storage.jobs.query_one = counted  # type: ignore[method-assign]
         presses = await play_deal(bot, users, random.Random(6))
         # the chat row is read again only after chips moved (the settlement), not per press
         assert reads <= 1 < presses
-        storage.query_one = original  # type: ignore[method-assign]
+        storage.jobs.query_one = original  # type: ignore[method-assign]
 
         async def fresh() -> object:
-            storage.forget_chats()
-            return await storage.chat(GROUP_ID)
+            storage.jobs.forget_chats()
+            return await storage.chats.chat(GROUP_ID)
 
-        cached = await storage.chat(GROUP_ID)
+        cached = await storage.chats.chat(GROUP_ID)
         assert cached == await fresh()  # the pot after the deal's chips moved
-        await storage.set_chat(GROUP_ID, ante=7)
-        assert (await storage.chat(GROUP_ID)).ante == 7
-        assert await storage.chat(GROUP_ID) == await fresh()
+        await storage.chats.set_chat(GROUP_ID, ante=7)
+        assert (await storage.chats.chat(GROUP_ID)).ante == 7
+        assert await storage.chats.chat(GROUP_ID) == await fresh()

@@ -29,8 +29,8 @@ async def test_full_deal_through_the_bot(tg: FakeTelegram, tmp_path: Path, n_pla
         assert any("Итог сдачи" in text for text in texts), texts
         problems = await bot.service.storage.check()
         assert problems == []
-        balances = await bot.service.storage.balances(GROUP_ID)
-        chat = await bot.service.storage.chat(GROUP_ID)
+        balances = await bot.service.storage.money.balances(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert sum(b for _, b in balances) + chat.pot == 0
     assert tg.errors == [], tg.errors
     assert tg.unanswered_callbacks() == []

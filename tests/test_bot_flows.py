@@ -205,7 +205,7 @@ async def test_settings_menu_changes_house_rules_for_admins_only(
         query = await bob.press(bot_messages(tg, group)[-1], data="c:b:frap")
         await bot.idle()
         assert tg.callback_answer(query)["show_alert"]  # type: ignore[index]
-        chat = await bot.service.storage.chat(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert chat.rules == {"preset": "classic", "frap": {"penalties": "flat"}}
         assert chat.lang == "ru"
         await alice.press(bot_messages(tg, group)[-1], data="c:b:frap")
@@ -217,7 +217,7 @@ async def test_settings_menu_changes_house_rules_for_admins_only(
         await alice.press(bot_messages(tg, group)[-1], data="c:lang")
         await bot.idle()
         assert "Settings" in bot_messages(tg, group)[-1].text
-        assert (await bot.service.storage.chat(GROUP_ID)).ante == 20
+        assert (await bot.service.storage.chats.chat(GROUP_ID)).ante == 20
     assert tg.errors == []
 
 
@@ -225,8 +225,8 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
     async with table_of(tg, tmp_path, 4, seed=3) as (bot, group, users):
         await play_deal(bot, users, random.Random(3))
         storage = bot.service.storage
-        chat = await storage.chat(GROUP_ID)
-        ledger = await storage.ledger_rows(GROUP_ID)
+        chat = await storage.chats.chat(GROUP_ID)
+        ledger = await storage.money.ledger_rows(GROUP_ID)
         assert sum(amount for _, _, amount, _ in ledger) + chat.pot == 0
         await users[1].send(group, "/pot")
         await bot.idle()
@@ -235,7 +235,7 @@ async def test_pot_balance_history_and_hand_record(tg: FakeTelegram, tmp_path: P
         await users[1].send(group, "/balance")
         await bot.idle()
         text = bot_messages(tg, group)[-1].text
-        balances = await storage.balances(GROUP_ID)
+        balances = await storage.money.balances(GROUP_ID)
         assert any(balance < 0 for _, balance in balances)
         for user, balance in balances:
             assert f"{user.name}: {signed(balance)}" in text  # "−10" with the minus sign
@@ -276,8 +276,10 @@ async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_pa
     async with table_of(tg, tmp_path, 3, seed=8) as (bot, group, users):
         await play_deal(bot, users, random.Random(8))
         storage = bot.service.storage
-        pot_after_first = (await storage.chat(GROUP_ID)).pot
-        balances_after_first = dict((u.user_id, b) for u, b in await storage.balances(GROUP_ID))
+        pot_after_first = (await storage.chats.chat(GROUP_ID)).pot
+        balances_after_first = dict(
+            (u.user_id, b) for u, b in await storage.money.balances(GROUP_ID)
+        )
         latecomer = tg.user(3000, "Zoe")
         group.add(latecomer)
         await latecomer.start()
@@ -294,8 +296,8 @@ async def test_next_deal_button_and_stop_voids_the_deal(tg: FakeTelegram, tmp_pa
         await users[0].send(group, "/stopgame")
         await bot.idle()
         assert "отменена" in bot_messages(tg, group)[-1].text
-        assert (await storage.chat(GROUP_ID)).pot == pot_after_first
-        after_stop = {u.user_id: b for u, b in await storage.balances(GROUP_ID)}
+        assert (await storage.chats.chat(GROUP_ID)).pot == pot_after_first
+        after_stop = {u.user_id: b for u, b in await storage.money.balances(GROUP_ID)}
         assert after_stop == {**balances_after_first, latecomer.id: 0}  # her ante came back
         assert await storage.check() == []
         assert all(not action_buttons(control_message(tg, u)) for u in users)  # type: ignore[arg-type]

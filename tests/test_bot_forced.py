@@ -127,14 +127,14 @@ async def test_the_last_tricks_one_card_is_played_without_a_press_or_a_ping(
             for user in users:
                 assert _posted(tg, user) - before[user.id] == (user.id == nxt), user
         storage = bot.service.storage
-        [row, *_] = await storage.table_deals(live.row.table_id)
+        [row, *_] = await storage.tables.table_deals(live.row.table_id)
         assert row.status == "finished"
         done = _finished(game, row.record)
         last = done.tricks_played[-1]
         assert done.finished and not any(done.hands[play.seat] for play in last)  # the last
         assert len(row.record["actions"]) == pressed + len(last)  # the last trick: no press
-        ledger = [(uid, amount) for deal_id, uid, amount, _ in await storage.ledger_rows(GROUP_ID)
-                  if deal_id == row.deal_id]  # fmt: skip
+        rows = await storage.money.ledger_rows(GROUP_ID)
+        ledger = [(uid, amount) for deal_id, uid, amount, _ in rows if deal_id == row.deal_id]
         if game == "preferans":  # P16: chips move when the pulya closes, not after a deal
             assert ledger == []
             assert pulya(live).sheet.lines[0].outcome == done.outcome

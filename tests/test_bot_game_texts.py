@@ -202,10 +202,12 @@ def _deal_texts_result(game: str, lang: str, deal: TrickDeal) -> str:
 
 class _Stored:
     """What /stats reads of storage after the walk's deals: the players (none without a username)
-    and, `holding`, their chips; a pulya being written has moved nobody's chips yet."""
+    and, `holding`, their chips; a pulya being written has moved nobody's chips yet. It stands
+    for each part /stats reads (its chats, money and league) too."""
 
     def __init__(self, game: str, rows: list[DealRow], holding: bool) -> None:
         self.rows, self.game, self.holding = rows, game, holding
+        self.chats = self.money = self.league = self
         self.people = {
             uid: UserRow(uid, NAMES[uid - 1], None, None, True, False) for uid in (1, 2, 3, 4)
         }

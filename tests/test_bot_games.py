@@ -46,7 +46,7 @@ async def test_a_whole_deal_of_each_variant(
                 await bot.idle()
         storage = bot.service.storage
         assert await storage.check() == []
-        deals = await storage.recent_deals(GROUP_ID, 5)
+        deals = await storage.history.recent_deals(GROUP_ID, 5)
         assert deals and all(d.record["game"] == game for d in deals)
         for deal in deals:
             assert replay(deal.record).finished

@@ -143,7 +143,7 @@ async def open_lobby(bot: RunningBot, users: Sequence[FakeUser], command: str) -
 
 async def balances(bot: RunningBot) -> dict[str, int]:
     """Each player's chips in the group."""
-    return {u.name: b for u, b in await bot.service.storage.balances(GROUP_ID)}
+    return {u.name: b for u, b in await bot.service.storage.money.balances(GROUP_ID)}
 
 
 async def test_two_players_napoleon_made_then_failed_with_an_exchange(
@@ -179,7 +179,7 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         assert "Alice +60" in result and "Bob −60" in result  # N6: −10 + 50 + 20
         assert "← Bob +50" in result and "клад +20" in result and "Клад: 0" in result
         assert await balances(bot) == {"Alice": 60, "Bob": -60}
-        chat = await bot.service.storage.chat(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert chat.pot_of("napoleon") == 0
 
         next_deal = next(d for _, d in bot_messages(tg, group)[-1].buttons if d.startswith("n:"))
@@ -203,9 +203,9 @@ async def test_two_players_napoleon_made_then_failed_with_an_exchange(
         assert "→ Alice −50" in result
         assert await balances(bot) == {"Alice": 100, "Bob": -140}
         storage = bot.service.storage
-        assert (await storage.chat(GROUP_ID)).pot_of("napoleon") == 40
+        assert (await storage.chats.chat(GROUP_ID)).pot_of("napoleon") == 40
         assert await storage.check() == []
-        for deal in await storage.recent_deals(GROUP_ID, 5):
+        for deal in await storage.history.recent_deals(GROUP_ID, 5):
             assert deal.record["game"] == "napoleon" and replay(deal.record).finished
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []
@@ -285,10 +285,10 @@ async def test_random_deals_of_two_four_and_six_players(
                 await bot.idle()
         storage = bot.service.storage
         assert await storage.check() == []
-        chat = await storage.chat(GROUP_ID)
+        chat = await storage.chats.chat(GROUP_ID)
         assert chat.pot == chat.pot_of("napoleon")
         assert sum((await balances(bot)).values()) + chat.pot == 0
-        deals = await storage.recent_deals(GROUP_ID, 5)
+        deals = await storage.history.recent_deals(GROUP_ID, 5)
         assert [len(d.seats) for d in deals] == [n_players, n_players]
         for deal in deals:
             assert replay(deal.record).finished
@@ -324,7 +324,7 @@ async def test_n1_the_first_deal_shows_the_treasure_of_everyones_contribution(
     game's: tests/test_every_game.py)."""
     async with table_of(tg, tmp_path, 3, "/newgame napoleon", seed=5) as (bot, _, _):
         assert "Клад: 30" in group_text(tg, "сдача №1")
-        assert (await bot.service.storage.chat(GROUP_ID)).pot_of("napoleon") == 30
+        assert (await bot.service.storage.chats.chat(GROUP_ID)).pot_of("napoleon") == 30
     assert tg.errors == []
 
 
@@ -333,13 +333,13 @@ async def test_each_game_keeps_its_own_pot(tg: FakeTelegram, tmp_path: Path) -> 
     async with table_of(tg, tmp_path, 3, "/newgame frap", seed=7) as (bot, group, users):
         await play_deal(bot, users, random.Random(7))
         storage = bot.service.storage
-        frap_pot = (await storage.chat(GROUP_ID)).pot_of("frap")
+        frap_pot = (await storage.chats.chat(GROUP_ID)).pot_of("frap")
         await users[0].send(group, "/stopgame")
         await bot.idle()
         await open_lobby(bot, users, "/newgame napoleon")
         assert "Клад: 30" in group_text(tg, "Клад Наполеона")  # N1: not Frap's pot
         await play_deal(bot, users, random.Random(8))
-        chat = await storage.chat(GROUP_ID)
+        chat = await storage.chats.chat(GROUP_ID)
         assert chat.pot_of("frap") == frap_pot
         assert chat.pot == frap_pot + chat.pot_of("napoleon")
         await users[1].send(group, "/pot")
@@ -375,7 +375,7 @@ async def test_timers_pass_in_bidding_then_play_for_the_away(
         assert "Alice +50" in result  # −10 + 2 × 3u: the others passed by time-out (N2, N5)
         texts = "\n".join(t for m in bot_messages(tg, group) for t in (*m.history, m.text))
         assert "⏰ Bob" in texts and "💤 Carol" in texts
-        deal = (await bot.service.storage.recent_deals(GROUP_ID, 1))[0]
+        deal = (await bot.service.storage.history.recent_deals(GROUP_ID, 1))[0]
         words = [(a["seat"], a["do"]) for a in deal.record["actions"][:3]]
         assert words == [(0, "bid"), (1, "pass"), (2, "pass")]
         assert await bot.service.storage.check() == []
@@ -399,7 +399,7 @@ async def test_forged_bid_presses_are_refused(tg: FakeTelegram, tmp_path: Path) 
             await bot.idle()
             answer = tg.callback_answer(query)
             assert answer is not None and answer["text"], code  # refused (stale: a toast)
-        deal = await bot.service.storage.current_deal(1)
+        deal = await bot.service.storage.tables.current_deal(1)
         assert deal is not None and len(deal.record["actions"]) == 1
         await press(bot, bob, "3 взятки")
     assert tg.errors == []

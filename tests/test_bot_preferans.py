@@ -161,17 +161,17 @@ def _group(tg: FakeTelegram) -> list[StoredMessage]:
 async def _settled(bot: RunningBot, table_id: int, price: int) -> Match:
     """The pulya as stored, and the ledger holding exactly its settlement × the price (P16)."""
     storage = bot.service.storage
-    deals = await storage.table_deals(table_id)
+    deals = await storage.tables.table_deals(table_id)
     match = from_records([d.record for d in deals if d.status != "voided"], price)
-    rows = await storage.ledger_rows(GROUP_ID)
+    rows = await storage.money.ledger_rows(GROUP_ID)
     assert {reason for *_, reason in rows} == {SETTLEMENT}
     booked: dict[int, int] = {}
     for _, uid, amount, _ in rows:
         booked[uid] = booked.get(uid, 0) + amount
     seats = deals[0].seats
     assert booked == {u: price * w for u, w in zip(seats, match.balances(), strict=True) if w}
-    chat = await storage.chat(GROUP_ID)
-    assert sum(b for _, b in await storage.balances(GROUP_ID)) + chat.pot == 0
+    chat = await storage.chats.chat(GROUP_ID)
+    assert sum(b for _, b in await storage.money.balances(GROUP_ID)) + chat.pot == 0
     assert await storage.check() == []  # a restart starts: a voided deal books nothing
     return match
 
@@ -182,8 +182,8 @@ async def _open(
     group, users = make_players(tg, n, lang=lang)
     # Scripted presses play a deal in a second; people take minutes, far below 20 a minute.
     tg.group_limit = 10_000
-    await bot.service.storage.chat(GROUP_ID, "Friends")
-    await bot.service.storage.set_chat(
+    await bot.service.storage.chats.chat(GROUP_ID, "Friends")
+    await bot.service.storage.chats.set_chat(
         GROUP_ID, rules={"preferans": {"target": 10, "whist_price": price}}, lang=lang
     )
     await open_table(bot, group, users, "/newgame preferans")
@@ -259,7 +259,7 @@ async def test_p4_p10_history_n_tells_each_deal_of_the_pulya_in_full_then_sends_
         table_id = _live(bot).row.table_id
         await _play(bot, users, until=lambda: _match(bot).sheet.deals == len(PLAN))
         sheet = _match(bot).sheet
-        rows = await bot.service.storage.table_deals(table_id)
+        rows = await bot.service.storage.tables.table_deals(table_id)
         for number, (plan, row, line) in enumerate(
             zip(PLAN, rows[: len(PLAN)], sheet.lines, strict=True), start=1
         ):
@@ -427,7 +427,7 @@ async def test_p16_balance_and_top_in_a_first_pulya_say_chips_move_at_its_close_
         users = await _open(bot, tg, 3, price=5, lang=lang)
         await _play(bot, users, until=lambda: _match(bot).sheet.deals == 2, plans=())
         match = _match(bot)
-        assert await bot.service.storage.balances(GROUP_ID) == []  # no chip has moved yet
+        assert await bot.service.storage.money.balances(GROUP_ID) == []  # no chip has moved yet
         whists = match.balances()  # P16 with P14's top-up, were it closed now
         assert any(whists)
         stands = pref.settlement_lines(lang, match.names, whists, 5, stopped=True)[1:]
@@ -519,7 +519,7 @@ async def test_p14_stopgame_mid_pulya_voids_the_deal_and_settles_with_the_top_up
         await bot.idle()
         match = await _settled(bot, table_id, price=5)
         assert match.balances() == sheet.balances()  # P14: the top-up is in the balances
-        deals = await bot.service.storage.table_deals(table_id)
+        deals = await bot.service.storage.tables.table_deals(table_id)
         assert [d.status for d in deals] == ["finished", "finished", "voided"]
         texts = "\n".join(m.text for m in _group(tg))
         assert "the chips moved as settled" in texts and "The evening's result" in texts

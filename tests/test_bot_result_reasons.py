@@ -54,9 +54,9 @@ async def test_result_reasons_add_up_to_the_ledger_and_the_last_trick_stays(
             result = messages[-1]
             assert f"№{deal_no}" in result.text
             storage = bot.service.storage
-            deal = (await storage.recent_deals(GROUP_ID, 1))[0]
+            deal = (await storage.history.recent_deals(GROUP_ID, 1))[0]
             ledger: dict[int, int] = defaultdict(int)
-            for deal_id, user_id, amount, _ in await storage.ledger_rows(GROUP_ID):
+            for deal_id, user_id, amount, _ in await storage.money.ledger_rows(GROUP_ID):
                 if deal_id == deal.deal_id:
                     ledger[user_id] += amount
             for user in users:

@@ -195,12 +195,12 @@ async def test_p8_a_defenders_costly_card_is_read_back_from_the_review(
         await _settled(bot)
         again = bot_messages(bot.tg, bot.tg.world.chats[GROUP_ID])[-1].text
         assert again == text  # the kept review, the chat's deal number 1
-        kept = await bot.service.storage.deal_review(1)
+        kept = await bot.service.storage.history.deal_review(1)
         assert kept is not None and '"start":7' in kept.replace(" ", "")
         # a record that no longer replays: said so, nothing kept
         sql = "UPDATE deals SET record = ?, review = NULL WHERE deal_id = 1"
-        await bot.service.storage.connection.execute(sql, ('{"game": "preferans"}',))
-        await bot.service.storage.connection.commit()
+        await bot.service.storage.jobs.connection.execute(sql, ('{"game": "preferans"}',))
+        await bot.service.storage.jobs.connection.commit()
         await users[1].send(bot.tg.world.chats[GROUP_ID], "/review 1")
         await _settled(bot)
         said = bot_messages(bot.tg, bot.tg.world.chats[GROUP_ID])[-1].text
@@ -316,7 +316,7 @@ async def test_play_this_deal_again_opens_a_practice_table_with_the_same_hand(
         assert live is not None and live.row.chat_id == users[1].id  # his private chat
         assert live.row.seats[0] == users[1].id
         assert [computer.level_of(uid) for uid in live.row.seats[1:]] == ["strong", "strong"]
-        first = (await bot.service.storage.table_deals(live.row.table_id))[0].record
+        first = (await bot.service.storage.tables.table_deals(live.row.table_id))[0].record
         again = PrefDeal.new(
             PrefRules(), first["players"], first["dealer"], parse_cards(first["deck"])
         )[0]

@@ -75,7 +75,7 @@ async def _next_deal(bot: RunningBot, user: FakeUser, group_id: int) -> None:
 
 
 async def _balance(bot: RunningBot, group_id: int, user: FakeUser) -> int:
-    return dict((u.user_id, b) for u, b in await bot.service.storage.balances(group_id)).get(
+    return dict((u.user_id, b) for u, b in await bot.service.storage.money.balances(group_id)).get(
         user.id, 0
     )
 

@@ -46,10 +46,10 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
         await bot.idle()
         # what /stats must say of Оля, worked out here from the stored deals and ledger
         sums: dict[int, int] = {}
-        for deal_id, uid, amount, _ in await storage.ledger_rows(group.id):
+        for deal_id, uid, amount, _ in await storage.money.ledger_rows(group.id):
             if uid == users[2].id and deal_id is not None:
                 sums[deal_id] = sums.get(deal_id, 0) + amount
-        finished = [d for d in await storage.recent_deals(group.id, 100)]
+        finished = [d for d in await storage.history.recent_deals(group.id, 100)]
         mine = [d for d in finished if users[2].id in d.seats]
         declared = made = 0
         for deal in mine:
@@ -68,7 +68,7 @@ async def test_stats_after_deals_agree_with_the_ledger_and_records_and_names_dif
         assert f"Лучшая сдача: {signed(max(results))}, худшая: {signed(min(results))}" in text
         assert "Рекорды чата" in text
         (league,) = [
-            s for s in await storage.standings(group.id, "frap") if s.user_id == users[2].id
+            s for s in await storage.league.standings(group.id, "frap") if s.user_id == users[2].id
         ]
         mark = "?" if league.now.provisional else ""
         assert f"🏆 Рейтинг, Фрап: {league.now.shown}{mark}\n" in text, text  # one table: no change

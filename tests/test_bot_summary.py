@@ -46,7 +46,7 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
                 break
             await users[0].press(result, data=nxt[0])
             await bot.idle()
-        deals, results = await bot.service.storage.session(1)
+        deals, results = await bot.service.storage.money.session(1)
         assert deals >= 2 and any(results.values())
         await users[0].send(group, "/stopgame")
         await bot.idle()
@@ -57,7 +57,7 @@ async def test_stopgame_posts_the_evening_and_its_transfers_settle_it_exactly(
         left: dict[str, int] = {}
         transfers = 0
         summary, _, league = text.partition("🏆")  # the result, then the league after it
-        rated = await bot.service.storage.standings(group.id, game)
+        rated = await bot.service.storage.league.standings(group.id, game)
         assert {s.user_id for s in rated} == set(names.values())
         for s in rated:
             name = next(n for n, uid in names.items() if uid == s.user_id)
@@ -109,8 +109,8 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         await play_deal(bot, users, rng)
         await users[0].send(group, "/stopgame")
         await bot.idle()
-        before = {u.user_id: b for u, b in await storage.balances(group.id)}
-        rows = len(await storage.ledger_rows(group.id))
+        before = {u.user_id: b for u, b in await storage.money.balances(group.id)}
+        rows = len(await storage.money.ledger_rows(group.id))
         assert any(before.values())
         await users[1].send(group, "/newseason")  # not an admin
         await bot.idle()
@@ -121,25 +121,27 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         data = next(d for _, d in ask.buttons if d and d.startswith("z:"))
         refused = await users[1].press(ask, data=data)  # only an admin confirms
         await bot.idle()
-        assert {u.user_id: b for u, b in await storage.balances(group.id)} == before
+        assert {u.user_id: b for u, b in await storage.money.balances(group.id)} == before
         answer = tg.callback_answer(refused)
         assert answer is not None and answer.get("show_alert")
         await users[0].press(ask, data=data)
         await bot.idle()
         assert "Сезон 1 закрыт" in bot_messages(tg, group)[-1].text
-        assert all(b == 0 for _, b in await storage.balances(group.id))
-        assert (await storage.chat(group.id)).pot == 0
-        ledger = await storage.ledger_rows(group.id)
+        assert all(b == 0 for _, b in await storage.money.balances(group.id))
+        assert (await storage.chats.chat(group.id)).pot == 0
+        ledger = await storage.money.ledger_rows(group.id)
         assert len(ledger) == rows + sum(1 for v in before.values() if v)  # history kept
         assert {u: -a for _, u, a, r in ledger[rows:] if r == "season"} == {
             u: v for u, v in before.items() if v
         }
-        assert await storage.seasons(group.id) == 1
+        assert await storage.money.seasons(group.id) == 1
         assert await storage.check() == []
         await users[2].send(group, "/top")  # the league starts anew too
         await bot.idle()
         assert "пока ни у кого нет рейтинга" in bot_messages(tg, group)[-1].text
-        assert {season for _, season, _, _, _, _ in await storage.ratings()} == {0}  # archived
+        assert {season for _, season, _, _, _, _ in await storage.league.ratings()} == {
+            0
+        }  # archived
         await users[2].send(group, "/top 1")  # the closed season's table stays readable
         await bot.idle()
         past = bot_messages(tg, group)[-1].text
@@ -157,5 +159,5 @@ async def test_newseason_archives_the_balances_once_an_admin_confirms(
         await bot.idle()
         answer = tg.callback_answer(again)
         assert answer is not None and answer["text"] and not answer["show_alert"]  # a toast
-        assert await storage.seasons(group.id) == 1
+        assert await storage.money.seasons(group.id) == 1
     assert tg.errors == []

@@ -120,7 +120,7 @@ async def test_a_player_who_turned_pings_off_keeps_one_silent_message(
         await quiet.press(menu, text="🔕 Выключить")
         await bot.idle()
         assert "выключены" in menu.text and menu.buttons[0][0] == "🔔 Включить"
-        stored = await bot.service.storage.user(quiet.id)
+        stored = await bot.service.storage.chats.user(quiet.id)
         assert stored is not None and not stored.pings
         await open_table(bot, group, users)
         (hand,) = _hands(tg, quiet)
@@ -140,7 +140,7 @@ async def test_a_player_who_turned_pings_off_keeps_one_silent_message(
         await quiet.send(quiet.dm, "/pings on")
         await bot.idle()
         assert "включены" in bot_messages(tg, quiet)[-1].text
-        assert (await bot.service.storage.user(quiet.id)).pings  # type: ignore[union-attr]
+        assert (await bot.service.storage.chats.user(quiet.id)).pings  # type: ignore[union-attr]
     assert tg.errors == []
 
 
@@ -237,7 +237,7 @@ async def test_a_group_speaks_the_language_of_whoever_opens_its_first_table(
         assert "Trump" in bot_messages(tg, group)[-1].text
         await users[0].send(group, "/stopgame")
         await bot.idle()
-        chat = await bot.service.storage.chat(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert chat.lang == "en" and chat.lang_chosen
     assert tg.errors == []
 
@@ -270,24 +270,24 @@ async def test_language_without_an_argument_offers_buttons_and_changes_nothing(
         await bot.idle()
         menu = bot_messages(tg, bob)[-1]
         assert [text for text, _ in menu.buttons] == ["✓ Русский", "English"]
-        assert (await storage.user(bob.id)).lang == "ru"  # type: ignore[union-attr]
+        assert (await storage.chats.user(bob.id)).lang == "ru"  # type: ignore[union-attr]
         await bob.press(menu, text="English")
         await bot.idle()
         assert menu.text == "Private messages are now in English." and not menu.buttons
-        assert (await storage.user(bob.id)).lang == "en"  # type: ignore[union-attr]
+        assert (await storage.chats.user(bob.id)).lang == "en"  # type: ignore[union-attr]
         # in the group: the chat's language, which only an admin may choose
         await bob.send(group, "/language")
         await bot.idle()
         menu = bot_messages(tg, group)[-1]
-        assert (await storage.chat(GROUP_ID)).lang == "ru"
+        assert (await storage.chats.chat(GROUP_ID)).lang == "ru"
         query = await bob.press(menu, text="English")
         await bot.idle()
         answer = tg.callback_answer(query)
         assert answer is not None and answer["show_alert"]
-        assert (await storage.chat(GROUP_ID)).lang == "ru"
+        assert (await storage.chats.chat(GROUP_ID)).lang == "ru"
         await alice.press(menu, text="English")
         await bot.idle()
-        assert (await storage.chat(GROUP_ID)).lang == "en"
+        assert (await storage.chats.chat(GROUP_ID)).lang == "en"
         assert menu.text == "🌐 This chat now speaks English."
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []
@@ -312,7 +312,7 @@ async def test_history_numbers_deals_per_chat_with_dates(tg: FakeTelegram, tmp_p
         await _play_one(bot, elsewhere, users)  # another chat's deals come first
         await _play_one(bot, group, users)
         storage = bot.service.storage
-        ((number, deal),) = await storage.numbered_deals(GROUP_ID, limit=5)
+        ((number, deal),) = await storage.history.numbered_deals(GROUP_ID, limit=5)
         assert number == 1 and deal.deal_id > 1
         await users[1].send(group, "/history")
         await bot.idle()
@@ -352,9 +352,9 @@ async def test_chats_that_had_tables_keep_their_language_after_the_upgrade(tmp_p
         db.commit()
     storage = await Storage.open(str(path))
     try:
-        assert (await storage.chat(-1)).lang_chosen
-        assert not (await storage.chat(-2)).lang_chosen
-        user = await storage.user(7)
+        assert (await storage.chats.chat(-1)).lang_chosen
+        assert not (await storage.chats.chat(-2)).lang_chosen
+        user = await storage.chats.user(7)
         assert user is not None and user.pings
     finally:
         await storage.close()

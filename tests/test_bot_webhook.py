@@ -37,7 +37,9 @@ async def test_updates_posted_to_the_webhook_play_a_deal(tg: FakeTelegram, tmp_p
         await open_table(bot, group, users)
         assert await play_deal(bot, users, random.Random(3)) > 0
         assert await bot.service.storage.check() == []
-        assert len(await bot.service.storage.ledger_rows(GROUP_ID)) > len(users)  # antes, result
+        assert len(await bot.service.storage.money.ledger_rows(GROUP_ID)) > len(
+            users
+        )  # antes, result
     assert tg.calls("getUpdates") == []  # no polling at all
     assert tg.webhook.deliveries and all(status == 200 for _, status in tg.webhook.deliveries)
     assert tg.updates.unconfirmed == 0
@@ -72,8 +74,8 @@ async def test_a_post_without_the_right_secret_is_refused(
             assert response.status == 403
         await bot.idle()
         assert tg.log[calls_before:] == []  # the bot did not answer or send anything
-        assert await bot.service.storage.open_table(group.id) is None
-        assert await bot.service.storage.user(users[0].id) is None
+        assert await bot.service.storage.tables.open_table(group.id) is None
+        assert await bot.service.storage.chats.user(users[0].id) is None
 
 
 async def test_a_restart_in_webhook_mode_keeps_the_table_and_resets_the_webhook(
@@ -86,9 +88,9 @@ async def test_a_restart_in_webhook_mode_keeps_the_table_and_resets_the_webhook(
     first = webhook_overrides(tg)
     async with running_bot(tg, db, seed=5, **first) as bot:
         await open_table(bot, group, users)
-        table = await bot.service.storage.open_table(group.id)
+        table = await bot.service.storage.tables.open_table(group.id)
         assert table is not None
-        before = await bot.service.storage.current_deal(table.table_id)
+        before = await bot.service.storage.tables.current_deal(table.table_id)
         assert before is not None
     mover = next(u for u in users if (m := control_message(tg, u)) and action_buttons(m))
     message = control_message(tg, mover)
@@ -104,7 +106,7 @@ async def test_a_restart_in_webhook_mode_keeps_the_table_and_resets_the_webhook(
         await bot.idle()
         assert tg.webhook.url == second["webhook_url"] and tg.updates.unconfirmed == 0
         assert tg.callback_answer(query) is not None
-        after = await bot.service.storage.current_deal(table.table_id)
+        after = await bot.service.storage.tables.current_deal(table.table_id)
         assert after is not None and after.deal_id == before.deal_id
         assert len(after.record["actions"]) == len(before.record["actions"]) + 1
         assert await play_deal(bot, users, random.Random(5)) > 0

@@ -143,7 +143,7 @@ async def finish(table: Table, rng: random.Random) -> int:
         if live.deal_id != deal_id or not live.in_deal:
             break
         await move(table, rng)
-    row = await table.bot.service.storage.deal(deal_id)
+    row = await table.bot.service.storage.tables.deal(deal_id)
     assert row is not None and row.status == "finished", row
     return deal_id
 
@@ -151,8 +151,8 @@ async def finish(table: Table, rng: random.Random) -> int:
 async def money(table: Table) -> tuple[dict[int, int], int]:
     """Each player's chips in the group and the group's pots."""
     storage = table.bot.service.storage
-    balances = {user.user_id: b for user, b in await storage.balances(GROUP_ID)}
-    return balances, (await storage.chat(GROUP_ID)).pot
+    balances = {user.user_id: b for user, b in await storage.money.balances(GROUP_ID)}
+    return balances, (await storage.chats.chat(GROUP_ID)).pot
 
 
 Shown = tuple[int, int, str, list[tuple[str, str | None]]]  # a chat, a message, its text, buttons
@@ -253,7 +253,7 @@ async def test_stopgame_mid_deal_voids_it_and_its_buttons(
         assert table.bot.service.table_in(GROUP_ID) is None
         assert not any(moves_now(control_message(tg, user)) for user in table.users)
         storage = table.bot.service.storage
-        row = await storage.deal(deal_id)
+        row = await storage.tables.deal(deal_id)
         assert row is not None and row.status == "voided"
         # the first deal voided: every ante back, nobody won or lost a chip (at a pulya, P16,
         # and the toy game, no chip had moved)

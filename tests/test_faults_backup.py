@@ -93,12 +93,12 @@ async def test_a_backup_taken_during_play_opens_and_passes_the_check(
         storage = await Storage.open(str(copy))
         try:
             assert await storage.check() == []
-            tables = await storage.open_tables()
+            tables = await storage.tables.open_tables()
             assert [t.chat_id for t in tables] == [GROUP_ID]
-            deal = await storage.current_deal(tables[0].table_id)
+            deal = await storage.tables.current_deal(tables[0].table_id)
             assert deal is not None and deal.status == "playing"
-            chat = await storage.chat(GROUP_ID)
-            balances = sum(b for _, b in await storage.balances(GROUP_ID))
+            chat = await storage.chats.chat(GROUP_ID)
+            balances = sum(b for _, b in await storage.money.balances(GROUP_ID))
             assert chat.pot + balances == 0 and chat.pot > 0
         finally:
             await storage.close()
@@ -129,11 +129,11 @@ async def test_export_sends_admins_the_ledger_whose_sums_are_the_balances(
         assert document.file_name.endswith(".csv")
         rows = list(csv.DictReader(io.StringIO(document.content.decode("utf-8-sig"))))
         storage = bot.service.storage
-        assert len(rows) == len(await storage.ledger_rows(GROUP_ID))
+        assert len(rows) == len(await storage.money.ledger_rows(GROUP_ID))
         sums: Counter[int] = Counter()
         for row in rows:
             sums[int(row["user_id"])] += int(row["amount"])
-        balances = {u.user_id: b for u, b in await storage.balances(GROUP_ID)}
+        balances = {u.user_id: b for u, b in await storage.money.balances(GROUP_ID)}
         assert dict(sums) == balances
-        assert sum(sums.values()) == -(await storage.chat(GROUP_ID)).pot
+        assert sum(sums.values()) == -(await storage.chats.chat(GROUP_ID)).pot
         assert {row["player"] for row in rows} == {u.first_name for u in users}

@@ -81,7 +81,9 @@ async def test_a_full_disk_mid_deal_loses_nothing_and_play_resumes(
         sql.execute("VACUUM")
     async with running_bot(tg, db, seed=6) as bot:
         await open_table(bot, group, users)
-        connection = bot.service.storage.connection  # the bot's: max_page_count is per connection
+        connection = (
+            bot.service.storage.jobs.connection
+        )  # the bot's: max_page_count is per connection
         (pages,) = await (await connection.execute("PRAGMA page_count")).fetchone()  # type: ignore[misc]
         await connection.execute(f"PRAGMA max_page_count={pages + 2}")
         await connection.execute("CREATE TABLE filler (junk BLOB)")  # the disk fills up

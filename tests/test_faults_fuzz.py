@@ -160,7 +160,7 @@ async def _snapshot(service: GameService) -> Any:
         )
         for table_id, lv in service._live.items()
     }
-    db = service.storage.connection
+    db = service.storage.jobs.connection
     tables = {}
     for name in ("chats", "balances", "tables", "deals", "ledger"):
         async with db.execute(f"SELECT * FROM {name} ORDER BY 1, 2") as cursor:

@@ -65,9 +65,9 @@ async def before(bot: RunningBot, group: FakeChat) -> Before:
     live = bot.service.table_in(OLD_ID)
     assert live is not None and live.in_deal
     return Before(
-        (await storage.chat(OLD_ID)).pot,
-        {u.user_id: b for u, b in await storage.balances(OLD_ID)},
-        len(await storage.ledger_rows(OLD_ID)),
+        (await storage.chats.chat(OLD_ID)).pot,
+        {u.user_id: b for u, b in await storage.money.balances(OLD_ID)},
+        len(await storage.money.ledger_rows(OLD_ID)),
         live.row.deal_no,
         old_messages(bot.tg, group),
     )
@@ -87,14 +87,16 @@ async def assert_moved(bot: RunningBot, group: FakeChat, was: Before) -> None:
     messages are as they were."""
     storage = bot.service.storage
     new = bot.tg.chat(NEW_ID)
-    assert await storage.chat_moves() == {OLD_ID: NEW_ID}
-    assert await storage.ledger_rows(OLD_ID) == [] and await storage.balances(OLD_ID) == []
+    assert await storage.chats.chat_moves() == {OLD_ID: NEW_ID}
+    assert (
+        await storage.money.ledger_rows(OLD_ID) == [] and await storage.money.balances(OLD_ID) == []
+    )
     sql = "SELECT chat_id FROM chats WHERE chat_id IN (?, ?)"
-    rows = await storage.query(sql, (OLD_ID, NEW_ID))
+    rows = await storage.jobs.query(sql, (OLD_ID, NEW_ID))
     assert [r["chat_id"] for r in rows] == [NEW_ID]
-    assert (await storage.chat(NEW_ID)).pot == was.pot
-    assert {u.user_id: b for u, b in await storage.balances(NEW_ID)} == was.balances
-    assert len(await storage.ledger_rows(NEW_ID)) == was.ledger
+    assert (await storage.chats.chat(NEW_ID)).pot == was.pot
+    assert {u.user_id: b for u, b in await storage.money.balances(NEW_ID)} == was.balances
+    assert len(await storage.money.ledger_rows(NEW_ID)) == was.ledger
     live = bot.service.table_in(NEW_ID)
     assert live is not None and live.row.chat_id == NEW_ID and live.row.deal_no == was.deal_no
     assert tables(bot.tg, new, was.deal_no) == 1  # re-posted there, once
@@ -135,7 +137,7 @@ async def test_a_group_upgraded_mid_deal_plays_on_in_the_supergroup(
         tg.migrate(group, NEW_ID, by=users[0], announce=first == "service messages")
         await bot.idle()
         if first == "error":
-            assert bot.service.storage.moves == {}  # nothing told the bot yet
+            assert bot.service.storage.chats.moves == {}  # nothing told the bot yet
             await move(bot, users, rng)  # its table edit is refused: migrate_to_chat_id
             assert any("upgraded to a supergroup" in (c.description or "") for c in tg.errors)
         else:
@@ -167,7 +169,7 @@ async def test_a_group_upgraded_while_the_bot_is_down(
     async with running_bot(tg, db, seed=7) as bot:
         await bot.idle()
         if not announced:
-            assert bot.service.storage.moves == {}
+            assert bot.service.storage.chats.moves == {}
             await move(bot, users, rng)  # the table's edit is refused: migrate_to_chat_id
         await assert_moved(bot, group, was)
     tg.announce_migration(group, by=users[0])

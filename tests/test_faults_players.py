@@ -109,7 +109,7 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
         assert live is not None and set(live.row.away) == {u.id for u in afk}
         # the moves made for them: the engine's default at each of the two time-outs, then,
         # away, the rules level's
-        deal_row = await bot.service.storage.current_deal(1)
+        deal_row = await bot.service.storage.tables.current_deal(1)
         assert deal_row is not None and deal_row.status == "finished"
         made_for = {deal_row.seats.index(u.id): 0 for u in afk}
         deal = start(deal_row.record)
@@ -340,7 +340,7 @@ async def test_concurrent_double_presses_apply_once(tg: FakeTelegram, tmp_path: 
         await users[0].press(menu, data="c:o:frap:pen")
         await users[0].press(menu, data="c:o:frap:pen")
         await bot.idle()
-        chat = await bot.service.storage.chat(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert chat.rules["frap"] == {"penalties": "flat"}
     assert tg.errors == []
     assert tg.unanswered_callbacks() == []
@@ -399,30 +399,30 @@ async def test_stopgame_mid_deal_needs_rights_and_voids_by_reversal(
         await users[0].press(bot_messages(tg, group)[-1], data="c:o:frap:am")
         await bot.idle()
         storage = bot.service.storage
-        balances_before = {u.user_id: b for u, b in await storage.balances(GROUP_ID)}
-        pot_before = (await storage.chat(GROUP_ID)).pot
+        balances_before = {u.user_id: b for u, b in await storage.money.balances(GROUP_ID)}
+        pot_before = (await storage.chats.chat(GROUP_ID)).pot
         result = next(m for m in bot_messages(tg, group) if "Итог" in m.text)
         await users[1].press(result, data=_data(result, "n:"))
         await bot.idle()
-        ledger_mid_deal = await storage.ledger_rows(GROUP_ID)
+        ledger_mid_deal = await storage.money.ledger_rows(GROUP_ID)
         await users[1].send(group, "/stopgame")  # neither the table's creator nor an admin
         await bot.idle()
         assert "создатель стола или администратор" in bot_messages(tg, group)[-1].text
         assert bot.service.find(1) is not None
-        assert await storage.ledger_rows(GROUP_ID) == ledger_mid_deal
+        assert await storage.money.ledger_rows(GROUP_ID) == ledger_mid_deal
         await admin.send(group, "/stopgame")
         await bot.idle()
         assert "отменена" in bot_messages(tg, group)[-1].text
         assert bot.service.find(1) is None
-        ledger = await storage.ledger_rows(GROUP_ID)
+        ledger = await storage.money.ledger_rows(GROUP_ID)
         assert ledger[: len(ledger_mid_deal)] == ledger_mid_deal  # reversed, not deleted
         reversal = ledger[len(ledger_mid_deal) :]
         assert reversal and all(reason == "void" for *_, reason in reversal)
         deal_id = ledger_mid_deal[-1][0]
         assert all(d == deal_id for d, *_ in reversal)
-        assert {u.user_id: b for u, b in await storage.balances(GROUP_ID)} == balances_before
-        assert (await storage.chat(GROUP_ID)).pot == pot_before
-        deal = await storage.deal(deal_id)  # type: ignore[arg-type]
+        assert {u.user_id: b for u, b in await storage.money.balances(GROUP_ID)} == balances_before
+        assert (await storage.chats.chat(GROUP_ID)).pot == pot_before
+        deal = await storage.tables.deal(deal_id)  # type: ignore[arg-type]
         assert deal is not None and deal.status == "voided"
         replay(deal.record)
         assert await storage.check() == []

@@ -34,18 +34,20 @@ async def test_settling_a_deal_twice_changes_nothing(tg: FakeTelegram, tmp_path:
         storage = bot.service.storage
         live = bot.service.find(1)
         assert live is not None and deal_of(live) is not None and live.deal_id is not None
-        ledger = await storage.ledger_rows(GROUP_ID)
-        chat = await storage.chat(GROUP_ID)
+        ledger = await storage.money.ledger_rows(GROUP_ID)
+        chat = await storage.chats.chat(GROUP_ID)
         again = [Movement(users[0].id, 5, "tricks"), Movement(users[1].id, -5, "penalty")]
         moved = replace(live.row, deal_no=live.row.deal_no + 100)
         with pytest.raises(RuntimeError, match="not in play"):
             record = deal_of(live).to_record()
-            await storage.save_step(moved, live.deal_id, record, again, finished=True)
-        assert await storage.table(1) == live.row  # the step's first statement rolled back too
-        assert await storage.void_deal(live.row, live.deal_id) == []  # a finished deal stays
-        assert await storage.ledger_rows(GROUP_ID) == ledger
-        storage.forget_chats()  # read the row itself, not the cached one
-        assert await storage.chat(GROUP_ID) == chat
+            await storage.tables.save_step(moved, live.deal_id, record, again, finished=True)
+        assert (
+            await storage.tables.table(1) == live.row
+        )  # the step's first statement rolled back too
+        assert await storage.tables.void_deal(live.row, live.deal_id) == []  # a finished deal stays
+        assert await storage.money.ledger_rows(GROUP_ID) == ledger
+        storage.jobs.forget_chats()  # read the row itself, not the cached one
+        assert await storage.chats.chat(GROUP_ID) == chat
         assert await storage.check() == []
 
 
@@ -99,9 +101,9 @@ async def test_a_redeal_starts_from_the_pot_as_stored(tg: FakeTelegram, tmp_path
             await mover.press(control_message(tg, mover), data=data)  # type: ignore[arg-type]
             await bot.idle()
         storage = bot.service.storage
-        redeal = await storage.current_deal(1)
+        redeal = await storage.tables.current_deal(1)
         assert redeal is not None and redeal.deal_no == 2 and redeal.record.get("redeal")
-        chat = await storage.chat(GROUP_ID)
+        chat = await storage.chats.chat(GROUP_ID)
         assert redeal.record["pot"] == chat.pot == 4 * 2 * 10  # antes of F3 and three F8 rounds
         assert await storage.check() == []
 
@@ -110,18 +112,18 @@ async def test_a_ledger_row_changes_chat_only_along_a_recorded_move(tmp_path: Pa
     """migrate_chat moves ledger rows to the supergroup; any other change of a ledger
     row, its chat included, is still refused; a chat row the supergroup got first is merged."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
-    await storage.touch_user(2, "Bob", None, "ru")
-    await storage.chat(-40, "Old")
-    table = await storage.create_table(-40, "frap", 2)
+    await storage.chats.touch_user(2, "Bob", None, "ru")
+    await storage.chats.chat(-40, "Old")
+    table = await storage.tables.create_table(-40, "frap", 2)
     assert table is not None
     playing = replace(table, status="playing", deal_no=1)
-    await storage.start_deal(playing, {}, [Movement(2, -10, "ante")])
-    await storage.chat(-1000040, "New")  # someone typed in the supergroup before the move
-    assert await storage.migrate_chat(-40, -1000040, "New") is True
-    assert await storage.migrate_chat(-40, -1000040, "New") is False  # done already
-    assert await storage.ledger_rows(-1000040) == [(1, 2, -10, "ante")]
-    assert (await storage.chat(-40)).chat_id == -1000040  # the old id leads to the new row
-    assert (await storage.chat(-1000040)).pot == 10
+    await storage.tables.start_deal(playing, {}, [Movement(2, -10, "ante")])
+    await storage.chats.chat(-1000040, "New")  # someone typed in the supergroup before the move
+    assert await storage.chats.migrate_chat(-40, -1000040, "New") is True
+    assert await storage.chats.migrate_chat(-40, -1000040, "New") is False  # done already
+    assert await storage.money.ledger_rows(-1000040) == [(1, 2, -10, "ante")]
+    assert (await storage.chats.chat(-40)).chat_id == -1000040  # the old id leads to the new row
+    assert (await storage.chats.chat(-1000040)).pot == 10
     assert await storage.check() == []
     await storage.close()
     with closing(sqlite3.connect(tmp_path / "db.sqlite3")) as db:
@@ -133,13 +135,15 @@ async def test_a_ledger_row_changes_chat_only_along_a_recorded_move(tmp_path: Pa
 async def test_a_deal_left_in_play_at_a_closed_table_is_half_settled(tmp_path: Path) -> None:
     """The start-up check names a deal whose chips are booked but which no table plays."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
-    await storage.chat(-40, "Old")
-    table = await storage.create_table(-40, "frap", 2)
+    await storage.chats.chat(-40, "Old")
+    table = await storage.tables.create_table(-40, "frap", 2)
     assert table is not None
     playing = replace(table, status="playing", deal_no=1)
-    await storage.start_deal(playing, {}, [Movement(2, -10, "ante")])
+    await storage.tables.start_deal(playing, {}, [Movement(2, -10, "ante")])
     assert await storage.check() == []
-    await storage.save_table(replace(playing, status="closed"))  # closed, the deal not voided
+    await storage.tables.save_table(
+        replace(playing, status="closed")
+    )  # closed, the deal not voided
     (problem,) = await storage.check()
     assert problem.line() == "chat -40: half-settled check: deal 1 in play at no table"
     await storage.close()

@@ -122,7 +122,7 @@ async def test_deleted_messages_are_posted_again(tg: FakeTelegram, tmp_path: Pat
         await play_deal(bot, users, random.Random(3))
         assert _stale_slots(bot) == []
         assert await bot.service.storage.check() == []
-        chat = await bot.service.storage.chat(GROUP_ID)
+        chat = await bot.service.storage.chats.chat(GROUP_ID)
         assert chat.chat_id == GROUP_ID
     gone = [e for e in tg.errors if e.description and "not found" in e.description]
     assert len(gone) == 2 and gone == tg.errors  # one failed edit each; no "not modified"

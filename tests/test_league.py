@@ -40,7 +40,7 @@ async def _rated_evening(
     live = bot.service.table_in(GROUP_ID)
     assert live is not None
     rng = random.Random(5)
-    while await bot.service.storage.last_finished(live.row.table_id) is None:
+    while await bot.service.storage.history.last_finished(live.row.table_id) is None:
         mover = next(u for u in users if moves_now(control_message(bot.tg, u)))
         message = control_message(bot.tg, mover)
         assert message is not None
@@ -71,13 +71,13 @@ async def test_a_rated_result_of_each_game_reaches_top_and_survives_a_rebuild(
     async with running_bot(tg, db, seed=5) as bot:
         await _rated_evening(bot, group, users, game)
         storage = bot.service.storage
-        (result,) = await storage.results(GROUP_ID)
+        (result,) = await storage.league.results(GROUP_ID)
         players = [uid for uid, _, _ in result.players]
         assert sorted(players) == sorted(u.id for u in users) and result.game == game
         chips = _chips(db, result.deal_id, players)
         assert [c for _, c, _ in result.players] == chips  # the deal's ledger rows
         want = rating.rate([Rating()] * 3, chips)
-        got = {uid: r for _, _, g, uid, _, r in await storage.ratings() if g == game}
+        got = {uid: r for _, _, g, uid, _, r in await storage.league.ratings() if g == game}
         for uid, expected in zip(players, want, strict=True):
             assert math.isclose(got[uid].mu, expected.mu) and got[uid].deals == 1
         await users[1].send(group, "/top")

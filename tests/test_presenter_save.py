@@ -25,7 +25,7 @@ GROUP = -100778
 
 async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: Path) -> None:
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
-    write = storage.remember_messages
+    write = storage.messages.remember_messages
     slow = asyncio.Event()
 
     async def slow_first_batch(
@@ -39,7 +39,7 @@ async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: 
             await asyncio.sleep(30)
         await write(rows, forget=forget, posts=posts)
 
-    storage.remember_messages = slow_first_batch  # type: ignore[method-assign]
+    storage.messages.remember_messages = slow_first_batch  # type: ignore[method-assign]
     edited = Rendered("second")
     async with FakeTelegram(bot_username="frapbot") as tg:
         tg.group(GROUP)
@@ -51,7 +51,7 @@ async def test_a_batch_of_digests_cut_by_shutdown_is_written_by_close(tmp_path: 
             await presenter.flush()
             await asyncio.wait_for(slow.wait(), presenter_module._SAVE_EVERY + 5)
             await presenter.close(timeout=1)
-    slots = await storage.message_slots()
+    slots = await storage.messages.message_slots()
     await storage.close()
     assert slots["table:1"][2] == edited.digest
 
@@ -60,7 +60,7 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
     """A full disk: the old message of a renewed slot (a turn ping) stays until the new
     one's id is written, so a restart before that edits a message that is still there."""
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
-    write = storage.remember_messages
+    write = storage.messages.remember_messages
     full = asyncio.Event()  # set: the disk takes no more writes of the renewed message
 
     async def disk(
@@ -73,7 +73,7 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
             raise StorageUnavailable("full", sqlite3.OperationalError("database or disk is full"))
         await write(rows, forget=forget, posts=posts)
 
-    storage.remember_messages = disk  # type: ignore[method-assign]
+    storage.messages.remember_messages = disk  # type: ignore[method-assign]
     renewed = Rendered("your move")
     async with FakeTelegram(bot_username="frapbot") as tg:
         group = tg.group(GROUP)
@@ -88,7 +88,7 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
                 await presenter.flush()
                 await asyncio.sleep(0.1)
                 assert [m.text for m in tg.messages(group)] == ["waiting", "your move"]
-                assert (await storage.message_slots())["ping:1"][1] == first.message_id
+                assert (await storage.messages.message_slots())["ping:1"][1] == first.message_id
                 full.clear()
                 await presenter.save()
                 await tg.wait_for(lambda: len(tg.messages(group)) == 1)
@@ -96,7 +96,7 @@ async def test_a_renewed_message_is_deleted_only_once_the_new_id_is_stored(tmp_p
             finally:
                 full.clear()  # (a failed check leaves no batch retrying behind it)
                 await presenter.close(timeout=1)
-    slots = await storage.message_slots()
+    slots = await storage.messages.message_slots()
     await storage.close()
     assert slots["ping:1"][1] == tg.messages(group, include_deleted=True)[-1].message_id
 

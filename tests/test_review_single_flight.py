@@ -29,10 +29,11 @@ class Counted:
 
 
 class Kept:
-    """`deals.review`, as the storage keeps it."""
+    """`deals.review`, as the storage keeps it (the storage and its history part both)."""
 
     def __init__(self) -> None:
         self.reviews: dict[int, str] = {}
+        self.history = self
 
     async def deal_review(self, deal_id: int) -> str | None:
         return self.reviews.get(deal_id)

@@ -43,7 +43,7 @@ async def test_the_single_pot_goes_to_the_game_that_made_it_or_to_frap(tmp_path:
     _old_database(path)
     storage = await Storage.open(str(path))
     try:
-        one, two, three = [await storage.chat(chat_id) for chat_id in (1, 2, 3)]
+        one, two, three = [await storage.chats.chat(chat_id) for chat_id in (1, 2, 3)]
         assert one.pots == (("khrap", 30, True),) and one.penalty_in("khrap")
         assert not one.penalty_in("frap") and one.pot_of("frap") == 0
         assert two.pots == (("frap", 20, False),)
@@ -75,8 +75,8 @@ async def test_a_new_season_empties_every_games_pot(tmp_path: Path) -> None:
     _old_database(path)
     storage = await Storage.open(str(path))
     try:
-        assert await storage.new_season(1, closed=0) == {7: -20, 8: -10}
-        chat = await storage.chat(1)
+        assert await storage.money.new_season(1, closed=0) == {7: -20, 8: -10}
+        chat = await storage.chats.chat(1)
         assert chat.pot == 0 and all(pot == 0 and not penalty for _, pot, penalty in chat.pots)
         assert await storage.check() == []
     finally:

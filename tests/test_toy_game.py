@@ -68,7 +68,7 @@ async def test_a_toy_game_registered_from_tests_plays_a_deal_through_the_bot(
         result = bot_messages(tg, group)[-1]
         assert result.text.startswith("Deal 1:")
         assert any(data and data.startswith("n:") for _, data in result.buttons)  # next deal
-        balances = {u.user_id: b for u, b in await bot.service.storage.balances(GROUP_ID)}
+        balances = {u.user_id: b for u, b in await bot.service.storage.money.balances(GROUP_ID)}
         winner = toy_game._winner(deal)
         if winner is None:
             assert set(balances.values()) <= {0}

@@ -52,7 +52,7 @@ async def served(
         aiohttp.ClientSession() as http,
     ):
         await open_table(bot, group, users)
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         yield bot, http, table.table_id
 

@@ -43,7 +43,7 @@ OTHER_TOKEN = "654321:AAAnotherBotsToken_0123456789abcdefXYZ"
 
 
 async def _table_id(bot: RunningBot) -> int:
-    table = await bot.service.storage.open_table(GROUP_ID)
+    table = await bot.service.storage.tables.open_table(GROUP_ID)
     assert table is not None
     return table.table_id
 
@@ -154,14 +154,14 @@ async def test_a_seat_sees_its_own_hand_and_presses_its_buttons(
         assert status == 200 and other["seat"] != view["seat"]
         # his press of the mover's button is refused as in the chat: not his move
         data = moves_now(message)[0]
-        before = await bot.service.storage.current_deal(table_id)
+        before = await bot.service.storage.tables.current_deal(table_id)
         status, body = await _press(http, bot, auth(tg, waiting, table_id), {"press": data})
         assert status == 409 and body["error"]
         # the mover's press goes through the service: the deal moves one step
         status, body = await _press(http, bot, auth(tg, mover, table_id), {"press": data})
         assert status == 200, body
         await bot.idle()
-        after = await bot.service.storage.current_deal(table_id)
+        after = await bot.service.storage.tables.current_deal(table_id)
         assert before is not None and after is not None
         assert len(after.record["actions"]) > len(before.record["actions"])
         # the same button again is stale, as a chat button pressed twice
@@ -188,7 +188,7 @@ async def test_bad_initdata_is_401_and_changes_nothing(
         mover = next(u for u in users if moves_now(control_message(tg, u)))
         data = moves_now(control_message(tg, mover))[0]
         headers = make(tg, mover, table_id)
-        before = await bot.service.storage.current_deal(table_id)
+        before = await bot.service.storage.tables.current_deal(table_id)
         status, body = await _get(http, _base(bot) + "/api/view", headers)
         assert status == 401 and body["error"]
         status, body = await _press(http, bot, headers, {"press": data})
@@ -201,7 +201,7 @@ async def test_bad_initdata_is_401_and_changes_nothing(
         assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1008, closed
         assert closed.extra in ("bad_init", "too_old")
         await bot.idle()
-        after = await bot.service.storage.current_deal(table_id)
+        after = await bot.service.storage.tables.current_deal(table_id)
         assert before is not None and after is not None and after.record == before.record
 
 
@@ -212,7 +212,7 @@ async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
     stranger = tg.user(77, "Mallory", language_code="en")  # not in the group
     async with served(tg, tmp_path, group, users, seed=3) as (bot, http, table_id):
         mover = next(u for u in users if moves_now(control_message(tg, u)))
-        before = await bot.service.storage.current_deal(table_id)
+        before = await bot.service.storage.tables.current_deal(table_id)
         headers = auth(tg, mover, table_id)
         other_lobby = f"j:{table_id + 1}"  # another table's button
         for body in ({}, {"press": 5}, {"press": "garbage"}, {"press": other_lobby}, "[]"):
@@ -238,7 +238,7 @@ async def test_bad_input_is_a_clear_4xx_and_changes_nothing(
         stranger_unsigned = {"Authorization": "tma " + init_data(tg.token, stranger)}
         assert (await _get(http, url, stranger_unsigned))[0] == 403
         await bot.idle()
-        after = await bot.service.storage.current_deal(table_id)
+        after = await bot.service.storage.tables.current_deal(table_id)
         assert before is not None and after is not None and after.record == before.record
 
 
@@ -372,7 +372,7 @@ async def test_a_time_out_and_a_computers_move_reach_the_page(
         await alice.send(alice.dm, "/newgame frap")
         await bot.idle()
         lobby = next(m for m in reversed(tg.messages(alice.dm)) if m.from_bot and m.buttons)
-        await bot.service.storage.set_chat(alice.id, turn_timeout=1)  # her turn: one second
+        await bot.service.storage.chats.set_chat(alice.id, turn_timeout=1)  # her turn: one second
         await alice.press(lobby, data=next(d for _, d in lobby.buttons if d and d[:2] == "s:"))
         await bot.idle()
         live = bot.service.table_in(alice.id)
@@ -428,7 +428,7 @@ async def test_p8_the_review_on_the_page_and_its_refusals(tg: FakeTelegram, tmp_
     ):
         users = await _preferans(bot, "en")
         table_id = await _table_id(bot)
-        deal = await bot.service.storage.last_finished(table_id)
+        deal = await bot.service.storage.history.last_finished(table_id)
         assert deal is not None
         stranger = tg.user(77, "Mallory", language_code="en")  # not in the group
         url = _base(bot) + "/api/review"
@@ -441,7 +441,9 @@ async def test_p8_the_review_on_the_page_and_its_refusals(tg: FakeTelegram, tmp_
         assert status == 403 and answer["error"] == "review" and answer["lang"] == "en"
         unsigned = {"Authorization": "tma garbage"}
         assert (await _get(http, url + f"?deal={deal.deal_id}", unsigned))[0] == 401
-        assert await bot.service.storage.deal_review(deal.deal_id) is None  # nothing worked out
+        assert (
+            await bot.service.storage.history.deal_review(deal.deal_id) is None
+        )  # nothing worked out
         # a member of the group who did not play sees it
         member = tg.user(78, "Dora", language_code="en")
         tg.world.chats[GROUP_ID].add(member)

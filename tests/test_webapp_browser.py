@@ -332,7 +332,7 @@ async def gather_on_pages(
     await bot.idle()
     lobby = lobby_message(bot.tg, group)
     pages = [await live(await open_from(browser, bot, u, lobby, size, **launch)) for u in users]
-    table = await bot.service.storage.open_table(GROUP_ID)
+    table = await bot.service.storage.tables.open_table(GROUP_ID)
     assert table is not None
     for page in pages:
         assert await page.evaluate("document.body.dataset.phase") == "lobby"
@@ -600,7 +600,7 @@ async def test_four_players_spend_a_frap_evening_on_the_pages(
         assert await pages[0].evaluate("window.__telegram.mainText()") == "▶️ Начать игру"
         assert await pages[0].locator('button[data-press^="s:"]').count() == 0
         await tap(pages[0], await press_of(pages[0], "s:"))
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         await synced(bot, pages, table.table_id)
         for page in pages:  # in play: no main button, and a drag over the hand keeps the app
@@ -687,7 +687,7 @@ async def test_a_full_table_fits_a_phone_and_a_window(
             await tap(page, await press_of(page, "j:"))
         await bot.idle()
         await tap(pages[0], await press_of(pages[0], "s:"))
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         await late.send(group, "/join")
         await synced(bot, pages, table.table_id)
@@ -741,7 +741,9 @@ async def test_the_league_rating_stands_beside_each_name_on_the_result_and_in_th
         pages, table_id = await gather_on_pages(browser, bot, group, users, "/newgame frap")
         await play_deal_by_taps(bot, users, pages, table_id, any_move)
         await synced(bot, pages, table_id)
-        league = {s.user_id: s.now for s in await bot.service.storage.standings(GROUP_ID, "frap")}
+        league = {
+            s.user_id: s.now for s in await bot.service.storage.league.standings(GROUP_ID, "frap")
+        }
         want = sorted(f"🏆 {r.shown}?" for r in league.values())  # provisional after one
         for page in pages:
             await page.wait_for_selector("#result:not([hidden]) .rating")
@@ -1041,7 +1043,7 @@ async def test_a_card_flies_in_and_a_trick_to_its_taker_unless_motion_is_reduced
         await tap(still, await press_of(still, "j:"))
         await bot.idle()
         await tap(moving, await press_of(moving, "s:"))
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         await synced(bot, pages, table.table_id)
         for page in pages:
@@ -1264,7 +1266,7 @@ async def test_a_review_replays_the_deal_on_the_felt_and_plays_again(
             await page.mouse.click(*point)
         assert (await answer.value).status == 200
         await page.wait_for_selector("#review", state="hidden")
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         await synced(bot, [page], table.table_id)
         running = bot.service.find(table.table_id)

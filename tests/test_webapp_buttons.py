@@ -36,7 +36,7 @@ async def test_the_table_and_the_control_messages_open_the_mini_app(
     web = {**webapp_overrides(), "webapp_short_name": short}
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=3, **web) as bot:
         await open_table(bot, group, users)
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         name = bot.app.bot.username
         app = f"/{short}" if short else ""

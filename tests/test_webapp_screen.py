@@ -68,7 +68,7 @@ async def test_each_seats_page_data_is_as_recorded(
     seen: list[str] = []
     async with running_bot(tg, tmp_path / "db.sqlite3", seed=7, **webapp_overrides()) as bot:
         await open_table(bot, group, users, f"/newgame {games.REGISTRY[game].aliases[0]}")
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         viewers = bot.app.bot_data["web"].viewers
         for _ in range(PRESSES):

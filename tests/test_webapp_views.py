@@ -80,7 +80,7 @@ class Checker:
                 unseen |= set(self.bot.service.game(live).knowledge(live, s).unseen)
             shown = view["deal"]
             if "hands" in shown:  # the hands as dealt of the last deal over, never the one in play
-                over = await self.bot.service.storage.finished_deal(shown["review"])
+                over = await self.bot.service.storage.history.finished_deal(shown["review"])
                 assert over is not None and live is not None
                 assert shown["finished"] or over.deal_id != live.deal_id
                 shown = {key: value for key, value in shown.items() if key != "hands"}
@@ -145,7 +145,7 @@ async def test_no_frame_holds_a_card_its_seat_may_not_see(
     ):
         checker = Checker(bot)
         await open_table(bot, group, users, f"/newgame {game}")
-        table = await bot.service.storage.open_table(GROUP_ID)
+        table = await bot.service.storage.tables.open_table(GROUP_ID)
         assert table is not None
         base = bot.app.bot_data["web"].settings.webapp_url
         sockets = [await open_socket(http, base, tg, u, table.table_id) for u in [*users, watcher]]

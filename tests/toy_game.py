@@ -232,7 +232,7 @@ class ToyTables(Kind[ToyUI]):
         await self._show(live, chat)
 
     async def resume(self, live: OpenTable) -> None:
-        row = await self.host.storage.current_deal(live.row.table_id)
+        row = await self.host.storage.tables.current_deal(live.row.table_id)
         if row is not None:
             played = ToyPlay(replay(row.record))
             await self.host.resumed(live, row.deal_id, row.seats)
@@ -304,7 +304,7 @@ class ToyTables(Kind[ToyUI]):
         )
         await self.host.store(live, stepped)
         live.play = ToyPlay(new)
-        chat = await self.host.storage.chat(live.row.chat_id)
+        chat = await self.host.storage.chats.chat(live.row.chat_id)
         await self._show(live, chat)
         return Moved.DEAL_OVER if new.finished else Moved.IN_PLAY
 

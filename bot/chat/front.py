@@ -67,7 +67,7 @@ class ChatFront:
             self._deal(live, chat, what)
         elif isinstance(what, ResultShown):
             balances = {
-                user.user_id: bal for user, bal in await self.storage.balances(chat.chat_id)
+                user.user_id: bal for user, bal in await self.storage.money.balances(chat.chat_id)
             }
             drawn = await self._drawing(live).result_message(live, chat, what, balances)
             slot = slots.result(table_id, what.deal_no)
@@ -96,7 +96,7 @@ class ChatFront:
 
     async def post_final_sheet(self, table: TableRow, final: object) -> None:
         """/pulya: a closed table's final sheet posted at the bottom of its group."""
-        chat = await self.storage.chat(table.chat_id)
+        chat = await self.storage.chats.chat(table.chat_id)
         drawing = games.drawing(table.game, self.bot_username)
         sheet = await drawing.final_sheet_message(chat, final)
         if sheet is not None:
@@ -180,7 +180,7 @@ class ChatFront:
         if ping and not user.pinged:  # the first ping says how to turn them off
             bottom.insert(0, t(lang, "timer.pings_hint"))  # (the timer stays the last line)
             live.users[user.user_id] = replace(user, pinged=True)
-            write = asyncio.create_task(self.storage.set_user(user.user_id, pinged=1))
+            write = asyncio.create_task(self.storage.chats.set_user(user.user_id, pinged=1))
             self._writes.add(write)
             write.add_done_callback(self._writes.discard)
         content = turns.with_lines(content, top, bottom)
@@ -201,11 +201,11 @@ class ChatFront:
         game, table_id = live.row.game, live.row.table_id
         ui = games.ui(game)
         text = ui.text(chat.lang, reason) + ("\n" + t(chat.lang, "table.voided") if voided else "")
-        deals, results = await self.storage.session(table_id)
+        deals, results = await self.storage.money.session(table_id)
         if deals:  # the evening's result, who pays whom and the league, in the same message
-            rated = await self.storage.standings(chat.chat_id, game, table_id)
+            rated = await self.storage.league.standings(chat.chat_id, game, table_id)
             people = {*results, *(s.user_id for s in rated)}
-            names = distinct((await self.storage.users(people)).values())
+            names = distinct((await self.storage.chats.users(people)).values())
             text += "\n\n" + evening.session_summary(chat.lang, ui, deals, results, names)
             if rated:
                 text += "\n\n" + evening.ratings(chat.lang, rated, names)
@@ -218,7 +218,7 @@ class ChatFront:
         if user.blocked:
             return
         lang = pick_language(user.lang)
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         text = turns.timed_out_message(
             lang, live.row.game, action, name(chat.title), away=user_id in live.row.away
         )
@@ -227,7 +227,7 @@ class ChatFront:
     async def tell_blocked(self, live: OpenTable, user_id: int) -> None:
         """A line in the group: a player of the table blocked the bot (or never started it), so
         the bot plays for him; the link lets him start it."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         link = deep_link(self.bot_username, "hand")
         who = name(live.users[user_id].name)
         await self.presenter.post(

@@ -51,7 +51,7 @@ def own_ui(deal: DealRow) -> games.GameUI | None:
 
 
 def match_deals(deal: DealRow, table: Sequence[DealRow]) -> list[DealRow]:
-    """Of a table's deals (`Storage.table_deals`), the finished ones played before `deal`: what a
+    """Of a table's deals (`Tables.table_deals`), the finished ones played before `deal`: what a
     game whose table is a match reads a deal's entries against (`GameUI.match_of`)."""
     return [d for d in table if d.status == "finished" and d.deal_no < deal.deal_no]
 

@@ -39,7 +39,7 @@ _flights: dict[tuple[int, int], asyncio.Task[Review]] = {}
 async def review_of(storage: Storage, computers: Computers, deal: DealRow) -> Review:
     """The deal's review: kept, or worked out on a worker (once, however many ask at once)
     and kept."""
-    kept = await storage.deal_review(deal.deal_id)
+    kept = await storage.history.deal_review(deal.deal_id)
     if kept is not None:
         return Review.from_json(json.loads(kept))
     key = (id(storage), deal.deal_id)
@@ -64,7 +64,7 @@ async def _work_out(storage: Storage, computers: Computers, deal: DealRow) -> Re
     if data is None:  # a record an older engine wrote that no longer replays
         log.warning("deal %s: its record does not replay, no review", deal.deal_id)
         raise Refusal("review.unavailable")
-    await storage.save_review(deal.deal_id, json.dumps(data, ensure_ascii=False))
+    await storage.history.save_review(deal.deal_id, json.dumps(data, ensure_ascii=False))
     return Review.from_json(data)
 
 

@@ -26,7 +26,7 @@ FROM_POT = from_pot()  # (the registered games')
 
 async def gather(storage: Storage, chat_id: int) -> list[DealFacts]:
     """Every finished deal of the chat as statistics need it (replays run off the event loop)."""
-    rows = await storage.deal_sums(chat_id, from_pot())
+    rows = await storage.money.deal_sums(chat_id, from_pot())
     return await asyncio.to_thread(lambda: [_facts(*row) for row in rows])
 
 

@@ -88,7 +88,7 @@ class Common:
     async def _chat_lang(self, chat: Chat) -> str:
         if chat.type == ChatType.PRIVATE:
             return await self.service.user_lang(chat.id)
-        return (await self.storage.chat(chat.id, chat.title)).lang
+        return (await self.storage.chats.chat(chat.id, chat.title)).lang
 
     async def _reply(
         self, message: Message, text: str, rows: Sequence[Sequence[Button]] = ()

@@ -118,8 +118,8 @@ class MoneyCommands(Common):
             raise Refusal("err.admins_only")
         if self.service.table_in(message.chat_id) is not None:
             raise Refusal("season.table_open")
-        closed = await self.storage.seasons(
-            self.storage.moves.get(message.chat_id, message.chat_id)
+        closed = await self.storage.money.seasons(
+            self.storage.chats.moves.get(message.chat_id, message.chat_id)
         )
         button = Choice(t(lang, "season.btn_confirm"), callbacks.encode("z", closed))
         await self._reply(message, t(lang, "season.confirm"), [[button]])
@@ -130,6 +130,6 @@ class MoneyCommands(Common):
         if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         archived = await self.service.new_season(chat_id, closed)
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         text = t(chat.lang, "season.started", n=closed + 1, players=len(archived))
         await self._edit_pressed(pressed, text)  # the question becomes the answer: no button

@@ -50,11 +50,11 @@ class PrivateChat(Common):
         try:
             await self.service.lobby.join(live.row.chat_id, person(user), live.row.table_id)
         except Refusal as refusal:
-            chat = await self.storage.chat(live.row.chat_id)
+            chat = await self.storage.chats.chat(live.row.chat_id)
             said = t(lang, "start.not_joined", title=name(chat.title))
             await self._reply(message, said + "\n" + t(lang, refusal.key, **refusal.values))
             return
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         await self._reply(message, t(lang, "start.joined", title=name(chat.title)))
 
     async def help(self, update: Update, context: Context) -> None:

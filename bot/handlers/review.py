@@ -37,7 +37,7 @@ class Reviews(Common):
             await self._reply(message, t(lang, "usage.review"))
             return
         wanted = int(args[0]) if args else None
-        found = await self.storage.numbered_deals(message.chat_id, number=wanted)
+        found = await self.storage.history.numbered_deals(message.chat_id, number=wanted)
         if not found:
             await self._reply(message, t(lang, "history.no_such"))
             return
@@ -48,17 +48,17 @@ class Reviews(Common):
         """r: the button under a deal's result (it names the deal): the review is posted under
         the result, for the players of the deal and the members of its chat only, and once: a
         later press is told it is in the chat already."""
-        deal = await self.storage.finished_deal(press.table_id)
+        deal = await self.storage.history.finished_deal(press.table_id)
         if deal is None:
             raise Refusal("err.stale")
         if deal.chat_id != chat_id or not await self._may_see(deal, pressed.user.user_id):
             raise Refusal("review.refused")
-        number = await self.storage.deal_number(deal)
+        number = await self.storage.history.deal_number(deal)
         lock = self._posting.setdefault(deal.deal_id, asyncio.Lock())
         async with lock:
-            if await self.storage.review_message(deal.deal_id) is not None:
+            if await self.storage.history.review_message(deal.deal_id) is not None:
                 raise Refusal("review.posted", number=number)
-            chat = await self.storage.chat(chat_id)
+            chat = await self.storage.chats.chat(chat_id)
             text = await self._text(deal, number, chat.lang)
             posted = await self.service.presenter.post(
                 chat_id,
@@ -66,12 +66,12 @@ class Reviews(Common):
                 reply_to=pressed.message_id or None,
             )
             if posted is not None:  # not delivered: the next press tries again
-                await self.storage.save_review_message(deal.deal_id, posted)
+                await self.storage.history.save_review_message(deal.deal_id, posted)
 
     async def replay_press(self, pressed: Pressed, press: Press, chat_id: int) -> None:
         """p: a player of the deal plays it again in his private chat, from his seat, against
         computer players of the level pressed (a practice table: his practice chips)."""
-        deal = await self.storage.finished_deal(press.table_id)
+        deal = await self.storage.history.finished_deal(press.table_id)
         if deal is None:
             raise Refusal("err.stale")
         user = pressed.user

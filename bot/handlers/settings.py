@@ -31,7 +31,7 @@ class Settings(Common):
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""
-        chat = await self.storage.chat(message.chat_id)
+        chat = await self.storage.chats.chat(message.chat_id)
         table = self.service.table_in(message.chat_id)
         summary = settings_menu.rules_summary(chat, table.row.game if table else None)
         await self._reply(message, t(lang, "rules.title") + "\n" + summary)
@@ -43,7 +43,7 @@ class Settings(Common):
         if not await self._is_admin(message.chat_id, user.id):
             await self._reply(message, t(lang, "err.admins_only"))
             return
-        chat = await self.storage.chat(message.chat_id)
+        chat = await self.storage.chats.chat(message.chat_id)
         content = settings_menu.menu(chat)
         await self._reply(message, content.text, content.rows)
 
@@ -74,12 +74,12 @@ class Settings(Common):
     async def _choose_language(self, chat_id: int, user: Person, lang: str, private: bool) -> str:
         """Set the user's language (private) or the chat's (admins only); the confirmation."""
         if private:
-            await self.storage.set_user(user.user_id, lang=lang)
+            await self.storage.chats.set_user(user.user_id, lang=lang)
             await self.service.touch(user)
             return t(lang, "language.set")
         if not await self._is_admin(chat_id, user.user_id):
             raise Refusal("err.admins_only")
-        await self.service.in_turn(chat_id, lambda: self.storage.set_chat(chat_id, lang=lang))
+        await self.service.in_turn(chat_id, lambda: self.storage.chats.set_chat(chat_id, lang=lang))
         return t(lang, "lang.chat_set")
 
     async def pings(self, update: Update, context: Context) -> None:
@@ -104,7 +104,7 @@ class Settings(Common):
         await self._reply(message, text, rows)
 
     async def _set_pings(self, user: Person, on: bool) -> None:
-        await self.storage.set_user(user.user_id, pings=int(on))
+        await self.storage.chats.set_user(user.user_id, pings=int(on))
         await self.service.touch(user)  # the tables he sits at see it at once
 
     # ---- buttons (bot/handlers/presses.py routes them here) -------------------------------------
@@ -119,7 +119,7 @@ class Settings(Common):
     async def _settings_step(self, pressed: Pressed, code: str, chat_id: int) -> None:
         """The settings' press as one of the chat's actions: read, checked against the menu
         pressed, changed, and the menu edited (never overtaken by another press)."""
-        chat = await self.storage.chat(chat_id)
+        chat = await self.storage.chats.chat(chat_id)
         try:
             shown = settings_menu.menu(chat, settings_menu.origin(code))
             changes, page = settings_menu.apply_press(chat, code)
@@ -132,8 +132,8 @@ class Settings(Common):
             # admin): applying it would step a setting twice
             raise Refusal("err.stale")
         if changes:
-            await self.storage.set_chat(chat_id, **changes)
-            chat = await self.storage.chat(chat_id)
+            await self.storage.chats.set_chat(chat_id, **changes)
+            chat = await self.storage.chats.chat(chat_id)
         content = settings_menu.menu(chat, page)  # a press changes a value or the page:
         # never "not modified"; edited under the lock, so never overtaken
         if await self._edit_pressed(pressed, content.text, content.rows):

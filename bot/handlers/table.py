@@ -34,7 +34,7 @@ class TableCommands(Common):
             title = t(lang, "practice.title")
         live = await self.service.lobby.new_table(message.chat_id, title, person(user), game)
         if user.id not in live.row.seats:
-            lang = (await self.storage.chat(message.chat_id)).lang  # the first table chose it
+            lang = (await self.storage.chats.chat(message.chat_id)).lang  # the first table chose it
             link = deep_link(self.service.bot_username, f"j{live.row.table_id}")
             await self._refused(message, lang, Refusal("err.start_bot_first", url=link))
 
@@ -144,7 +144,7 @@ class TableCommands(Common):
         if not await self._is_admin(chat_id, pressed.user.user_id):
             raise Refusal("err.admins_only")
         live = self.service.find(press.table_id)
-        if live is None or live.row.chat_id != self.storage.moves.get(chat_id, chat_id):
+        if live is None or live.row.chat_id != self.storage.chats.moves.get(chat_id, chat_id):
             raise Refusal("err.stale")
         if not await self.service.lobby.stand_up(chat_id, int(press.code), kicked=True):
             raise Refusal("seat.not_seated")

@@ -11,13 +11,18 @@ from typing import Any
 
 import aiosqlite
 
-from .db import Jobs
+from .db import Jobs, Part
 from .league import replay
 from .rows import ChatRow, UserRow, read_chat, read_user
 
 
-class Chats(Jobs):
+class Chats(Part):
     """Users, chats and the chats' moves."""
+
+    def __init__(self, jobs: Jobs, defaults: dict[str, Any]) -> None:
+        super().__init__(jobs)
+        self._defaults = defaults  # a new chat's language, ante and turn time
+        self.moves: dict[int, int] = {}  # old group id → supergroup id (`chat_moves`)
 
     async def touch_user(
         self, user_id: int, name: str, username: str | None, lang: str | None
@@ -33,11 +38,11 @@ class Chats(Jobs):
             )
             return db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
 
-        return read_user(await self.transaction(body))
+        return read_user(await self._jobs.transaction(body))
 
     async def user(self, user_id: int) -> UserRow | None:
         """A user by id."""
-        row = await self.query_one("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        row = await self._jobs.query_one("SELECT * FROM users WHERE user_id = ?", (user_id,))
         return read_user(row) if row else None
 
     async def users(self, user_ids: Iterable[int]) -> dict[int, UserRow]:
@@ -46,7 +51,7 @@ class Chats(Jobs):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = await self.query(f"SELECT * FROM users WHERE user_id IN ({marks})", ids)
+        rows = await self._jobs.query(f"SELECT * FROM users WHERE user_id IN ({marks})", ids)
         return {row["user_id"]: read_user(row) for row in rows}
 
     async def set_user(self, user_id: int, **fields: Any) -> None:
@@ -62,21 +67,20 @@ class Chats(Jobs):
             )
             return cursor.rowcount == 1
 
-        return await self.transaction(body)
+        return await self._jobs.transaction(body)
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row, created with the defaults the first time (a plain read otherwise: the
         service asks for it on every press: cached, so it costs no query at all)."""
         chat_id = self.moves.get(chat_id, chat_id)  # a group that became a supergroup
-        cached = self._chats.get(chat_id)
+        cached = self._jobs.cached_chat(chat_id)
         if cached is not None and (not title or cached.title == title):
             return cached
-        epoch = self._chats_epoch
-        row = await self.query_one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
+        epoch = self._jobs.chats_epoch
+        row = await self._jobs.query_one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
         if row is not None and (not title or row["title"] == title):
             chat = read_chat(row, await self._pots(chat_id))
-            if epoch == self._chats_epoch:
-                self._chats[chat_id] = chat
+            self._jobs.keep_chat(chat, epoch)
             return chat
         defaults = self._defaults
 
@@ -96,13 +100,13 @@ class Chats(Jobs):
                 db.execute("UPDATE chats SET title = ? WHERE chat_id = ?", (title, chat_id))
             return db.execute("SELECT * FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
 
-        created = await self.transaction(body)
-        self._chat_changed(chat_id)
+        created = await self._jobs.transaction(body)
+        self._jobs.chat_changed(chat_id)
         return read_chat(created, await self._pots(chat_id))
 
     async def _pots(self, chat_id: int) -> list[aiosqlite.Row]:
         """The chat's pot of each game that has had one."""
-        return await self.query(
+        return await self._jobs.query(
             "SELECT game, pot, has_penalty FROM pots WHERE chat_id = ? ORDER BY game", (chat_id,)
         )
 
@@ -127,15 +131,15 @@ class Chats(Jobs):
             f"UPDATE {table} SET {assignments} WHERE {key} = ?",
             (*fields.values(), key_value),
         )
-        await self.transaction(lambda db: db.execute(sql, args))
+        await self._jobs.transaction(lambda db: db.execute(sql, args))
         if table == "chats":
-            self._chat_changed(key_value)
+            self._jobs.chat_changed(key_value)
 
     # ---- a group that became a supergroup -------------------------------------------------------
 
     async def chat_moves(self) -> dict[int, int]:
         """Every recorded move: old group id → supergroup id."""
-        rows = await self.query("SELECT old_id, new_id FROM chat_moves")
+        rows = await self._jobs.query("SELECT old_id, new_id FROM chat_moves")
         return {r["old_id"]: r["new_id"] for r in rows}
 
     async def migrate_chat(self, old_id: int, new_id: int, title: str | None = None) -> bool:
@@ -159,10 +163,10 @@ class Chats(Jobs):
             db.execute("DELETE FROM messages WHERE chat_id = ?", (old_id,))
             return True
 
-        moved = await self.transaction(body)
+        moved = await self._jobs.transaction(body)
         self.moves[old_id] = new_id
-        self._chat_changed(old_id)
-        self._chat_changed(new_id)
+        self._jobs.chat_changed(old_id)
+        self._jobs.chat_changed(new_id)
         return moved
 
 

@@ -1,10 +1,10 @@
 """The storage's one job runner: the aiosqlite connection, its schema brought up to date, and
 each job (a query, or a whole transaction) run on aiosqlite's database thread at once.
 
-Every part of `Storage` (chats, tables, money, messages, history) reads and writes through the
-`Jobs` it is built on: one connection, one job at a time, a write one transaction (BEGIN
-IMMEDIATE … COMMIT) of one round trip to the thread (a transaction of round trips held
-the one connection across several turns of a busy event loop).
+Every part of `Storage` (chats, tables, money, history, league, messages) is a `Part` that
+reads and writes through the one `Jobs` they share: one connection, one job at a time, a write
+one transaction (BEGIN IMMEDIATE … COMMIT) of one round trip to the thread (a transaction of
+round trips held the one connection across several turns of a busy event loop).
 """
 
 from __future__ import annotations
@@ -68,14 +68,12 @@ class Jobs:
     builds a database in bulk (bench/startup_db.py). The chat rows' cache lives here because
     every part's writes may change a chat's row (its pots)."""
 
-    def __init__(self, db: aiosqlite.Connection, defaults: dict[str, Any]) -> None:
+    def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._defaults = defaults  # a new chat's language, ante and turn time
         # Chat rows, read on every press: kept until a write touches the row. A read
         # that raced a write (the epoch moved on meanwhile) is not kept.
         self._chats: dict[int, ChatRow] = {}
         self._chats_epoch = 0
-        self.moves: dict[int, int] = {}  # old group id → supergroup id
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -119,7 +117,22 @@ class Jobs:
         """Every row a read gives: one job."""
         return list(await self._db.execute_fetchall(sql, args))  # one job, not three
 
-    def _chat_changed(self, chat_id: int) -> None:
+    def cached_chat(self, chat_id: int) -> ChatRow | None:
+        """Chat `chat_id`'s row as last read, unless a write has changed it since."""
+        return self._chats.get(chat_id)
+
+    @property
+    def chats_epoch(self) -> int:
+        """How many writes have changed a chat's row so far (a read notes it before it asks)."""
+        return self._chats_epoch
+
+    def keep_chat(self, chat: ChatRow, epoch: int) -> None:
+        """Keep a chat's row read when `chats_epoch` was `epoch`, unless a write changed a chat
+        meanwhile (the row read may be the older one)."""
+        if epoch == self._chats_epoch:
+            self._chats[chat.chat_id] = chat
+
+    def chat_changed(self, chat_id: int) -> None:
         """A write transaction changed chat `chat_id`'s row: forget the cached one."""
         self._chats.pop(chat_id, None)
         self._chats_epoch += 1
@@ -128,6 +141,14 @@ class Jobs:
         """Forget every cached chat row, so the next read is the database's (a test comparing
         the cache with the rows themselves)."""
         self._chats.clear()
+
+
+class Part:
+    """One part of the storage (its chats, tables, money, …): its methods' jobs run on the
+    `Jobs` every part shares, so a write of one part is one transaction like any other's."""
+
+    def __init__(self, jobs: Jobs) -> None:
+        self._jobs = jobs
 
 
 class _Job:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import sqlite3
 
-from .db import Jobs
+from .db import Part
 from .rows import DealRow, read_deal
 
 
-class History(Jobs):
+class History(Part):
     """The chat's finished deals, as /history and the evening read them."""
 
     async def recent_deals(self, chat_id: int, limit: int) -> list[DealRow]:
         """The chat's last finished deals, newest first."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT * FROM deals WHERE chat_id = ? AND status = 'finished' "
             "ORDER BY deal_id DESC LIMIT ?",
             (chat_id, limit),
@@ -32,21 +32,23 @@ class History(Jobs):
         )
         if number is not None:
             sql, args = f"SELECT * FROM ({numbered}) WHERE number = ?", (chat_id, number)
-            rows = await self.query(sql, args)
+            rows = await self._jobs.query(sql, args)
         else:
-            rows = await self.query(f"{numbered} ORDER BY deal_id DESC LIMIT ?", (chat_id, limit))
+            rows = await self._jobs.query(
+                f"{numbered} ORDER BY deal_id DESC LIMIT ?", (chat_id, limit)
+            )
         return [(row["number"], read_deal(row)) for row in rows]
 
     async def finished_deal(self, deal_id: int) -> DealRow | None:
         """A finished deal by its id (a review button names it)."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT * FROM deals WHERE deal_id = ? AND status = 'finished'", (deal_id,)
         )
         return None if row is None else read_deal(row)
 
     async def last_finished(self, table_id: int) -> DealRow | None:
         """The table's last finished deal (its result is the one a page shows)."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT * FROM deals WHERE table_id = ? AND status = 'finished' "
             "ORDER BY deal_id DESC LIMIT 1",
             (table_id,),
@@ -55,7 +57,7 @@ class History(Jobs):
 
     async def deal_review(self, deal_id: int) -> str | None:
         """The deal's review as stored (JSON text), None until one is saved."""
-        row = await self.query_one("SELECT review FROM deals WHERE deal_id = ?", (deal_id,))
+        row = await self._jobs.query_one("SELECT review FROM deals WHERE deal_id = ?", (deal_id,))
         return None if row is None else row["review"]
 
     async def save_review(self, deal_id: int, review: str) -> None:
@@ -67,11 +69,13 @@ class History(Jobs):
                 (review, deal_id),
             )
 
-        await self.transaction(body)
+        await self._jobs.transaction(body)
 
     async def review_message(self, deal_id: int) -> int | None:
         """The message of the deal's chat that shows its review, once its button posted it."""
-        row = await self.query_one("SELECT review_message FROM deals WHERE deal_id = ?", (deal_id,))
+        row = await self._jobs.query_one(
+            "SELECT review_message FROM deals WHERE deal_id = ?", (deal_id,)
+        )
         return None if row is None else row["review_message"]
 
     async def save_review_message(self, deal_id: int, message_id: int) -> None:
@@ -82,11 +86,11 @@ class History(Jobs):
                 "UPDATE deals SET review_message = ? WHERE deal_id = ?", (message_id, deal_id)
             )
 
-        await self.transaction(body)
+        await self._jobs.transaction(body)
 
     async def deal_number(self, deal: DealRow) -> int:
         """The chat's number for a finished deal (as /history numbers them)."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT COUNT(*) AS n FROM deals WHERE chat_id = ? AND status = 'finished' "
             "AND deal_id <= ?",
             (deal.chat_id, deal.deal_id),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .. import rating
 from ..rating import Rating
-from .db import Jobs
+from .db import Part
 from .rows import Problem
 
 SAME = 1e-9  # a stored mu or sigma is its replay's to this
@@ -162,7 +162,7 @@ def _result(row: sqlite3.Row) -> Result:
 _SEASON = "COALESCE(?, (SELECT COUNT(*) FROM seasons WHERE chat_id = ?))"
 
 
-class League(Jobs):
+class League(Part):
     """Readers of the league, its rebuild and its check."""
 
     async def standings(
@@ -198,7 +198,7 @@ class League(Jobs):
         if not user_ids:
             return {}
         marks = ", ".join("?" * len(user_ids))
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT user_id, mu, sigma, deals FROM ratings WHERE chat_id = ? AND game = ? "
             f"AND season = {_SEASON} AND user_id IN ({marks})",
             (chat_id, game, None, chat_id, *user_ids),
@@ -210,7 +210,7 @@ class League(Jobs):
     ) -> list[Result]:
         """The chat's rated results this season, or in `season` (counted from 0), of `game`
         or every game, oldest first."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT r.*, d.table_id FROM rated r JOIN deals d USING (deal_id) "
             f"WHERE r.chat_id = ? AND r.season = {_SEASON} AND (? IS NULL OR r.game = ?) "
             "ORDER BY r.deal_id",
@@ -221,7 +221,7 @@ class League(Jobs):
     async def rated_games(self, chat_id: int, season: int | None = None) -> list[str]:
         """The games the chat has rated results of this season (or in `season`), the latest
         played first."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             f"SELECT game FROM rated WHERE chat_id = ? AND season = {_SEASON} "
             "GROUP BY game ORDER BY MAX(deal_id) DESC",
             (chat_id, season, chat_id),
@@ -230,7 +230,7 @@ class League(Jobs):
 
     async def ratings(self) -> list[tuple[int, int, str, int, str, Rating]]:
         """Every stored rating: (chat, season, game, user id, the player's name, rating)."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT r.*, COALESCE(u.name, '') AS name FROM ratings r "
             "LEFT JOIN users u USING (user_id) ORDER BY chat_id, season, game, mu - 3 * sigma DESC"
         )
@@ -255,16 +255,18 @@ class League(Jobs):
             db.execute("DELETE FROM ratings")
             return sum(replay(db, row["chat_id"]) for row in chats)
 
-        replayed: int = await self.transaction(body)
+        replayed: int = await self._jobs.transaction(body)
         return replayed
 
     async def rating_problems(self) -> list[Problem]:
         """The league's check: each result's chips are its deal's ledger rows', and the stored
         ratings are what replaying the results gives."""
         problems: list[Problem] = []
-        rows = await self.query("SELECT r.*, d.table_id FROM rated r JOIN deals d USING (deal_id)")
+        rows = await self._jobs.query(
+            "SELECT r.*, d.table_id FROM rated r JOIN deals d USING (deal_id)"
+        )
         results = {(row["chat_id"], row["deal_id"]): _result(row) for row in rows}
-        sums = await self.query(
+        sums = await self._jobs.query(
             "SELECT deal_id, user_id, SUM(amount) AS total FROM ledger "
             "WHERE deal_id IN (SELECT deal_id FROM rated) GROUP BY deal_id, user_id"
         )

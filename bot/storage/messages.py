@@ -7,20 +7,20 @@ import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 
-from .db import Jobs
+from .db import Part
 
 
-class Messages(Jobs):
+class Messages(Part):
     """The presenter's message slots and the heartbeat."""
 
     async def message_slots(self) -> dict[str, tuple[int, int, str]]:
         """Every remembered message: slot → (chat_id, message_id, content hash)."""
-        rows = await self.query("SELECT * FROM messages")
+        rows = await self._jobs.query("SELECT * FROM messages")
         return {r["slot"]: (r["chat_id"], r["message_id"], r["content_hash"]) for r in rows}
 
     async def last_posts(self) -> dict[int, int]:
         """The id of the bot's last message in each chat, as last remembered."""
-        rows = await self.query("SELECT chat_id, message_id FROM posts")
+        rows = await self._jobs.query("SELECT chat_id, message_id FROM posts")
         return {r["chat_id"]: r["message_id"] for r in rows}
 
     async def remember_messages(
@@ -49,7 +49,7 @@ class Messages(Jobs):
                 (posts or {}).items(),
             )
 
-        await self.transaction(body)
+        await self._jobs.transaction(body)
 
     async def beat(self, telegram_at: float | None, pid: int) -> None:
         """The running bot's heartbeat: now, and when Telegram last answered (Unix times)."""
@@ -62,4 +62,4 @@ class Messages(Jobs):
                 (time.time(), telegram_at, pid),
             )
 
-        await self.transaction(body)
+        await self._jobs.transaction(body)

@@ -13,7 +13,7 @@ import sqlite3
 import time
 from collections.abc import Collection, Sequence
 
-from .db import Jobs
+from .db import Part
 from .rows import DealRow, LedgerEntry, Movement, Problem, UserRow, read_deal, read_user
 
 
@@ -52,12 +52,12 @@ def book(
     return total != 0
 
 
-class Money(Jobs):
+class Money(Part):
     """Readers of the ledger and balances, seasons, and the money invariants."""
 
     async def balances(self, chat_id: int) -> list[tuple[UserRow, int]]:
         """Every player's chips in the chat, richest first."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT u.*, b.balance FROM balances b JOIN users u USING (user_id) "
             "WHERE b.chat_id = ? ORDER BY b.balance DESC, u.name",
             (chat_id,),
@@ -66,7 +66,7 @@ class Money(Jobs):
 
     async def ledger_rows(self, chat_id: int) -> list[tuple[int | None, int, int, str]]:
         """The chat's ledger, oldest first: (deal_id, user_id, amount, reason)."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT deal_id, user_id, amount, reason FROM ledger WHERE chat_id = ? "
             "ORDER BY entry_id",
             (chat_id,),
@@ -75,7 +75,7 @@ class Money(Jobs):
 
     async def ledger_entries(self, chat_id: int) -> list[LedgerEntry]:
         """The chat's ledger with the players' names, oldest first (for /export)."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT l.*, COALESCE(u.name, '') AS name FROM ledger l "
             "LEFT JOIN users u USING (user_id) WHERE l.chat_id = ? ORDER BY l.entry_id",
             (chat_id,),
@@ -96,11 +96,11 @@ class Money(Jobs):
     async def session(self, table_id: int) -> tuple[int, dict[int, int]]:
         """A table's evening: deals played to the end, and each player's chips won
         (+) or lost (−) over them (a voided deal's reversal cancels its rows)."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT COUNT(*) AS n FROM deals WHERE table_id = ? AND status = 'finished'",
             (table_id,),
         )
-        sums = await self.query(
+        sums = await self._jobs.query(
             "SELECT l.user_id, SUM(l.amount) AS total FROM ledger l JOIN deals d USING (deal_id) "
             "WHERE d.table_id = ? GROUP BY l.user_id",
             (table_id,),
@@ -114,14 +114,14 @@ class Money(Jobs):
         every seated player's chips won or lost in it, what each took from the pot (the chips
         won for the ledger reasons `taken`, which the games name), and whether its table is
         closed (a match's settlement is then booked)."""
-        deals = await self.query(
+        deals = await self._jobs.query(
             "SELECT d.*, t.game, t.status AS table_status FROM deals d "
             "JOIN tables t USING (table_id) "
             "WHERE d.chat_id = ? AND d.status = 'finished' ORDER BY d.deal_id",
             (chat_id,),
         )
         marks = ", ".join("?" * len(taken))
-        sums = await self.query(
+        sums = await self._jobs.query(
             "SELECT deal_id, user_id, SUM(amount) AS total, SUM(CASE WHEN amount > 0 AND "
             f"reason IN ({marks}) THEN amount ELSE 0 END) AS taken FROM ledger "
             "WHERE chat_id = ? AND deal_id IS NOT NULL GROUP BY deal_id, user_id",
@@ -141,14 +141,14 @@ class Money(Jobs):
 
     async def seasons(self, chat_id: int) -> int:
         """How many seasons the chat has closed."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT COUNT(*) AS n FROM seasons WHERE chat_id = ?", (chat_id,)
         )
         return int(row["n"]) if row else 0
 
     async def season_balances(self, chat_id: int, season: int) -> dict[int, int]:
         """The balances the chat's closed `season` (counted from 0) ended with."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT balances FROM seasons WHERE chat_id = ? ORDER BY season_id LIMIT 1 OFFSET ?",
             (chat_id, season),
         )
@@ -179,31 +179,31 @@ class Money(Jobs):
             db.execute("UPDATE pots SET pot = 0, has_penalty = 0 WHERE chat_id = ?", (chat_id,))
             return balances
 
-        result = await self.transaction(body)
+        result = await self._jobs.transaction(body)
         if result is not None:
-            self._chat_changed(chat_id)
+            self._jobs.chat_changed(chat_id)
         return result
 
-    async def _money_problems(self) -> list[Problem]:
+    async def problems(self) -> list[Problem]:
         """The start-up check's money invariants, per chat: balances plus the pot are zero, the
         games' pots add up to the chat's, each balance is its ledger rows' sum, and no deal is
         half settled (in play at no table, or voided with its chips not returned)."""
         problems: list[Problem] = []
-        for r in await self.query(
+        for r in await self._jobs.query(
             "SELECT c.chat_id, c.pot, COALESCE((SELECT SUM(balance) FROM balances b "
             "WHERE b.chat_id = c.chat_id), 0) AS total FROM chats c"
         ):
             if r["pot"] + r["total"] != 0:
                 what = f"balances {r['total']} + pot {r['pot']} != 0"
                 problems.append(Problem(r["chat_id"], what, "zero-sum"))
-        for r in await self.query(
+        for r in await self._jobs.query(
             "SELECT c.chat_id, c.pot, COALESCE((SELECT SUM(p.pot) FROM pots p "
             "WHERE p.chat_id = c.chat_id), 0) AS pots FROM chats c"
         ):
             if r["pot"] != r["pots"]:  # so balances plus every game's pot is zero too
                 what = f"the pots {r['pots']} != the chat's pot {r['pot']}"
                 problems.append(Problem(r["chat_id"], what, "pots"))
-        for r in await self.query(
+        for r in await self._jobs.query(
             "SELECT b.chat_id, b.user_id, b.balance, COALESCE((SELECT SUM(amount) FROM ledger l "
             "WHERE l.chat_id = b.chat_id AND l.user_id = b.user_id), 0) AS booked FROM balances b"
         ):
@@ -215,7 +215,7 @@ class Money(Jobs):
                         "ledger",
                     )
                 )
-        for r in await self.query(
+        for r in await self._jobs.query(
             "SELECT d.chat_id, d.deal_id, d.status FROM deals d JOIN tables t USING (table_id) "
             "WHERE (d.status = 'playing' AND (t.status != 'playing' OR t.deal_no != d.deal_no)) "
             "OR (d.status = 'voided' AND EXISTS (SELECT 1 FROM ledger l "

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import metrics
-from .db import Jobs
+from .db import Part
 from .league import rate
 from .money import book
 from .rows import DealRow, Movement, TableRow, read_deal, read_table
 
 
-class Tables(Jobs):
+class Tables(Part):
     """Tables, deals, and the steps that write them."""
 
     async def create_table(self, chat_id: int, game: str, creator_id: int) -> TableRow | None:
@@ -33,18 +33,18 @@ class Tables(Jobs):
             ).fetchone()
 
         try:
-            return read_table(await self.transaction(body))
+            return read_table(await self._jobs.transaction(body))
         except sqlite3.IntegrityError:
             return None
 
     async def table(self, table_id: int) -> TableRow | None:
         """A table by id."""
-        row = await self.query_one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+        row = await self._jobs.query_one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
         return read_table(row) if row else None
 
     async def open_table(self, chat_id: int) -> TableRow | None:
         """The chat's table that is not closed, if any."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT * FROM tables WHERE chat_id = ? AND status != 'closed'", (chat_id,)
         )
         return read_table(row) if row else None
@@ -52,7 +52,7 @@ class Tables(Jobs):
     async def last_closed_table(self, chat_id: int, games: Sequence[str]) -> TableRow | None:
         """The chat's latest closed table of one of `games` (the last match played: /pulya)."""
         marks = ", ".join("?" * len(games))
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             f"SELECT * FROM tables WHERE chat_id = ? AND status = 'closed' AND game IN ({marks}) "
             "ORDER BY table_id DESC LIMIT 1",
             (chat_id, *games),
@@ -63,23 +63,23 @@ class Tables(Jobs):
         """Every table not closed (to resume after a restart)."""
         return [
             read_table(row)
-            for row in await self.query("SELECT * FROM tables WHERE status != 'closed'")
+            for row in await self._jobs.query("SELECT * FROM tables WHERE status != 'closed'")
         ]
 
     async def save_table(self, table: TableRow) -> None:
         """Write a table's seats, status, dealer, deal number and deadline."""
-        await self.transaction(lambda db: _write_table(db, table))
+        await self._jobs.transaction(lambda db: _write_table(db, table))
 
     async def current_deal(self, table_id: int) -> DealRow | None:
         """The table's latest deal."""
-        row = await self.query_one(
+        row = await self._jobs.query_one(
             "SELECT * FROM deals WHERE table_id = ? ORDER BY deal_no DESC LIMIT 1", (table_id,)
         )
         return read_deal(row) if row else None
 
     async def deal(self, deal_id: int) -> DealRow | None:
         """A deal by id."""
-        row = await self.query_one("SELECT * FROM deals WHERE deal_id = ?", (deal_id,))
+        row = await self._jobs.query_one("SELECT * FROM deals WHERE deal_id = ?", (deal_id,))
         return read_deal(row) if row else None
 
     async def start_deal(
@@ -108,9 +108,9 @@ class Tables(Jobs):
             assert deal_id is not None
             return deal_id, book(db, table.chat_id, table.game, deal_id, movements)
 
-        deal_id, pot_moved = await self.transaction(body)
+        deal_id, pot_moved = await self._jobs.transaction(body)
         if pot_moved:
-            self._chat_changed(table.chat_id)
+            self._jobs.chat_changed(table.chat_id)
         return deal_id
 
     async def save_step(
@@ -153,8 +153,8 @@ class Tables(Jobs):
             )
             return True
 
-        if await self.transaction(body):
-            self._chat_changed(table.chat_id)
+        if await self._jobs.transaction(body):
+            self._jobs.chat_changed(table.chat_id)
         if finished:
             metrics.DEALS_FINISHED.labels(table.game).inc()
 
@@ -179,15 +179,15 @@ class Tables(Jobs):
             )
             return reversal
 
-        reversal = await self.transaction(body)
+        reversal = await self._jobs.transaction(body)
         if reversal:
-            self._chat_changed(table.chat_id)
+            self._jobs.chat_changed(table.chat_id)
         return reversal
 
     async def table_deals(self, table_id: int) -> list[DealRow]:
         """Every deal of a table, first to last (a match of many deals, e.g. a Preferans pulya,
         is rebuilt from them)."""
-        rows = await self.query(
+        rows = await self._jobs.query(
             "SELECT * FROM deals WHERE table_id = ? ORDER BY deal_no", (table_id,)
         )
         return [read_deal(row) for row in rows]
@@ -225,8 +225,8 @@ class Tables(Jobs):
             rate(db, table.chat_id, table.game, last["deal_id"], rated)
             return pot_moved
 
-        if await self.transaction(body):
-            self._chat_changed(table.chat_id)
+        if await self._jobs.transaction(body):
+            self._jobs.chat_changed(table.chat_id)
 
 
 def _write_table(db: sqlite3.Connection, table: TableRow) -> None:

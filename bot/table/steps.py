@@ -74,8 +74,8 @@ class RowOnly:
 Stored = DealBegun | Stepped | Voided | Settled | RowOnly
 
 
-class Rows(Protocol):
-    """What a kind of game may read of the storage."""
+class ChatRows(Protocol):
+    """What a kind of game may read of the chats (`storage.chats`)."""
 
     async def chat(self, chat_id: int, title: str | None = None) -> ChatRow:
         """A chat's row: its rules, pots and timers."""
@@ -83,11 +83,27 @@ class Rows(Protocol):
     async def users(self, user_ids: Iterable[int]) -> dict[int, UserRow]:
         """Players by id (their names)."""
 
+
+class DealRows(Protocol):
+    """What a kind of game may read of the tables (`storage.tables`): its table's deals."""
+
     async def current_deal(self, table_id: int) -> DealRow | None:
         """The table's latest deal."""
 
     async def table_deals(self, table_id: int) -> list[DealRow]:
         """Every deal of the table, first to last."""
+
+
+class Rows(Protocol):
+    """What a kind of game may read of the storage: a few rows of two of its parts."""
+
+    @property
+    def chats(self) -> ChatRows:
+        """Chats and players."""
+
+    @property
+    def tables(self) -> DealRows:
+        """The table's deals."""
 
 
 async def store(storage: Storage, live: OpenTable, what: Stored) -> None:
@@ -107,7 +123,7 @@ async def resumed(rows: Rows, live: OpenTable, deal_id: int, seats: tuple[int, .
     `seats` (the seated others sat it out)."""
     live.deal_id, live.deal_seats = deal_id, seats
     live.sitting_out = tuple(uid for uid in live.row.seats if uid not in seats)
-    live.users.update(await rows.users(seats))
+    live.users.update(await rows.chats.users(seats))
 
 
 def _seat(live: OpenTable, what: Stored) -> None:
@@ -127,18 +143,18 @@ def _seat(live: OpenTable, what: Stored) -> None:
 async def _write(storage: Storage, live: OpenTable, what: Stored) -> None:
     row, deal_id = live.row, live.deal_id
     if isinstance(what, DealBegun):
-        live.deal_id = await storage.start_deal(row, what.record, what.chips)
+        live.deal_id = await storage.tables.start_deal(row, what.record, what.chips)
         return
     if isinstance(what, RowOnly):
-        await storage.save_table(row)
+        await storage.tables.save_table(row)
         return
     assert deal_id is not None, "a step of no deal"
     if isinstance(what, Stepped):
-        await storage.save_step(
+        await storage.tables.save_step(
             row, deal_id, what.record, what.chips, finished=what.finished,
             pot_has_penalty=what.pot_has_penalty, rated=what.rated,
         )  # fmt: skip
     elif isinstance(what, Voided):
-        await storage.void_deal(row, deal_id)
+        await storage.tables.void_deal(row, deal_id)
     else:
-        await storage.settle_match(row, deal_id, what.chips, what.rated)
+        await storage.tables.settle_match(row, deal_id, what.chips, what.rated)

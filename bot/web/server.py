@@ -239,7 +239,7 @@ class WebServer:
         if link != table_id and (await self._seats(link) or (0, ()))[0] != chat_id:
             raise _refused(web.HTTPForbidden, "not_seated", lang)
         if not await self._member(chat_id, user.user_id):
-            chat = await self.service.storage.chat(chat_id)
+            chat = await self.service.storage.chats.chat(chat_id)
             raise _refused(web.HTTPForbidden, "not_member", lang, chat=chat.title or "")
         return Opened(user, table_id, chat_id)
 
@@ -249,7 +249,7 @@ class WebServer:
         live = self.service.find(table_id)
         if live is not None:
             return live.row.chat_id, tuple(live.row.seats)
-        row = await self.service.storage.table(table_id)
+        row = await self.service.storage.tables.table(table_id)
         return None if row is None else (row.chat_id, tuple(row.seats))
 
     async def _member(self, chat_id: int, user_id: int) -> bool:
@@ -348,7 +348,7 @@ class WebServer:
         deal_id = callbacks.parse_id(request.query.get("deal") or "")
         if deal_id is None:
             raise _refused(web.HTTPBadRequest, "no_deal", lang)
-        deal = await self.service.storage.finished_deal(deal_id)
+        deal = await self.service.storage.history.finished_deal(deal_id)
         if deal is None:
             raise _refused(web.HTTPNotFound, "no_deal", lang)
         seen = user.user_id in deal.seats or user.user_id == deal.chat_id

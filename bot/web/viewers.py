@@ -181,7 +181,7 @@ class Viewers:
     async def _balances(self, live: OpenTable | None) -> dict[int, int]:
         if live is None:
             return {}
-        rows = await self.service.storage.balances(live.row.chat_id)
+        rows = await self.service.storage.money.balances(live.row.chat_id)
         return {user.user_id: balance for user, balance in rows}
 
     async def _ratings(self, live: OpenTable | None) -> dict[int, str]:
@@ -190,7 +190,9 @@ class Viewers:
         if live is None or seating.practice(live.row.chat_id):
             return {}
         players = list(dict.fromkeys([*live.row.seats, *live.deal_seats]))
-        found = await self.service.storage.current_ratings(live.row.chat_id, live.row.game, players)
+        found = await self.service.storage.league.current_ratings(
+            live.row.chat_id, live.row.game, players
+        )
         return {uid: r.label for uid, r in found.items()}
 
     async def view(
@@ -219,7 +221,7 @@ class Viewers:
             ratings = await self._ratings(live)
         game = self.service.game(live)
         ui = games.ui(live.row.game)  # (its name)
-        chat = await self.service.storage.chat(live.row.chat_id)
+        chat = await self.service.storage.chats.chat(live.row.chat_id)
         seated = live.play is not None and user.user_id in live.deal_seats
         seat = live.deal_seats.index(user.user_id) if seated else None
         deal = None
@@ -254,7 +256,7 @@ class Viewers:
     async def _ended(self, live: OpenTable, chat: ChatRow, lang: str) -> Json:
         """Beside a result: the finished deal's id (the page's "Review" asks for it) and, where
         the chat shows them, every hand as dealt with the talon and the discard."""
-        last = await self.service.storage.last_finished(live.row.table_id)
+        last = await self.service.storage.history.last_finished(live.row.table_id)
         game = GAMES.get(str(last.record.get("game"))) if last is not None else None
         if last is None or game is None:  # a game the engine cannot replay has no review
             return {}
@@ -278,7 +280,7 @@ class Viewers:
 
     async def _next(self, table_id: int) -> Json:
         """For a closed table, the table its chat has opened since (a page follows it there)."""
-        row = await self.service.storage.table(table_id)
+        row = await self.service.storage.tables.table(table_id)
         newer = None if row is None else self.service.table_in(row.chat_id)
         return {} if newer is None else {"follow": newer.row.table_id}
 

@@ -97,7 +97,7 @@ class DealTables(Kind[FamilyUI]):
     async def resume(self, live: OpenTable) -> None:
         """After a restart: the deal in play replayed from its record (ValueError if it does
         not replay)."""
-        deal_row = await self.storage.current_deal(live.row.table_id)
+        deal_row = await self.storage.tables.current_deal(live.row.table_id)
         if deal_row is None:
             return
         played = Dealt(replay(deal_row.record))
@@ -150,7 +150,7 @@ class DealTables(Kind[FamilyUI]):
             raise Refusal("err.stale")
         state = dealt(live)
         live.play = replace(state, selection={**state.selection, seat: chosen})
-        await self._show_hand(live, await self.storage.chat(live.row.chat_id), seat)
+        await self._show_hand(live, await self.storage.chats.chat(live.row.chat_id), seat)
 
     # ---- moves the bot makes --------------------------------------------------------------------
 
@@ -228,7 +228,7 @@ class DealTables(Kind[FamilyUI]):
         an F8 redeal deals to the same players as the deal it replaces, the same dealer, whoever
         sat down or went away meanwhile (a redeal is not a new deal)."""
         # The pot as stored now: a row read before the last step (F8's antes) would be stale.
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         game = live.row.game
         cls = self.ui.deal
         rules = self.ui.engine_rules(chat.rules)
@@ -279,7 +279,7 @@ class DealTables(Kind[FamilyUI]):
         while (forced := new.forced_move()) is not None:  # stored with this step
             new, more = new.apply(forced)
             events += more
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         state, look = dealt(live), action.do is Do.LOOK  # F7: looking takes no turn
         auto = dict(state.auto)
         if by_player:

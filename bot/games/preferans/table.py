@@ -113,8 +113,8 @@ class PulyaTables(Kind[PreferansUI]):
     async def resume(self, live: OpenTable) -> None:
         """After a restart: the pulya rebuilt from the table's stored deals, the deal in play
         replayed (a deal finished just before the stop is followed by the next one)."""
-        chat = await self.storage.chat(live.row.chat_id)
-        stored = await self.storage.table_deals(live.row.table_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
+        stored = await self.storage.tables.table_deals(live.row.table_id)
         deals = [d for d in stored if d.status != "voided"]
         match = from_records([d.record for d in deals], self.ui.whist_price(chat.rules))
         # (a pulya has its first deal: else from_records refused)
@@ -150,7 +150,7 @@ class PulyaTables(Kind[PreferansUI]):
 
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         deadline = self.host.deadline(chat)
         deal, seat = self._pressed(live, user_id, press)
         assert deal.turn is not None
@@ -169,7 +169,7 @@ class PulyaTables(Kind[PreferansUI]):
         except callbacks.BadCallback as exc:
             raise Refusal("err.stale") from exc
         live.play = replace(state(live), selection={**state(live).selection, seat: marked})
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         await self.host.show(live, chat, DealShown(deal, live.row.deal_no, seat=seat))
 
     # ---- moves the bot makes --------------------------------------------------------------------
@@ -199,7 +199,7 @@ class PulyaTables(Kind[PreferansUI]):
         note: tuple[str, str] | None = None,
     ) -> Moved:
         """A move the bot makes: a computer player's, or (`auto`) one made for the person due."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         deal = pulya(live).deal
         assert deal is not None and deal.controller is not None
         made = dict(state(live).auto)
@@ -267,7 +267,7 @@ class PulyaTables(Kind[PreferansUI]):
             if forced is None:
                 break
             step = step.match.apply(forced, self.host.rng)
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         if step.finished_deal is None:
             assert step.match.deal is not None
             record = deal_record.to_record(step.match.deal)
@@ -357,7 +357,7 @@ class PulyaTables(Kind[PreferansUI]):
 
     async def repost(self, live: OpenTable) -> bool:
         """/pulya: the sheet posted again at the bottom of the chat."""
-        chat = await self.storage.chat(live.row.chat_id)
+        chat = await self.storage.chats.chat(live.row.chat_id)
         await self.host.show(live, chat, SheetShown(anew=True))
         return True
 
@@ -365,8 +365,8 @@ class PulyaTables(Kind[PreferansUI]):
         """/pulya after a pulya closed or stopped: the pulya as it ended, settled (P16; P14's
         top-up for a stopped one, whose sheet never reached the target), rebuilt from its
         finished deals; None if none was finished."""
-        chat = await self.storage.chat(table.chat_id)
-        rows = await self.storage.table_deals(table.table_id)
+        chat = await self.storage.chats.chat(table.chat_id)
+        rows = await self.storage.tables.table_deals(table.table_id)
         records = [d.record for d in rows if d.status == "finished"]
         if not records:
             return None

@@ -28,6 +28,8 @@ from bot.service import GameService, Person  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from engine.actions import Do  # noqa: E402
 
+FRAP = codes.Codes()  # the buttons of Frap, the game a new table plays
+
 
 class StubBot:
     """Enough of bot.client.api.FrapBot for the presenter: numbered messages per chat, edits
@@ -142,7 +144,7 @@ async def _table(service: GameService, i: int, rng: random.Random, max_moves: in
         playable = [a for a in legal if a.do is not Do.LOOK] or legal
         action = rng.choice(playable)
         press = callbacks.Press(
-            "a", live.row.table_id, live.row.deal_no, live.step, codes.action_code(action)
+            "a", live.row.table_id, live.row.deal_no, live.step, FRAP.action_code(action)
         )
         await service.act(live.deal_seats[seat], press)
         moves += 1

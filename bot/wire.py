@@ -6,7 +6,8 @@ object of one tag: `{"T": [...]}` a tuple, `{"H": [i, ...]}` a tuple of cards (t
 `{"S": [...]}` a frozenset, `{"D": [[key, value], ...]}` a dict, `{"C": i}` a card, `{"E": i}` an
 enum member, `{"O": [i, field, ...]}` a dataclass or named tuple, its fields in order. Decoding
 knows only the classes of `ALLOWED`, found once from the engine's knowledge, actions and deals
-through their fields' types: a record or member is a number into lists made from that dict in a
+through their fields' types (and each family deal's own words and phases, which its fields type
+only as some Verb or StrEnum): a record or member is a number into lists made from that dict in a
 fixed order (nothing is imported by name; `SCHEMA` digests them, for bot/remote.py's version), a
 record made from exactly its fields by its own constructor. Anything else is refused
 (`WireError`), and so is a value nested deeper than `DEPTH`.
@@ -49,8 +50,9 @@ def _is_record(cls: type) -> bool:
 
 
 def _allowed(roots: tuple[type, ...]) -> dict[str, type]:
-    """Every dataclass, named tuple and enum reachable from `roots` through field types, and the
-    enums of the fields' defaults (a deal's `phase` is typed only as some StrEnum)."""
+    """Every dataclass, named tuple and enum reachable from `roots` through field types, the
+    enums of the fields' defaults (a deal's `phase` is typed only as some StrEnum), and a family
+    deal's own Phase and words (`FINISHED`, `VERBS`: an action's `do` is only some Verb)."""
     found: dict[str, type] = {}
     todo: list[Any] = list(roots)
     while todo:
@@ -76,6 +78,7 @@ def _allowed(roots: tuple[type, ...]) -> dict[str, type]:
             finished = getattr(hint, "FINISHED", None)  # a family deal's own Phase
             if isinstance(finished, Enum):
                 todo.append(type(finished))
+            todo += getattr(hint, "VERBS", ())  # a family deal's words: Frap's and its own
     return found
 
 

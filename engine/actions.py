@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .cards import Card, Suit, parse_cards
 
 
-class Do(StrEnum):
-    """What an action does; the values are the `do` words of hand records."""
+class Verb(StrEnum):
+    """What an action does in some game of the family; the values are the `do` words of hand
+    records. It has no members: Frap's words (`Do`, every family game's) and each game's own
+    (in its package) are its subclasses, and a deal class names those its records say
+    (`TrickDeal.VERBS`). Two games' words may be spelled alike ("khrap") and then compare
+    equal, so a cache of actions tells them apart by class."""
+
+
+class Do(Verb):
+    """Frap's words (F5–F12), which every game of the family may say."""
 
     LOOK = "look"
     FRAP = "frap"
@@ -22,19 +31,15 @@ class Do(StrEnum):
     NO_CUT = "no_cut"
     CUT_DISCARD = "cut_discard"
     PLAY = "play"
-    # Khrap (K2): the same calls as Frap under their own names
-    KHRAP = "khrap"
-    DARK_KHRAP = "dark_khrap"
-    # Student Khrap (SK4–SK9)
-    POMOGU = "pomogu"
-    BERU_PYAT = "beru_pyat"
-    VESELYU = "veselyu"
-    ZAVORACHIVAYU = "zavorachivayu"
-    CALL_DISCARD = "call_discard"
-    # Napoleon (N2): a numbered bid (with `tricks`), napoleon, the dealer's "here"
-    BID = "bid"
-    NAPOLEON = "napoleon"
-    HERE = "here"
+
+
+def words(verbs: Iterable[type[Verb]]) -> dict[str, Verb]:
+    """A game's verbs by their record word; ValueError if two of them share one."""
+    found: dict[str, Verb] = {}
+    for verb in (member for kind in verbs for member in kind):
+        if found.setdefault(verb.value, verb) is not verb:
+            raise ValueError(f"two verbs say {verb.value!r}")
+    return found
 
 
 class Action(NamedTuple):
@@ -45,7 +50,7 @@ class Action(NamedTuple):
     a tuple is built several times faster."""
 
     seat: int
-    do: Do
+    do: Verb
     card: Card | None = None
     cards: tuple[Card, ...] | None = None
     turnup: bool | None = None
@@ -71,13 +76,14 @@ class Action(NamedTuple):
         return entry
 
     @staticmethod
-    def from_record(entry: dict[str, Any]) -> Action:
-        """An action from a hand-record entry; raises ValueError on malformed input."""
+    def from_record(entry: dict[str, Any], verbs: Mapping[str, Verb]) -> Action:
+        """An action from a hand-record entry of a game whose words are `verbs` (its deal's
+        `WORDS`); raises ValueError on malformed input or a word the game does not have."""
         if not isinstance(entry, dict):
             raise ValueError(f"malformed action {entry!r}")
         try:
             seat = entry["seat"]
-            do = Do(entry["do"])
+            do = verbs[entry["do"]]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"malformed action {entry!r}") from exc
         if not isinstance(seat, int) or isinstance(seat, bool):

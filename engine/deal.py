@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, ClassVar, Self, TypeVar
 
-from .actions import Action, Do
+from .actions import Action, Do, Verb, words
 from .cards import BY_INDEX, Card, Suit, make_deck, parse_cards
 from .errors import IllegalAction
 from .events import (
@@ -49,20 +49,29 @@ class TrickDeal:
     DECLARER_NEEDS: ClassVar[int] = 2  # tricks the declarer promises (F5, K2, SK4)
     HAND_SIZE: ClassVar[int] = 4  # cards dealt to each seat (F4, K1, SK1)
     FINISHED: ClassVar[StrEnum]  # the game's Phase.FINISHED
+    # The words its records say: Frap's (`Do`, every family game's) and its own (a `Verb` of its
+    # package); `WORDS` has each by its spelling (made from `VERBS`).
+    VERBS: ClassVar[tuple[type[Verb], ...]] = (Do,)
+    WORDS: ClassVar[dict[str, Verb]] = words(VERBS)
     # The fields each word carries besides `seat` and `do` (HAND_FORMAT); any other is refused.
-    ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {
+    ACTION_FIELDS: ClassVar[dict[Verb, frozenset[str]]] = {
         Do.PLAY: frozenset({"card"}),
         Do.DARK_DISCARD: frozenset({"card"}),
         Do.CUT_DISCARD: frozenset({"card"}),
-        Do.CALL_DISCARD: frozenset({"card"}),
         Do.DISCARD: frozenset({"cards"}),
         Do.CUT: frozenset({"turnup"}),
     }
+    # Words whose cards go face down: others see only that something was discarded (F9, SK6).
+    FACE_DOWN: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD})
+    # Words after which a hand holds cards it did not hold when it spoke (F9, SK6).
+    CHANGES_HAND: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD})
     _BY_NAME: ClassVar[dict[str, type[TrickDeal]]] = {}  # every family game, by its record name
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A class that names its `game` is that game's deal: records of it replay (record.py)."""
+        """A class that names its `game` is that game's deal: records of it replay (record.py),
+        in its words (`VERBS`)."""
         super().__init_subclass__(**kwargs)
+        cls.WORDS = words(cls.VERBS)
         if "game" in cls.__dict__:
             TrickDeal._BY_NAME[cls.game] = cls
 
@@ -90,7 +99,7 @@ class TrickDeal:
     phase: StrEnum = field(default_factory=lambda: _Start.DEALT)  # each game has its own Phase
     round: int = 1  # bidding round
     queue: tuple[int, ...] = ()  # seats still to act in this phase; [0] acts
-    bids: tuple[Do | None, ...] = ()  # each seat's latest word
+    bids: tuple[Verb | None, ...] = ()  # each seat's latest word
     declarer: int | None = None
     leader: int | None = None
     trick: tuple[Play, ...] = ()
@@ -191,9 +200,14 @@ class TrickDeal:
         return True
 
     @property
-    def contract(self) -> Do | None:
+    def contract(self) -> Verb | None:
         """The declarer's word (frap, dark frap, khrap, veselyu, …), or None before there is one."""
         return self.bids[self.declarer] if self.declarer is not None else None
+
+    @property
+    def dark(self) -> bool:
+        """Whether the contract was said before its declarer looked at his hand (F7)."""
+        return False
 
     @property
     def declarer_needs(self) -> int:
@@ -245,15 +259,17 @@ class TrickDeal:
         raise NotImplementedError
 
     def _normalised(self, action: Action) -> Action:
-        """`do` as a Do and `cards` as a tuple, as in a replayed record, so that a plain string
-        cannot pass for another action and live and replayed deals compare equal; a field the
-        word does not take (a card on a pass, a joker flag in Frap) is refused, not recorded."""
+        """`do` as one of the game's verbs and `cards` as a tuple, as in a replayed record, so
+        that a plain string (or another game's word spelled alike) cannot pass for another action
+        and live and replayed deals compare equal; a field the word does not take (a card on a
+        pass, a joker flag in Frap) is refused, not recorded."""
         do, cards = action.do, action.cards
-        if type(do) is not Do or not (cards is None or type(cards) is tuple):
+        if type(do) not in self.VERBS or not (cards is None or type(cards) is tuple):
             try:
-                do = Do(do)
-            except ValueError:
-                raise IllegalAction(self._phase_rule(), f"no such action {do!r}") from None
+                do = self.WORDS[do]
+            except (KeyError, TypeError):
+                word = str(do) if isinstance(do, str) else do  # the word, not its class
+                raise IllegalAction(self._phase_rule(), f"no such action {word!r}") from None
             action = action._replace(do=do, cards=None if cards is None else tuple(cards))
         for name in _fields_refused(self.ACTION_FIELDS.get(do, _NO_FIELDS)):
             if getattr(action, name) is not None:
@@ -265,7 +281,7 @@ class TrickDeal:
         raise NotImplementedError
 
     def _check_seat_and_turn(
-        self, action: Action, allowed: set[Do] | frozenset[Do], finished_rule: str
+        self, action: Action, allowed: set[Verb] | frozenset[Verb], finished_rule: str
     ) -> None:
         if self.finished:
             raise IllegalAction(finished_rule, "the deal is over")
@@ -522,32 +538,33 @@ def _fields_refused(takes: frozenset[str]) -> tuple[str, ...]:
 MAX_SEATS = 12  # the most seats any game of the family has (F1)
 
 
-# The Actions that name one card, per word and seat, at the card's index: `legal_actions` offers
-# them again and again, and a list index is cheaper than any lookup by value.
-_ONE_CARD = (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
-_CARD_ACTIONS: dict[Do, tuple[tuple[Action, ...], ...]] = {
-    do: tuple(tuple(Action(seat, do, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
-    for do in _ONE_CARD
-}
 # A card laid on a trick and the event that says so, per seat, at the card's index (`_lay`).
 _LAID = tuple(tuple(Play(seat, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
 _PLAYED = tuple(tuple(CardPlayed(seat, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
 
 
-def card_actions(seat: int, do: Do) -> tuple[Action, ...]:
+def card_actions(seat: int, do: Verb) -> tuple[Action, ...]:
     """The shared Actions of `seat` saying `do` (a word that names one card: play, a discard of
     one), at each card's index: `card_actions(seat, Do.PLAY)[card.index]`."""
-    return _CARD_ACTIONS[do][seat]
+    return _card_actions(do)[seat]
 
 
-@cache
+# The Actions that name one card, per seat, at the card's index, made once per word: `legal_
+# actions` offers them again and again, and a list index is cheaper than any lookup by value.
+# Typed: two games' words spelled alike are equal, yet each game's Actions say its own.
+@lru_cache(maxsize=None, typed=True)
+def _card_actions(do: Verb) -> tuple[tuple[Action, ...], ...]:
+    return tuple(tuple(Action(seat, do, card) for card in BY_INDEX) for seat in range(MAX_SEATS))
+
+
+@lru_cache(maxsize=None, typed=True)
 def shared_action(
-    seat: int, do: Do, card: Card | None = None, turnup: bool | None = None,
+    seat: int, do: Verb, card: Card | None = None, turnup: bool | None = None,
     joker: bool | None = None, suit: Suit | None = None,
 ) -> Action:  # fmt: skip
     """A shared Action (immutable): `legal_actions` offers the same few again and again (a seat,
     a word, at most one card: a small set), and building a frozen dataclass costs more than
-    finding it again."""
+    finding it again. Typed, as `_card_actions`."""
     return Action(seat, do, card, None, turnup, joker, suit)
 
 

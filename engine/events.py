@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 
-from .actions import Do
+from .actions import Verb
 from .cards import Card
 
 
@@ -48,7 +48,7 @@ class BidMade:
     height the bid stands at: 1–5 tricks, 6 for napoleon (also for a "here" at that level)."""
 
     seat: int
-    bid: Do
+    bid: Verb
     level: int | None = None
 
 
@@ -130,8 +130,9 @@ Event = (
 
 
 # Events that recur with the same values are shared, being immutable: finding one again costs
-# less than building a frozen dataclass, and the engine says one of these at most steps.
-bid_made = cache(BidMade)
+# less than building a frozen dataclass, and the engine says one of these at most steps. A bid
+# by its word's class too: two games' words spelled alike are equal (engine/actions.py).
+bid_made = lru_cache(maxsize=None, typed=True)(BidMade)
 cut_decided = cache(CutDecided)
 exchanged = cache(Exchanged)
 looked = cache(Looked)

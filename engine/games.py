@@ -18,13 +18,13 @@ from .ai.search import search
 from .cards import Card
 from .deal import FORMAT, TrickDeal
 from .errors import ReplayError
-from .frap import FrapDeal, KhrapDeal
+from .frap import FrapDeal, KhrapDeal, KhrapDo
 from .gametype import Computer, Game
 from .knowledge import seat_knowledge
 from .napoleon import NapoleonDeal
 from .preferans.game import GAME as PREFERANS
 from .review import Review, build
-from .student import JOKER, StudentDeal
+from .student import JOKER, StudentDeal, StudentDo
 
 ANTE = 10  # a first deal's ante (F3) where no table sets one: the benches, a terminal table
 
@@ -72,6 +72,12 @@ def _hands(reason: str | None, data: dict[str, Any]) -> Review:
 
 
 _JOKER = frozenset({JOKER})
+_KHRAP = (KhrapDo.KHRAP,)  # K2: Frap's rules level in Khrap's word
+# SK4, SK8: khrap or veselyu with a declarer's hand, pomogu with a whister's.
+_STUDENT = FamilyRules(
+    declare=1.9, stand=1.0, wild=_JOKER, declaring=(StudentDo.KHRAP,),
+    standing=(StudentDo.POMOGU,), taking_over=(StudentDo.VESELYU,),
+)  # fmt: skip
 
 GAMES: dict[str, Game] = {
     game.name: game
@@ -79,9 +85,9 @@ GAMES: dict[str, Game] = {
         # F5: frap = 2 of 4 tricks; F6: whist = 1 and a ×1 penalty with none.
         family(FrapDeal, GameAI(FamilyRules(declare=1.9, stand=1.0))),
         # K2, K4: khrap = 3 of 5 for the whole pot; whisters gain only when it fails.
-        family(KhrapDeal, GameAI(FamilyRules(declare=2.7, stand=1.1))),
+        family(KhrapDeal, GameAI(FamilyRules(declare=2.7, stand=1.1, declaring=_KHRAP))),
         # SK4: khrap = 2 of 4, pomogu = 1; SK2: the joker is a sure trick and follows no suit.
-        family(StudentDeal, GameAI(FamilyRules(declare=1.9, stand=1.0, wild=_JOKER), wild=_JOKER)),
+        family(StudentDeal, GameAI(_STUDENT, wild=_JOKER)),
         # N2–N4: bid by a count of likely tricks, name trump with the best suit; the strong level
         # searches it like the family (same sampling, payoff = chips plus treasure share).
         family(NapoleonDeal, GameAI(NapoleonHeuristic()), napoleon_dd.review),

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Do
+from .actions import Action, Do, Verb
 from .cards import Card, suit_order
 from .deal import TrickDeal
-
-# Words whose cards go face down: others see only that something was discarded.
-_FACE_DOWN = (Do.DISCARD, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +70,7 @@ def seat_knowledge(deal: TrickDeal, seat: int) -> Knowledge:
         unseen=unseen,
         hidden_hands=hidden_hands,
         hidden_discards=hidden_discards,
-        history=tuple(_public(action, seat) for action in deal.actions),
+        history=tuple(_public(action, seat, deal.FACE_DOWN) for action in deal.actions),
         taken=tuple((s, card) for s, card in taken if card not in played),
         legal=tuple(legal),
     )
@@ -84,9 +81,10 @@ def card_key(card: Card) -> tuple[int, int]:
     return suit_order(card.suit), card.rank
 
 
-def _public(action: Action, seat: int) -> Action:
-    """The action as `seat` saw it: another seat's face-down cards are not named."""
-    if action.seat == seat or action.do not in _FACE_DOWN or action.cards == ():
+def _public(action: Action, seat: int, face_down: frozenset[Verb]) -> Action:
+    """The action as `seat` saw it: another seat's face-down cards (those of the game's words
+    in `face_down`) are not named."""
+    if action.seat == seat or action.do not in face_down or action.cards == ():
         return action  # an empty discard hides nothing: everyone sees that no card moved
     return action._replace(card=None, cards=None)
 

@@ -36,7 +36,7 @@ def replay(record: dict[str, Any]) -> TrickDeal:
         raise ReplayError(None, "actions must be a list")
     for index, entry in enumerate(actions):
         try:
-            action = Action.from_record(entry)
+            action = Action.from_record(entry, deal.WORDS)
         except (ValueError, TypeError) as exc:
             raise ReplayError(index, str(exc)) from exc
         try:
@@ -60,7 +60,7 @@ def story(record: dict[str, Any]) -> tuple[TrickDeal, list[tuple[Action | None, 
         raise ReplayError(None, "actions must be a list")
     for index, entry in enumerate(actions):
         try:
-            action = Action.from_record(entry)
+            action = Action.from_record(entry, deal.WORDS)
             deal, events = deal.apply(action)
         except (ValueError, TypeError) as exc:
             raise ReplayError(index, str(exc)) from exc

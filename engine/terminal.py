@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from .actions import Action, Do
+from .actions import Action, Do, Verb
 from .cards import Card, make_deck, shuffled, suit_order
 from .deal import TrickDeal
 from .knowledge import Knowledge, seat_knowledge
@@ -93,7 +93,7 @@ def play(
                 print(f"you: {describe(action)}", file=out)
             else:
                 action = computer(knowledge, rng)
-                print(f"{names[seat]}: {_public(action)}", file=out)
+                print(f"{names[seat]}: {_public(action, cls.FACE_DOWN)}", file=out)
             deal, _ = deal.apply(action)
         totals = [t + d for t, d in zip(totals, deal.delta, strict=True)]
         print(f"result: {_chips(names, deal.delta)}", file=out)
@@ -127,11 +127,14 @@ def ask_number(moves: list[str], read: Callable[[], str], out: TextIO) -> int | 
         print(f"\ntype a number from 1 to {len(moves)}, or q to stop", file=out)
 
 
-def _public(action: Action) -> str:
-    """A computer seat's action as the table sees it: face-down cards are not named."""
-    if action.do is Do.DISCARD and action.cards:
+def _public(action: Action, face_down: frozenset[Verb]) -> str:
+    """A computer seat's action as the table sees it: face-down cards (those of the game's words
+    in `face_down`) are not named."""
+    if action.do not in face_down:
+        return describe(action)
+    if action.cards:
         return f"discard {len(action.cards)} cards"
-    if action.do in (Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
+    if action.card is not None:
         return action.do.value.replace("_", " ")
     return describe(action)
 

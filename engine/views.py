@@ -8,12 +8,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .actions import Action, Do
+from .actions import Action, Verb
 from .cards import Card, Suit
 from .deal import TrickDeal
 from .tricks import Play, trick_winner
-
-_DARK = (Do.DARK_FRAP, Do.DARK_KHRAP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +21,7 @@ class SeatInfo:
     seat: int
     name: str
     role: str | None  # "declarer", "whister", "cutter", "helper", "taker", "out", None
-    bid: Do | None  # the seat's latest word
+    bid: Verb | None  # the seat's latest word
     cards: int
     tricks: int
     looked: bool
@@ -47,7 +45,7 @@ class TableView:
     stock: int
     seats: tuple[SeatInfo, ...]
     declarer: int | None
-    contract: Do | None  # the declarer's word: frap, dark frap, khrap, veselyu, …
+    contract: Verb | None  # the declarer's word: frap, dark frap, khrap, veselyu, …
     declarer_needs: int  # tricks the contract promises
     dark: bool
     trick: tuple[Play, ...]
@@ -106,7 +104,7 @@ def table_view(deal: TrickDeal) -> TableView:
         declarer=deal.declarer,
         contract=contract,
         declarer_needs=deal.declarer_needs,
-        dark=contract in _DARK,
+        dark=deal.dark,
         trick=tuple(deal.trick),
         last_trick=last,
         last_winner=trick_winner(last, deal.trump) if last else None,

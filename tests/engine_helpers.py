@@ -10,12 +10,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.actions import Action, Do
+from engine.actions import Action, Do, Verb
 from engine.cards import Card, Suit, make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.events import ChipsMoved, Event
 from engine.frap import PRESETS, FrapDeal, FrapRules
 from engine.games import GAMES
+from engine.napoleon import NapoleonDo
+from engine.student import StudentDo
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
 
@@ -95,17 +97,24 @@ def new_deal(
     return deal
 
 
-def act(step: str) -> Action:
-    """An action from compact text. Besides Frap's words ('1 discard 7S 8S', '2 cut turnup',
-    '2 cut_discard 9C', '0 play AH'): '0 khrap', '1 pomogu', '2 call_discard 9C', Napoleon's
-    '1 bid 3', '2 napoleon', '0 here', and the 7♠ as
-    '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play 7S
-    joker H'."""
+# Every family game's words by their record word (a word two games spell alike: one of them,
+# which a deal takes as its own, being equal).
+WORDS: dict[str, Verb] = {
+    word: verb for deal in TrickDeal._BY_NAME.values() for word, verb in deal.WORDS.items()
+}
+
+
+def act(step: str, words: Mapping[str, Verb] = WORDS) -> Action:
+    """An action from compact text in a game's `words` (by default any game's). Besides Frap's
+    words ('1 discard 7S 8S', '2 cut turnup', '2 cut_discard 9C', '0 play AH'): '0 khrap',
+    '1 pomogu', '2 call_discard 9C', Napoleon's '1 bid 3', '2 napoleon', '0 here', and the 7♠
+    as '0 play 7S joker', '0 play 7S plain' or, naming the suit a led joker asks for, '0 play
+    7S joker H'."""
     seat_text, do_text, *rest = step.split()
-    seat, do = int(seat_text), Do(do_text)
+    seat, do = int(seat_text), words[do_text]
     if do is Do.DISCARD:
         return Action(seat, do, cards=cards(rest))
-    if do is Do.BID:
+    if do is NapoleonDo.BID:
         (number,) = rest
         return Action(seat, do, tricks=int(number))
     if do is Do.CUT:
@@ -116,7 +125,7 @@ def act(step: str) -> Action:
         assert how in ("joker", "plain") and len(suit) <= 1, step
         named = Suit.parse(suit[0]) if suit else None
         return Action(seat, do, card=Card.parse(code), joker=how == "joker", suit=named)
-    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
+    if do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, StudentDo.CALL_DISCARD):
         (code,) = rest
         return Action(seat, do, card=Card.parse(code))
     assert not rest, step
@@ -128,7 +137,7 @@ def run(deal: D, script: str) -> tuple[D, list[Event]]:
     events: list[Event] = []
     for step in script.split(";"):
         if step.strip():
-            deal, new_events = deal.apply(act(step))
+            deal, new_events = deal.apply(act(step, deal.WORDS))
             events += new_events
     return deal, events
 

@@ -13,18 +13,18 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from engine.actions import Action, Do
+from engine.actions import Action, Do, Verb
 from engine.cards import Card, Suit, make_deck, shuffled
 from engine.deal import TrickDeal
 from engine.defaults import default_action
 from engine.errors import IllegalAction
 from engine.events import ChipsMoved, DealSettled, Event
-from engine.frap import FrapRules, KhrapDeal
+from engine.frap import FrapRules, KhrapDeal, KhrapDo
 from engine.frap import Phase as FrapPhase
-from engine.napoleon import NapoleonDeal, NapoleonRules
+from engine.napoleon import NapoleonDeal, NapoleonDo, NapoleonRules
 from engine.record import dumps, outcome, replay
 from engine.student import Phase as StudentPhase
-from engine.student import StudentDeal, StudentRules
+from engine.student import StudentDeal, StudentDo, StudentRules
 from tests.engine_helpers import (
     NAMES,
     accounted,
@@ -38,6 +38,13 @@ from tests.engine_helpers import (
 )
 
 __all__ = ["accounted", "act", "chip_moves", "play_tricks", "random_action", "run", "trick_plan"]
+
+# Every family game's words, each game's own kept apart (two spelled alike are both tried).
+VERBS: list[Verb] = [
+    verb
+    for kind in dict.fromkeys(kind for deal in TrickDeal._BY_NAME.values() for kind in deal.VERBS)
+    for verb in kind
+]
 
 D = TypeVar("D", bound=TrickDeal)
 Hands = Mapping[int, str | Sequence[str]]
@@ -367,29 +374,29 @@ def candidates(deal: TrickDeal, seat: int, rng: random.Random) -> list[Action]:
     outside = [card for card in deal.deck if card not in hand]
     some: list[Card] = [*hand, rng.choice(outside)]
     joker = Card.parse("7S")
-    actions = [Action(seat, do) for do in Do]
-    for do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD):
+    actions = [Action(seat, do) for do in VERBS]
+    for do in (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, StudentDo.CALL_DISCARD):
         actions += [Action(seat, do, card=card) for card in some]
     for card in {*some[:2], joker}:
         actions += [Action(seat, Do.PLAY, card=card, joker=flag) for flag in (True, False)]
         actions += [Action(seat, Do.PLAY, card=card, joker=True, suit=s) for s in Suit]
     actions.append(Action(seat, Do.PLAY, card=some[0], joker=False, suit=Suit.HEARTS))
     actions += [Action(seat, Do.CUT, turnup=flag) for flag in (True, False)]
-    actions += [Action(seat, Do.BID, tricks=k) for k in range(-1, 8)]
+    actions += [Action(seat, NapoleonDo.BID, tricks=k) for k in range(-1, 8)]
     actions += [
         Action(seat, Do.DISCARD, cards=tuple(rng.sample(some, k))) for k in range(len(some))
     ]
     # Stray fields on words that take none, or take others.
     actions += [
         Action(seat, Do.PASS, card=some[0]),
-        Action(seat, Do.KHRAP, turnup=True),
+        Action(seat, KhrapDo.KHRAP, turnup=True),
         Action(seat, Do.WHIST, cards=()),
         Action(seat, Do.DISCARD, card=some[0], cards=()),
-        Action(seat, Do.CALL_DISCARD, card=some[0], joker=False),
+        Action(seat, StudentDo.CALL_DISCARD, card=some[0], joker=False),
         Action(seat, Do.PLAY, card=some[0], cards=()),
         Action(seat, Do.PASS, tricks=1),
-        Action(seat, Do.HERE, tricks=2),
-        Action(seat, Do.NAPOLEON, tricks=5),
+        Action(seat, NapoleonDo.HERE, tricks=2),
+        Action(seat, NapoleonDo.NAPOLEON, tricks=5),
         Action(seat, Do.DISCARD, cards=(), tricks=1),
         Action(seat, Do.PLAY, card=some[0], tricks=1),
     ]

@@ -10,6 +10,7 @@ import pytest
 from engine.actions import Action, Do
 from engine.ai import rules_player, seat_knowledge
 from engine.deal import TrickDeal
+from engine.napoleon import NapoleonDo
 from tests.engine_helpers import cards, run
 from tests.family_helpers import napoleon_deal
 
@@ -30,7 +31,7 @@ def rules(deal: TrickDeal) -> Action:
     ],
 )
 def test_n2_the_rules_level_bids_its_trick_count(hand: str, tricks: int) -> None:
-    assert rules(napoleon_deal(hands={0: hand})) == Action(0, Do.BID, tricks=tricks)
+    assert rules(napoleon_deal(hands={0: hand})) == Action(0, NapoleonDo.BID, tricks=tricks)
 
 
 def test_n2_the_rules_level_passes_a_bid_above_its_count() -> None:
@@ -41,7 +42,7 @@ def test_n2_the_rules_level_passes_a_bid_above_its_count() -> None:
 @pytest.mark.parametrize(
     ("hand", "word"),
     [
-        ("AH KH QH 9S 7C", Do.HERE),  # about three tricks: he takes the bid of 3 over
+        ("AH KH QH 9S 7C", NapoleonDo.HERE),  # about three tricks: he takes the bid of 3 over
         ("AH 9S 7C 8D 6H", Do.PASS),  # one ace and a low heart do not make three tricks
     ],
 )

@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from engine.actions import Action, Do
+from engine.actions import Action, Do, Verb
 from engine.ai import rules_player, seat_knowledge
 from engine.deal import TrickDeal
+from engine.frap import KhrapDo
+from engine.student import StudentDo
 from tests.engine_helpers import cards, new_deal, run
 from tests.family_helpers import khrap_deal, student_deal
 
@@ -78,18 +80,18 @@ def test_f12_throw_the_cheapest_card_when_the_trick_is_lost() -> None:
 @pytest.mark.parametrize(
     ("hand", "word"),
     [
-        ("AH KH QH AS 8C", Do.KHRAP),  # three top trumps and an ace: three tricks
+        ("AH KH QH AS 8C", KhrapDo.KHRAP),  # three top trumps and an ace: three tricks
         ("AH KH AS 9C 8D", Do.PASS),  # two trumps and an ace fall short of three
     ],
 )
-def test_k2_khrap_needs_three_likely_tricks(hand: str, word: Do) -> None:
+def test_k2_khrap_needs_three_likely_tricks(hand: str, word: Verb) -> None:
     deal, _ = run(khrap_deal(hands={0: hand}, turnup="7H"), "0 look")
     assert rules(deal) == Action(0, word)
 
 
 def test_sk2_the_joker_counts_as_a_trick_and_is_kept() -> None:
     deal = student_deal(hands={0: "7S AH 9C 8D", 1: "QC JC TD 9D"}, turnup="6H")
-    assert rules(deal) == Action(0, Do.KHRAP)  # joker + trump ace
+    assert rules(deal) == Action(0, StudentDo.KHRAP)  # joker + trump ace
     deal, _ = run(deal, "0 khrap; 1 pass; 2 pass; 3 pomogu")
     assert rules(deal) == Action(0, Do.DISCARD, cards=cards("9C 8D"))
 
@@ -97,4 +99,4 @@ def test_sk2_the_joker_counts_as_a_trick_and_is_kept() -> None:
 def test_sk8_veselyu_takes_over_with_a_hand_fit_to_declare() -> None:
     deal = student_deal(hands={0: "KD QD JD TC", 1: "AH KH QH 8C"}, turnup="6H")
     deal, _ = run(deal, "0 khrap")
-    assert rules(deal) == Action(1, Do.VESELYU)
+    assert rules(deal) == Action(1, StudentDo.VESELYU)

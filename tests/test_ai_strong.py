@@ -8,6 +8,7 @@ import random
 from engine.actions import Action, Do
 from engine.ai import rules_player, seat_knowledge, strong_player
 from engine.deal import TrickDeal
+from engine.student import StudentDo
 from tests.engine_helpers import new_deal, run
 from tests.family_helpers import student_deal
 
@@ -28,7 +29,7 @@ def test_sk4_the_last_bidder_declares_when_everyone_passed() -> None:
     deal, _ = run(deal, "0 pass; 1 pass; 2 pass")
     rules, strong = both(deal)
     assert rules == Action(3, Do.PASS)
-    assert strong.do in (Do.KHRAP, Do.ZAVORACHIVAYU)
+    assert strong.do in (StudentDo.KHRAP, StudentDo.ZAVORACHIVAYU)
 
 
 def test_f6_the_strong_level_keeps_a_clear_rules_choice() -> None:

@@ -18,12 +18,13 @@ from bot import computer
 from bot.chat.review import message as review_text
 from bot.format import card_label
 from bot.games import preferans as pref
-from bot.games.family.codes import action_code as family_code
+from bot.games.family.napoleon import UI as NAPOLEON_UI
 from bot.handlers import Answer, Handlers, Pressed
 from bot.table.live import Person
 from engine.actions import Action
 from engine.cards import Card, parse_cards
 from engine.games import GAMES
+from engine.napoleon import NapoleonDeal
 from engine.preferans.actions import PrefAction
 from engine.preferans.deal import PrefDeal
 from engine.preferans.outcome import PrefRules
@@ -164,7 +165,7 @@ async def _napoleon(bot: RunningBot, lang: str) -> list[FakeUser]:
     await open_table(bot, group, users, "/newgame napoleon")
 
     def code(entry: dict[str, Any]) -> str:
-        return family_code(Action.from_record(entry))
+        return NAPOLEON_UI.codes.action_code(Action.from_record(entry, NapoleonDeal.WORDS))
 
     await _play(bot, users, NAPOLEON_ACTIONS, code, lang)
     return users

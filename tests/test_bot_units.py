@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import callbacks
-from bot.games.family import codes
+from bot import callbacks, games
+from bot.games.family.frap import UI as FRAP_UI
+from bot.games.family.ui import FamilyUI
 from engine.actions import Action, Do
 from engine.cards import Suit, make_deck
+from engine.napoleon import NapoleonDo
 from engine.student import JOKER
 from tests.bot_harness import bot_messages, table_of
 from tests.fakebot import FakeTelegram
@@ -34,22 +36,50 @@ def test_malformed_token_is_refused_without_printing_it() -> None:
     assert "BOT_TOKEN" in result.stderr and "secret-value-that-is-wrong" not in result.stderr
 
 
-def test_every_action_code_fits_callback_data_and_round_trips() -> None:
+FAMILY = [ui for ui in games.REGISTRY.values() if isinstance(ui, FamilyUI)]
+
+
+@pytest.mark.parametrize("ui", FAMILY, ids=lambda ui: ui.game)
+def test_every_action_code_fits_callback_data_and_round_trips(ui: FamilyUI) -> None:
     deck = make_deck(52)
-    words = (Do.LOOK, Do.FRAP, Do.DARK_FRAP, Do.WHIST, Do.PASS, Do.NO_CUT, Do.KHRAP,
-             Do.DARK_KHRAP, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU)  # fmt: skip
-    actions = [Action(3, do) for do in words]
+    words = [do for kind in ui.deal.VERBS for do in kind]
+    actions = [Action(3, do) for do in words if do in ui.codes.words]
     actions += [Action(3, Do.CUT, turnup=flag) for flag in (True, False)]
-    one_card = (Do.PLAY, Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)
-    actions += [Action(3, do, card=c) for c in deck for do in one_card]
-    actions += [Action(3, Do.PLAY, card=JOKER, joker=flag) for flag in (True, False)]
-    actions += [Action(3, Do.PLAY, card=JOKER, joker=True, suit=suit) for suit in Suit]
+    actions += [Action(3, do, card=c) for c in deck for do in words if do in ui.codes.one_card]
     actions += [Action(3, Do.DISCARD, cards=combo) for combo in combinations(deck[-8:], 4)]
+    if ui.game == "student_khrap":  # SK2: the joker's three ways
+        actions += [Action(3, Do.PLAY, card=JOKER, joker=flag) for flag in (True, False)]
+        actions += [Action(3, Do.PLAY, card=JOKER, joker=True, suit=suit) for suit in Suit]
+    if ui.game == "napoleon":  # N2: a bid's height
+        actions += [Action(3, NapoleonDo.BID, tricks=k) for k in range(1, 6)]
     for action in actions:
-        data = callbacks.encode("a", 999_999_999, 99_999, 99_999, codes.action_code(action))
+        data = callbacks.encode("a", 999_999_999, 99_999, 99_999, ui.codes.action_code(action))
         assert len(data.encode()) <= callbacks.MAX_BYTES
         press = callbacks.decode(data)
-        assert codes.parse_action(3, press.code) == action
+        parsed = ui.codes.parse_action(3, press.code)
+        assert parsed == action and type(parsed.do) is type(action.do)
+
+
+# The codes old buttons carry, each game's words' own: they must read the same after a restart.
+OLD_CODES = {
+    "frap": {"L": "look", "F": "frap", "D": "dark_frap", "W": "whist", "P": "pass", "n": "no_cut",
+             "xAS": "dark_discard", "yAS": "cut_discard", "pAS": "play", "bASKS": "discard",
+             "c1": "cut", "c0": "cut"},
+    "khrap": {"K": "khrap", "Q": "dark_khrap"},
+    "student_khrap": {"K": "khrap", "H": "pomogu", "B": "beru_pyat", "V": "veselyu",
+                      "Z": "zavorachivayu", "zAS": "call_discard", "k1": "play", "k0": "play",
+                      "k1H": "play"},
+    "napoleon": {"N": "napoleon", "E": "here", "t3": "bid"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", OLD_CODES)
+def test_old_buttons_say_the_same_words(game: str) -> None:
+    ui = games.ui(game)
+    assert isinstance(ui, FamilyUI)
+    for code, word in OLD_CODES[game].items():
+        action = ui.codes.parse_action(0, code)
+        assert action.do == word and action.do in ui.deal.WORDS.values()
 
 
 @pytest.mark.parametrize(
@@ -58,7 +88,7 @@ def test_every_action_code_fits_callback_data_and_round_trips() -> None:
 def test_garbage_callback_data_is_refused(data: str) -> None:
     with pytest.raises(callbacks.BadCallback):
         press = callbacks.decode(data)
-        codes.parse_action(0, press.code)
+        FRAP_UI.codes.parse_action(0, press.code)
 
 
 async def test_turn_timer_moves_for_a_player_who_does_not(tg: FakeTelegram, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from engine.actions import Action, Do
 from engine.errors import ReplayError
-from engine.frap import FrapRules
+from engine.frap import FrapDeal, FrapRules
 from engine.record import dumps, outcome, read, replay, start
 from tests.engine_helpers import RECORDS, cli, printed, replayed
 
@@ -135,8 +135,8 @@ def test_malformed_action_is_refused_with_its_index(entry: Any) -> None:
 
 def test_action_record_round_trip() -> None:
     for entry in read(RECORDS / "f16_e5.json")["actions"]:
-        assert Action.from_record(entry).to_record() == entry
-    assert Action.from_record({"seat": 2, "do": "cut", "turnup": True}) == Action(
+        assert Action.from_record(entry, FrapDeal.WORDS).to_record() == entry
+    assert Action.from_record({"seat": 2, "do": "cut", "turnup": True}, FrapDeal.WORDS) == Action(
         2, Do.CUT, turnup=True
     )
 

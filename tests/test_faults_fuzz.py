@@ -16,9 +16,10 @@ from hypothesis import Phase as Run
 from hypothesis import strategies as st
 
 import locales
-from bot import callbacks
+from bot import callbacks, games
 from bot.games.family import codes
 from bot.games.family.table import deal as deal_of
+from bot.games.family.ui import FamilyUI
 from bot.service import GameService
 from engine.frap import Phase
 from tests.bot_harness import (
@@ -194,7 +195,9 @@ def _would_apply(service: GameService, user_id: int, data: str) -> bool:
     seat = live.deal_seats.index(user_id)
     try:
         if press.kind == "a":
-            deal_of(live).apply(codes.parse_action(seat, press.code))
+            ui = games.ui(live.row.game)
+            assert isinstance(ui, FamilyUI)
+            deal_of(live).apply(ui.codes.parse_action(seat, press.code))
             return True
         cards = callbacks.parse_cards_code(press.code)
     except Exception:

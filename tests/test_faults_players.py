@@ -115,7 +115,7 @@ async def test_a_deal_finishes_through_timers_when_two_players_stop_acting(
         deal = start(deal_row.record)
         steps = 0
         for entry in deal_row.record["actions"]:
-            action = Action.from_record(entry)
+            action = Action.from_record(entry, deal.WORDS)
             steps += action.do != "look"
             if action.seat in made_for and steps > 4 and action.do != "look":  # after bidding
                 made_for[action.seat] += 1

@@ -301,7 +301,7 @@ def _movements(record: dict, seats: tuple[int, ...]) -> Counter[tuple[int, int, 
         (seats[s], d, "ante") for s, d in enumerate(deal.delta) if d
     )
     for entry in record["actions"]:
-        deal, events = deal.apply(Action.from_record(entry))
+        deal, events = deal.apply(Action.from_record(entry, deal.WORDS))
         moves.update(
             (seats[e.seat], e.amount, e.reason.value)
             for e in events

@@ -11,7 +11,7 @@ from engine.actions import Action, Do
 from engine.cards import Card, Suit, make_deck, shuffled
 from engine.errors import IllegalAction
 from engine.events import AllPassed, ChipsMoved, Reason, TurnupTaken
-from engine.frap import FrapRules, KhrapDeal, Phase, table_view
+from engine.frap import FrapRules, KhrapDeal, KhrapDo, Phase, table_view
 from engine.frap.settle import declarer_penalty
 from tests.engine_helpers import NAMES, cards
 from tests.family_helpers import (
@@ -138,7 +138,8 @@ def test_K1_five_tricks_are_played() -> None:
 
 def test_K2_the_calls_are_khrap_dark_khrap_and_pass_then_whist() -> None:
     deal = khrap_deal()
-    assert [a.do for a in deal.legal_actions(0)] == [Do.LOOK, Do.KHRAP, Do.DARK_KHRAP, Do.PASS]
+    words = [Do.LOOK, KhrapDo.KHRAP, KhrapDo.DARK_KHRAP, Do.PASS]
+    assert [a.do for a in deal.legal_actions(0)] == words
     assert refused(deal, Action(0, Do.FRAP)).rule == "K2"
     assert refused(deal, Action(0, Do.DARK_FRAP)).rule == "K2"
     caught = refused(deal, Action(0, Do.WHIST))
@@ -146,15 +147,15 @@ def test_K2_the_calls_are_khrap_dark_khrap_and_pass_then_whist() -> None:
     deal, _ = run(deal, "0 pass; 1 khrap")
     assert (deal.declarer, deal.phase, deal.queue) == (1, Phase.WHIST, (2, 3, 0))
     assert [a.do for a in deal.legal_actions(2) if a.do is not Do.LOOK] == [Do.WHIST, Do.PASS]
-    caught = refused(deal, Action(2, Do.KHRAP))
+    caught = refused(deal, Action(2, KhrapDo.KHRAP))
     assert (caught.rule, caught.reason) == ("F5", "only one khrap per deal")
-    assert table_view(deal).contract is Do.KHRAP and table_view(deal).declarer_needs == 3
+    assert table_view(deal).contract is KhrapDo.KHRAP and table_view(deal).declarer_needs == 3
 
 
 def test_K2_dark_khrap_takes_the_turnup_and_discards_one() -> None:
     deal = khrap_deal(hands={0: "AS KS QS JS TS"}, turnup="AH")
     deal, _ = run(deal, "0 look")
-    caught = refused(deal, Action(0, Do.DARK_KHRAP))
+    caught = refused(deal, Action(0, KhrapDo.DARK_KHRAP))
     assert (caught.rule, caught.reason) == ("F7", "dark khrap needs a hand not yet looked at")
     deal = khrap_deal(hands={0: "AS KS QS JS TS"}, turnup="AH")
     deal, events = run(deal, "0 dark_khrap; 1 whist; 2 pass; 3 pass")

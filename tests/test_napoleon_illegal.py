@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from engine.actions import Action, Do
 from engine.cards import Card
-from engine.napoleon import NapoleonDeal
+from engine.napoleon import NapoleonDeal, NapoleonDo
 from tests.engine_helpers import cards
 from tests.family_helpers import napoleon_deal, run
 
@@ -60,26 +60,26 @@ def _a(seat: int, do: Do, card: str | None = None, **kw: object) -> Action:
 
 CASES: list[tuple[Callable[[], NapoleonDeal], Action, str, str]] = [
     # bidding (N2)
-    (bidding, _a(0, Do.HERE), "N2", "here takes over a bid; none is made"),
-    (bidding, _a(0, Do.BID), "N2", "say how many tricks"),
-    (bidding, _a(0, Do.BID, tricks=0), "N2", "a bid is 1–5 tricks"),
-    (bidding, _a(0, Do.BID, tricks=6), "N2", "a bid is 1–5 tricks (above that, napoleon)"),
-    (bidding, _a(1, Do.BID, tricks=1), "N2", "it is seat 0's turn"),
+    (bidding, _a(0, NapoleonDo.HERE), "N2", "here takes over a bid; none is made"),
+    (bidding, _a(0, NapoleonDo.BID), "N2", "say how many tricks"),
+    (bidding, _a(0, NapoleonDo.BID, tricks=0), "N2", "a bid is 1–5 tricks"),
+    (bidding, _a(0, NapoleonDo.BID, tricks=6), "N2", "a bid is 1–5 tricks (above that, napoleon)"),
+    (bidding, _a(1, NapoleonDo.BID, tricks=1), "N2", "it is seat 0's turn"),
     (bidding, _a(0, Do.FRAP), "N2", "cannot frap now"),
     (bidding, _a(0, Do.WHIST), "N2", "cannot whist now"),
     (bidding, _a(0, Do.LOOK), "N2", "cannot look now"),
     (bidding, _a(0, Do.PLAY, "6C"), "N2", "cannot play now"),
     (bidding, _a(0, Do.DISCARD, cards=()), "N2", "cannot discard now"),
     (bidding, _a(0, Do.PASS, tricks=1), "N2", "pass takes no tricks"),
-    (bidding, _a(0, Do.NAPOLEON, "6C"), "N2", "napoleon takes no card"),
-    (bidding, _a(0, Do.BID, tricks=2, cards=()), "N2", "bid takes no cards"),
+    (bidding, _a(0, NapoleonDo.NAPOLEON, "6C"), "N2", "napoleon takes no card"),
+    (bidding, _a(0, NapoleonDo.BID, tricks=2, cards=()), "N2", "bid takes no cards"),
     (bidding, _a(4, Do.PASS), "F2", "no seat 4"),
-    (after_bid_3, _a(2, Do.BID, tricks=3), "N2", "bid higher than 3"),
-    (after_bid_3, _a(2, Do.BID, tricks=1), "N2", "bid higher than 3"),
-    (after_bid_3, _a(2, Do.HERE), "N2", "only the dealer may say here"),
-    (after_napoleon, _a(2, Do.NAPOLEON), "N2", "nobody can go above napoleon"),
-    (after_napoleon, _a(2, Do.BID, tricks=5), "N2", "nobody can go above napoleon"),
-    (dealers_turn, _a(0, Do.BID, tricks=2), "N2", "bid higher than 2"),
+    (after_bid_3, _a(2, NapoleonDo.BID, tricks=3), "N2", "bid higher than 3"),
+    (after_bid_3, _a(2, NapoleonDo.BID, tricks=1), "N2", "bid higher than 3"),
+    (after_bid_3, _a(2, NapoleonDo.HERE), "N2", "only the dealer may say here"),
+    (after_napoleon, _a(2, NapoleonDo.NAPOLEON), "N2", "nobody can go above napoleon"),
+    (after_napoleon, _a(2, NapoleonDo.BID, tricks=5), "N2", "nobody can go above napoleon"),
+    (dealers_turn, _a(0, NapoleonDo.BID, tricks=2), "N2", "bid higher than 2"),
     # the exchange (N3)
     (exchange, _a(1, Do.DISCARD, cards=cards("AS KS")), "N3", "exchange one card, or keep"),
     (exchange, _a(1, Do.DISCARD, cards=cards("AH")), "N3", "AH is not in the hand"),
@@ -98,6 +98,6 @@ CASES: list[tuple[Callable[[], NapoleonDeal], Action, str, str]] = [
     (play_void_in_diamonds, _a(3, Do.PLAY, "6H"), "N4", "must play a trump ♠"),
     (play_void_in_diamonds, _a(3, Do.PLAY, "7S"), "N4", "7S is not in the hand"),
     # after the deal (N2: everyone passed)
-    (finished, _a(1, Do.BID, tricks=1), "N2", "the deal is over"),
+    (finished, _a(1, NapoleonDo.BID, tricks=1), "N2", "the deal is over"),
     (finished, _a(0, Do.PLAY, "6C"), "N2", "the deal is over"),
 ]

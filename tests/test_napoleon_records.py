@@ -13,7 +13,7 @@ import pytest
 from engine.actions import Action, Do
 from engine.errors import ReplayError
 from engine.events import ChipsMoved, Reason
-from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
+from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonDo, NapoleonRules
 from engine.record import outcome, read, replay, start
 from tests.engine_helpers import RECORDS, cli
 
@@ -28,7 +28,7 @@ def test_N8_bid3_made_moves_the_chips_between_the_players() -> None:
     assert deal.pot == 80 and deal.delta == (-10,) * 4  # N1: the contributions come first
     moves: list[ChipsMoved] = []
     for entry in data["actions"]:
-        deal, events = deal.apply(Action.from_record(entry))
+        deal, events = deal.apply(Action.from_record(entry, deal.WORDS))
         moves += [event for event in events if isinstance(event, ChipsMoved)]
     # N5: each other player pays the declarer 3u, in order from his left; the treasure is not
     # touched.
@@ -46,8 +46,8 @@ def test_N8_bid3_made_moves_the_chips_between_the_players() -> None:
 def test_N8_napoleon_made_shows_here_and_the_trump() -> None:
     deal = replay(record("napoleon_n8_napoleon_made"))
     assert isinstance(deal, NapoleonDeal)
-    assert (deal.declarer, deal.level, deal.contract) == (0, NAPOLEON, Do.NAPOLEON)
-    assert deal.bids == (Do.HERE, Do.PASS, Do.PASS, Do.PASS) and deal.p0 == 100
+    assert (deal.declarer, deal.level, deal.contract) == (0, NAPOLEON, NapoleonDo.NAPOLEON)
+    assert deal.bids == (NapoleonDo.HERE, Do.PASS, Do.PASS, Do.PASS) and deal.p0 == 100
     assert deal.trump.value == "S" and deal.trump_named
 
 

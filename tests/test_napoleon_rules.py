@@ -11,7 +11,7 @@ from engine.actions import Action, Do
 from engine.cards import Card, Suit, make_deck, shuffled
 from engine.defaults import default_action
 from engine.events import BidMade, ChipsMoved, Reason
-from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules, Phase
+from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonDo, NapoleonRules, Phase
 from engine.views import seat_view, table_view
 from tests.engine_helpers import NAMES, cards
 from tests.family_helpers import (
@@ -28,7 +28,7 @@ def words(deal: NapoleonDeal, seat: int) -> list[str]:
     """The seat's legal bidding words as compact text: 'bid 3', 'napoleon', 'here', 'pass'."""
     out = []
     for action in deal.legal_actions(seat):
-        out.append(f"bid {action.tricks}" if action.do is Do.BID else action.do.value)
+        out.append(f"bid {action.tricks}" if action.do is NapoleonDo.BID else action.do.value)
     return out
 
 
@@ -111,7 +111,7 @@ def test_N2_the_dealer_speaks_first_and_cannot_say_here_without_a_bid() -> None:
 def test_N2_each_bid_goes_higher_and_the_order_is_clockwise() -> None:
     deal, events = run(napoleon_deal(), "0 bid 2; 1 bid 3")
     assert deal.to_act == 2 and words(deal, 2) == ["bid 4", "bid 5", "napoleon", "pass"]
-    assert events == [BidMade(0, Do.BID, 2), BidMade(1, Do.BID, 3)]
+    assert events == [BidMade(0, NapoleonDo.BID, 2), BidMade(1, NapoleonDo.BID, 3)]
     assert (deal.level, deal.holder, deal.declarer) == (3, 1, None)
     assert [deal.bid_level(seat) for seat in range(4)] == [2, 3, None, None]
 
@@ -131,11 +131,11 @@ def test_N2_the_dealer_says_here_at_the_same_level_and_the_others_must_go_higher
         "bid 3", "bid 4", "bid 5", "napoleon", "here", "pass",
     ]  # fmt: skip
     deal, events = run(deal, "0 here")
-    assert events == [BidMade(0, Do.HERE, 2)] and (deal.level, deal.holder) == (2, 0)
+    assert events == [BidMade(0, NapoleonDo.HERE, 2)] and (deal.level, deal.holder) == (2, 0)
     assert words(deal, 1) == ["bid 3", "bid 4", "bid 5", "napoleon", "pass"]
     # here again, each time his turn comes
     deal, _ = run(deal, "1 bid 3; 0 here; 1 bid 4; 0 here; 1 pass")
-    assert (deal.declarer, deal.level, deal.contract) == (0, 4, Do.BID)
+    assert (deal.declarer, deal.level, deal.contract) == (0, 4, NapoleonDo.BID)
     assert deal.declarer_needs == 4 and deal.phase is Phase.EXCHANGE
 
 
@@ -148,14 +148,14 @@ def test_N2_only_the_dealer_may_say_here() -> None:
 
 def test_N2_napoleon_ranks_above_five_and_later_speakers_only_pass_one_by_one() -> None:
     deal, events = run(napoleon_deal(), "0 bid 5; 1 napoleon")
-    assert events == [BidMade(0, Do.BID, 5), BidMade(1, Do.NAPOLEON, NAPOLEON)]
+    assert events == [BidMade(0, NapoleonDo.BID, 5), BidMade(1, NapoleonDo.NAPOLEON, NAPOLEON)]
     assert words(deal, 2) == ["pass"]
     deal, _ = run(deal, "2 pass; 3 pass")
     assert words(deal, 0) == ["here", "pass"]  # the dealer may take napoleon over
     deal, _ = run(deal, "0 here")
     assert words(deal, 1) == ["pass"] and deal.declarer is None  # spoken, not skipped
     deal, _ = run(deal, "1 pass")
-    assert (deal.declarer, deal.contract, deal.declarer_needs) == (0, Do.NAPOLEON, 5)
+    assert (deal.declarer, deal.contract, deal.declarer_needs) == (0, NapoleonDo.NAPOLEON, 5)
 
 
 def test_N2_the_last_speaker_after_all_passes_declares_at_once() -> None:
@@ -312,12 +312,13 @@ def test_the_view_shows_bids_contract_and_roles() -> None:
     deal, _ = run(napoleon_deal(), "0 bid 1; 1 bid 3; 2 pass")
     table = table_view(deal)
     assert [(s.bid, s.level, s.role) for s in table.seats] == [
-        (Do.BID, 1, None), (Do.BID, 3, None), (Do.PASS, None, None), (None, None, None),
+        (NapoleonDo.BID, 1, None), (NapoleonDo.BID, 3, None), (Do.PASS, None, None),
+        (None, None, None),
     ]  # fmt: skip
     assert table.contract is None and table.turnup is None and table.game == "napoleon"
     deal, _ = run(deal, "3 pass; 0 pass")
     table = table_view(deal)
-    assert (table.declarer, table.contract, table.declarer_needs) == (1, Do.BID, 3)
+    assert (table.declarer, table.contract, table.declarer_needs) == (1, NapoleonDo.BID, 3)
     assert [s.role for s in table.seats] == ["opponent", "declarer", "opponent", "opponent"]
     assert seat_view(deal, 1).hand == deal.hands[1] and seat_view(deal, 0).legal == ()
 
@@ -348,7 +349,7 @@ def test_bidding_offers_here_only_to_the_dealer_over_another_bid() -> None:
         while deal.phase is Phase.BIDDING:
             seat = deal.to_act
             assert seat is not None
-            here = any(a.do is Do.HERE for a in deal.legal_actions(seat))
+            here = any(a.do is NapoleonDo.HERE for a in deal.legal_actions(seat))
             assert here == (seat == deal.dealer and deal.holder is not None)
             offered += here
             deal, _ = deal.apply(random_action(deal, rng, calls=0.7))

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from engine.actions import Action, Do
 from engine.cards import Card, Suit
-from engine.student import StudentDeal, StudentRules
+from engine.frap import KhrapDo
+from engine.student import StudentDeal, StudentDo, StudentRules
 from tests.engine_helpers import cards
 from tests.family_helpers import refused, run, student_deal
 
@@ -84,29 +85,29 @@ def _a(seat: int, do: Do, card: str | None = None, **kw: object) -> Action:
 
 CASES: list[tuple[Callable[[], StudentDeal], Action, str, str]] = [
     # bidding (SK4, SK7–SK9)
-    (bidding, _a(0, Do.POMOGU), "SK4", "pomogu answers a khrap; none is said"),
-    (bidding, _a(0, Do.BERU_PYAT), "SK7", "beru pyat' is said only after a khrap"),
-    (bidding, _a(0, Do.VESELYU), "SK8", "veselyu needs the trump ace A♥ in the hand"),
-    (bidding, _a(0, Do.ZAVORACHIVAYU), "SK9", "only the dealer may say zavorachivayu"),
-    (bidding, _a(1, Do.KHRAP), "SK4", "it is seat 0's turn"),
+    (bidding, _a(0, StudentDo.POMOGU), "SK4", "pomogu answers a khrap; none is said"),
+    (bidding, _a(0, StudentDo.BERU_PYAT), "SK7", "beru pyat' is said only after a khrap"),
+    (bidding, _a(0, StudentDo.VESELYU), "SK8", "veselyu needs the trump ace A♥ in the hand"),
+    (bidding, _a(0, StudentDo.ZAVORACHIVAYU), "SK9", "only the dealer may say zavorachivayu"),
+    (bidding, _a(1, StudentDo.KHRAP), "SK4", "it is seat 0's turn"),
     (bidding, _a(0, Do.FRAP), "SK4", "cannot frap now"),
     (bidding, _a(0, Do.WHIST), "SK4", "cannot whist now"),
     (bidding, _a(0, Do.LOOK), "SK4", "cannot look now"),
-    (bidding, _a(0, Do.DARK_KHRAP), "SK4", "cannot dark_khrap now"),
+    (bidding, _a(0, KhrapDo.DARK_KHRAP), "SK4", "no such action 'dark_khrap'"),  # Khrap's word
     (bidding, _a(0, Do.PLAY, "AS"), "SK4", "cannot play now"),
-    (bidding, _a(0, Do.KHRAP, "AS"), "SK4", "khrap takes no card"),
+    (bidding, _a(0, StudentDo.KHRAP, "AS"), "SK4", "khrap takes no card"),
     (bidding, _a(0, Do.PASS, joker=True), "SK4", "pass takes no joker"),
     (bidding, _a(4, Do.PASS), "F2", "no seat 4"),
-    (after_khrap, _a(1, Do.KHRAP), "SK4", "only one khrap per deal"),
-    (round_three_small_stock, _a(3, Do.BERU_PYAT), "SK7", "the stock holds only 3 cards"),
+    (after_khrap, _a(1, StudentDo.KHRAP), "SK4", "only one khrap per deal"),
+    (round_three_small_stock, _a(3, StudentDo.BERU_PYAT), "SK7", "the stock holds only 3 cards"),
     # the caller's discard (SK7, SK8, SK9)
-    (beru_discard, _a(1, Do.CALL_DISCARD, "AC"), "SK7", "AC is not in the hand"),
-    (beru_discard, _a(1, Do.CALL_DISCARD), "SK7", "say which card"),
+    (beru_discard, _a(1, StudentDo.CALL_DISCARD, "AC"), "SK7", "AC is not in the hand"),
+    (beru_discard, _a(1, StudentDo.CALL_DISCARD), "SK7", "say which card"),
     (beru_discard, _a(1, Do.PASS), "SK7", "cannot pass now"),
-    (beru_discard, _a(2, Do.POMOGU), "SK7", "cannot pomogu now"),
-    (veselyu_discard, _a(0, Do.CALL_DISCARD, "KS"), "SK8", "KS is not in the hand"),
-    (veselyu_discard, _a(1, Do.CALL_DISCARD, "AC"), "SK8", "it is seat 0's turn"),
-    (zavorachivayu_discard, _a(3, Do.CALL_DISCARD, "7S"), "SK9", "7S is not in the hand"),
+    (beru_discard, _a(2, StudentDo.POMOGU), "SK7", "cannot pomogu now"),
+    (veselyu_discard, _a(0, StudentDo.CALL_DISCARD, "KS"), "SK8", "KS is not in the hand"),
+    (veselyu_discard, _a(1, StudentDo.CALL_DISCARD, "AC"), "SK8", "it is seat 0's turn"),
+    (zavorachivayu_discard, _a(3, StudentDo.CALL_DISCARD, "7S"), "SK9", "7S is not in the hand"),
     # the exchange (SK6)
     (exchange, _a(0, Do.DISCARD, cards=cards("AD")), "SK6", "AD is not in the hand"),
     (exchange, _a(0, Do.DISCARD, cards=cards("AS AS")), "SK6", "a card is named twice"),
@@ -126,7 +127,7 @@ CASES: list[tuple[Callable[[], StudentDeal], Action, str, str]] = [
     (play_lead_named, _a(0, Do.PLAY, "7S", joker=True), "SK2", "name the suit"),
     # after the deal (SK12)
     (finished, _a(1, Do.PLAY, "AC"), "SK12", "the deal is over"),
-    (finished, _a(0, Do.KHRAP), "SK12", "the deal is over"),
+    (finished, _a(0, StudentDo.KHRAP), "SK12", "the deal is over"),
 ]
 
 

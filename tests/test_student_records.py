@@ -14,7 +14,7 @@ from engine.cards import Card, Suit
 from engine.errors import ReplayError
 from engine.events import ChipsMoved, Reason
 from engine.record import read, replay, start
-from engine.student import JOKER, StudentDeal, StudentRules
+from engine.student import JOKER, StudentDeal, StudentDo, StudentRules
 from tests.engine_helpers import RECORDS, cli
 
 
@@ -24,7 +24,7 @@ def test_SK13_bank_example_exactly() -> None:
     assert deal.pot == 40 and deal.delta == (0, 0, 0, 0)  # SK12: a full bank is not topped up
     moves = []
     for entry in record["actions"]:
-        deal, events = deal.apply(Action.from_record(entry))
+        deal, events = deal.apply(Action.from_record(entry, deal.WORDS))
         moves += [event for event in events if isinstance(event, ChipsMoved)]
     assert deal.p0 == 40 and deal.tricks_won == (1, 3, 0, 0)
     assert moves == [
@@ -40,7 +40,7 @@ def test_calls_record_shows_every_role() -> None:
     assert isinstance(deal, StudentDeal)
     assert deal.rules == StudentRules(joker_lead="named_suit")
     assert (deal.declarer, deal.helpers, deal.takers) == (2, (0,), (1,))
-    assert deal.bids == (Do.KHRAP, Do.BERU_PYAT, Do.VESELYU, Do.PASS)
+    assert deal.bids == (StudentDo.KHRAP, StudentDo.BERU_PYAT, StudentDo.VESELYU, Do.PASS)
     first = deal.tricks_played[0]
     assert first[0].card == JOKER and first[0].joker and first[0].seat == 1
     assert deal.actions[8] == Action(1, Do.PLAY, card=JOKER, joker=True, suit=Suit.CLUBS)
@@ -105,10 +105,10 @@ def test_student_record_header_needs_the_36_card_deck() -> None:
 
 def test_a_named_suit_in_a_record_is_read_as_a_suit() -> None:
     entry = {"seat": 1, "do": "play", "card": "7S", "joker": True, "suit": "C"}
-    assert Action.from_record(entry) == Action(
+    assert Action.from_record(entry, StudentDeal.WORDS) == Action(
         1, Do.PLAY, card=Card.parse("7S"), joker=True, suit=Suit.CLUBS
     )
     with pytest.raises(ValueError):
-        Action.from_record(entry | {"suit": "X"})
+        Action.from_record(entry | {"suit": "X"}, StudentDeal.WORDS)
     with pytest.raises(ValueError):
-        Action.from_record(entry | {"joker": "yes"})
+        Action.from_record(entry | {"joker": "yes"}, StudentDeal.WORDS)

@@ -18,7 +18,7 @@ from engine.events import (
     TurnupTaken,
 )
 from engine.record import replay
-from engine.student import JOKER, Phase, StudentDeal, StudentRules
+from engine.student import JOKER, Phase, StudentDeal, StudentDo, StudentRules
 from engine.views import table_view
 from tests.engine_helpers import NAMES, cards
 from tests.family_helpers import (
@@ -186,15 +186,15 @@ def test_SK3_after_the_all_pass_redeal_the_same_dealer_deals() -> None:
 
 def test_SK4_khrap_or_pass_and_pomogu_only_after_a_khrap() -> None:
     deal = student_deal()
-    assert [a.do for a in deal.legal_actions(0)] == [Do.KHRAP, Do.PASS]
+    assert [a.do for a in deal.legal_actions(0)] == [StudentDo.KHRAP, Do.PASS]
     assert deal.legal_actions(1) == []
-    caught = refused(deal, Action(0, Do.POMOGU))
+    caught = refused(deal, Action(0, StudentDo.POMOGU))
     assert (caught.rule, caught.reason) == ("SK4", "pomogu answers a khrap; none is said")
     assert refused(deal, Action(0, Do.WHIST)).rule == "SK4"
     deal, events = run(deal, "0 pass; 1 khrap")
-    assert events == [BidMade(0, Do.PASS), BidMade(1, Do.KHRAP)] and deal.declarer == 1
-    assert [a.do for a in deal.legal_actions(2)] == [Do.POMOGU, Do.BERU_PYAT, Do.PASS]
-    caught = refused(deal, Action(2, Do.KHRAP))
+    assert events == [BidMade(0, Do.PASS), BidMade(1, StudentDo.KHRAP)] and deal.declarer == 1
+    assert [a.do for a in deal.legal_actions(2)] == [StudentDo.POMOGU, StudentDo.BERU_PYAT, Do.PASS]
+    caught = refused(deal, Action(2, StudentDo.KHRAP))
     assert (caught.rule, caught.reason) == ("SK4", "only one khrap per deal: help or pass")
 
 
@@ -235,7 +235,7 @@ def test_SK5_all_pass_turns_a_new_trump_over_the_old_without_an_ante() -> None:
     assert events[-1] == AllPassed(2, Card.parse("6C"), Card.parse("6D"))
     assert (deal.round, deal.trump, deal.pot) == (3, Suit.DIAMONDS, 40)
     # A player may declare in a suit he passed before.
-    assert [a.do for a in deal.legal_actions(0)] == [Do.KHRAP, Do.PASS]
+    assert [a.do for a in deal.legal_actions(0)] == [StudentDo.KHRAP, Do.PASS]
 
 
 def test_SK5_after_the_third_all_pass_round_everyone_antes_and_the_cards_are_redealt() -> None:
@@ -296,7 +296,7 @@ def test_SK7_beru_pyat_drops_all_takes_five_discards_one_and_exchanges_no_more()
 
 
 def test_SK7_beru_pyat_only_after_a_khrap() -> None:
-    caught = refused(student_deal(), Action(0, Do.BERU_PYAT))
+    caught = refused(student_deal(), Action(0, StudentDo.BERU_PYAT))
     assert (caught.rule, caught.reason) == ("SK7", "beru pyat' is said only after a khrap")
 
 
@@ -318,18 +318,18 @@ def test_SK7_a_taker_must_take_a_trick_or_pays_the_bank() -> None:
 
 def test_SK8_veselyu_keeps_the_trump_ace_drops_three_draws_four_discards_one() -> None:
     deal = student_deal(hands={0: "AH 8C 9C TC"}, stock="AS KS QS JS")
-    assert [a.do for a in deal.legal_actions(0)] == [Do.KHRAP, Do.VESELYU, Do.PASS]
+    assert [a.do for a in deal.legal_actions(0)] == [StudentDo.KHRAP, StudentDo.VESELYU, Do.PASS]
     deal, events = run(deal, "0 veselyu")
     assert deal.declarer == 0 and Exchanged(0, 3, 4) in events  # no khrap yet: he declares
     assert deal.hands[0] == cards("AH AS KS QS JS") and deal.discards == cards("8C 9C TC")
     deal, _ = run(deal, "0 call_discard JS")
     assert deal.hands[0] == cards("AH AS KS QS") and deal.queue == (1, 2, 3)
-    assert [a.do for a in deal.legal_actions(1)] == [Do.POMOGU, Do.BERU_PYAT, Do.PASS]
-    assert table_view(deal).contract is Do.VESELYU
+    assert [a.do for a in deal.legal_actions(1)] == [StudentDo.POMOGU, StudentDo.BERU_PYAT, Do.PASS]
+    assert table_view(deal).contract is StudentDo.VESELYU
 
 
 def test_SK8_veselyu_needs_the_trump_ace() -> None:
-    caught = refused(student_deal(hands={0: "AS 8C 9C TC"}), Action(0, Do.VESELYU))
+    caught = refused(student_deal(hands={0: "AS 8C 9C TC"}), Action(0, StudentDo.VESELYU))
     assert (caught.rule, caught.reason) == ("SK8", "veselyu needs the trump ace A♥ in the hand")
 
 
@@ -350,7 +350,7 @@ def test_SK9_zavorachivayu_the_dealer_takes_the_turned_ace_drops_four_draws_four
     deal = student_deal(hands={3: "7C 8C 9C TC"}, turnup="AH", stock="AS KS QS JS")
     deal, _ = run(deal, "0 khrap; 1 pomogu; 2 pass")
     assert [a.do for a in deal.legal_actions(3)] == [
-        Do.POMOGU, Do.BERU_PYAT, Do.ZAVORACHIVAYU, Do.PASS,
+        StudentDo.POMOGU, StudentDo.BERU_PYAT, StudentDo.ZAVORACHIVAYU, Do.PASS,
     ]  # fmt: skip
     deal, events = run(deal, "3 zavorachivayu")
     assert TurnupTaken(3, Card.parse("AH")) in events and Exchanged(3, 4, 4) in events
@@ -363,10 +363,10 @@ def test_SK9_zavorachivayu_the_dealer_takes_the_turned_ace_drops_four_draws_four
 
 def test_SK9_only_the_dealer_and_only_on_a_turned_ace() -> None:
     deal = student_deal(turnup="AH")
-    caught = refused(deal, Action(0, Do.ZAVORACHIVAYU))
+    caught = refused(deal, Action(0, StudentDo.ZAVORACHIVAYU))
     assert (caught.rule, caught.reason) == ("SK9", "only the dealer may say zavorachivayu")
     deal, _ = run(student_deal(turnup="KH"), "0 pass; 1 pass; 2 pass")
-    caught = refused(deal, Action(3, Do.ZAVORACHIVAYU))
+    caught = refused(deal, Action(3, StudentDo.ZAVORACHIVAYU))
     assert (caught.rule, caught.reason) == ("SK9", "zavorachivayu needs an ace turned up")
 
 

@@ -1,5 +1,6 @@
 """The rules level for the Frap family (Frap, Khrap, Student Khrap): a readable heuristic that
-decides by the kind of action asked for, with each game's thresholds as plain numbers.
+decides by the kind of action asked for, with each game's thresholds as plain numbers and its
+words for declaring and standing against the declarer (Frap's unless it says its own).
 
 It reads only the seat's own hand and what the table shows, so it can run on a seat's knowledge
 (its world) and, inside the strong level's look-ahead, for every seat of an imagined deal.
@@ -10,15 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..actions import Action, Do
+from ..actions import Action, Do, Verb
 from ..cards import Card, Rank, Suit
 from ..deal import TrickDeal
 from .sense import is_master, keep_value, play_cost, played_cards, trick_estimate, wins_now
 
-_DECLARE = (Do.FRAP, Do.KHRAP)  # F5, K2, SK4: the declarer's word in each game
-_STAND = (Do.WHIST, Do.POMOGU)  # F6, SK4: standing against the declarer for one trick
-_ONE_CARD_DISCARDS = (Do.DARK_DISCARD, Do.CUT_DISCARD, Do.CALL_DISCARD)  # F7, F10, SK7–SK9
-_JUDGED = (*_DECLARE, *_STAND, Do.PASS)  # the words `plausible` reads a hand from
 _KEEP = keep_value(Card(Rank.ACE, Suit.SPADES), Suit.HEARTS)  # a side ace: kept when buying
 
 
@@ -30,6 +27,9 @@ class FamilyRules:
     stand: float  # whist / pomogu with at least this many
     cut_rank: Rank = Rank.KING  # F10: cut in with the turn-up from this rank up
     wild: frozenset[Card] = field(default_factory=frozenset)  # SK2: the joker
+    declaring: tuple[Verb, ...] = (Do.FRAP,)  # F5, K2, SK4: the declarer's word
+    standing: tuple[Verb, ...] = (Do.WHIST,)  # F6, SK4: standing against him for one trick
+    taking_over: tuple[Verb, ...] = ()  # SK8: the declaration taken over, as strong a hand
 
     def choose(self, deal: TrickDeal, seat: int, legal: Sequence[Action]) -> Action:
         """The heuristic's action for `seat` among `legal` (all of one phase)."""
@@ -43,7 +43,7 @@ class FamilyRules:
             return self.play(deal, seat, legal)
         if first is Do.DISCARD:
             return self.exchange(deal, seat, legal)
-        if first in _ONE_CARD_DISCARDS:
+        if first in deal.FACE_DOWN:  # a discard of one card (F7, F10, SK7–SK9)
             return min(legal, key=lambda a: self._keep(deal, a.card))
         if Do.NO_CUT in words:
             return self.cut(deal, legal, words[Do.NO_CUT])
@@ -64,27 +64,25 @@ class FamilyRules:
         (F5, F6, SK4): a declarer is strong, a whister fair, a passer not strong. Only for a hand
         that has not changed since the word but by play (`deal.hands` plus its played cards)."""
         word = deal.bids[seat]
-        if word not in _JUDGED:
+        if word is not Do.PASS and word not in self.declaring and word not in self.standing:
             return True
         hand = [*deal.hands[seat], *(p.card for p in deal.trick if p.seat == seat)]
         hand += [p.card for trick in deal.tricks_played for p in trick if p.seat == seat]
         tricks = trick_estimate(hand, deal.trump, self.wild)
         if word is Do.PASS:
             return tricks < self.declare
-        return tricks >= (self.declare if word in _DECLARE else self.stand)
+        return tricks >= (self.declare if word in self.declaring else self.stand)
 
     # ---- the kinds of decision --------------------------------------------------------------
 
-    def bid(self, deal: TrickDeal, seat: int, words: dict[Do, Action]) -> Action:
+    def bid(self, deal: TrickDeal, seat: int, words: dict[Verb, Action]) -> Action:
         """F5/F6, K2, SK4: declare with a strong hand, stand with a fair one, else pass; SK8:
         a hand strong enough to declare takes over a khrap with veselyu (it keeps the ace)."""
         tricks = trick_estimate(deal.hands[seat], deal.trump, self.wild)
-        for word in _DECLARE:
+        for word in (*self.declaring, *self.taking_over):
             if word in words and tricks >= self.declare:
                 return words[word]
-        if Do.VESELYU in words and tricks >= self.declare:
-            return words[Do.VESELYU]
-        for word in _STAND:
+        for word in self.standing:
             if word in words and tricks >= self.stand:
                 return words[word]
         return words.get(Do.PASS) or next(iter(words.values()))

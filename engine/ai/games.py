@@ -63,17 +63,15 @@ class GameAI:
 
 
 ATTEMPTS = 24  # imagined deals tried for one that fits every word
-# Words after which a hand holds cards it did not hold when it spoke (F7, F9, F10, SK7–SK9).
-_CHANGES_HAND = frozenset(
-    {Do.DISCARD, Do.DARK_FRAP, Do.DARK_KHRAP, Do.CUT, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU}
-)
 
 
 def _judged(knowledge: Knowledge) -> list[int]:
-    """The other seats whose hands changed only by play since they spoke."""
+    """The other seats whose hands changed only by play since they spoke (the game's words that
+    change a hand: F7, F9, F10, SK7–SK9)."""
+    changes_hand = knowledge.world.CHANGES_HAND
     changed = {
         action.seat
         for action in knowledge.history
-        if action.do in _CHANGES_HAND and not (action.do is Do.DISCARD and action.cards == ())
+        if action.do in changes_hand and not (action.do is Do.DISCARD and action.cards == ())
     }
     return [s for s in knowledge.hidden_hands if s != knowledge.seat and s not in changed]

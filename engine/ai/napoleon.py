@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..actions import Action, Do
 from ..cards import Card, Rank, Suit, suit_order
 from ..deal import TrickDeal
-from ..napoleon import NAPOLEON, NapoleonDeal
+from ..napoleon import NAPOLEON, NapoleonDeal, NapoleonDo
 from ..tricks import trick_winner
 from .family import FamilyRules
 from .sense import keep_value, play_cost, trick_estimate
@@ -86,12 +86,12 @@ class NapoleonHeuristic:
         count = trick_count(deal.hands[seat])
         can = min(int(count + self.boldness), _ALL_TRICKS)
         words = {action.do: action for action in legal}
-        if Do.NAPOLEON in words and count >= self.napoleon:
-            return words[Do.NAPOLEON]
-        bids = {a.tricks: a for a in legal if a.do is Do.BID}
+        if NapoleonDo.NAPOLEON in words and count >= self.napoleon:
+            return words[NapoleonDo.NAPOLEON]
+        bids = {a.tricks: a for a in legal if a.do is NapoleonDo.BID}
         standing = min((k for k in bids if k is not None), default=NAPOLEON) - 1
-        if Do.HERE in words and can >= standing:
-            return words[Do.HERE]
+        if NapoleonDo.HERE in words and can >= standing:
+            return words[NapoleonDo.HERE]
         if can in bids:
             return bids[can]
         return words.get(Do.PASS) or legal[-1]

@@ -240,7 +240,7 @@ def review(record: dict[str, Any]) -> Review:
     solver: NapoleonSolver | None = None
     steps: list[Step] = []
     for entry in record.get("actions", []):
-        action = Action.from_record(entry)
+        action = Action.from_record(entry, deal.WORDS)
         if action.do is Do.PLAY and deal.declarer is not None:
             solver = solver or NapoleonSolver(deal.n, deal.declarer)
             steps.append(_step(deal, solver, action))

@@ -12,11 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..actions import Action, Do
+from ..actions import Action, Do, Verb
 from ..errors import IllegalAction
 from ..events import ChipsMoved, Event, Reason
 from .settle import OPPONENT_NEEDS
 from .state import FrapDeal, Phase
+
+
+class KhrapDo(Verb):
+    """Khrap's own words (K2): Frap's frap and dark frap under their own names."""
+
+    KHRAP = "khrap"
+    DARK_KHRAP = "dark_khrap"
 
 
 @dataclass
@@ -28,8 +35,10 @@ class KhrapDeal(FrapDeal):
     HAND_SIZE: ClassVar[int] = 5  # K1
     DECLARER_NEEDS: ClassVar[int] = 3  # K2
     MAX_ROUNDS: ClassVar[int] = 2  # K3
-    BID: ClassVar[Do] = Do.KHRAP
-    DARK_BID: ClassVar[Do] = Do.DARK_KHRAP
+    VERBS: ClassVar[tuple[type[Verb], ...]] = (Do, KhrapDo)
+    BID: ClassVar[Verb] = KhrapDo.KHRAP
+    DARK_BID: ClassVar[Verb] = KhrapDo.DARK_KHRAP
+    CHANGES_HAND: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD, KhrapDo.DARK_KHRAP, Do.CUT})
 
     def _check_turn(self, action: Action) -> None:
         if not self.finished and 0 <= action.seat < self.n:

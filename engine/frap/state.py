@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from ..actions import Action, Do
+from ..actions import Action, Do, Verb
 from ..cards import Card
 from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
@@ -59,9 +59,13 @@ class FrapDeal(TrickDeal):
     HAND_SIZE: ClassVar[int] = 4  # F4
     DECLARER_NEEDS: ClassVar[int] = 2  # F5
     MAX_ROUNDS: ClassVar[int] = 3  # F8
-    BID: ClassVar[Do] = Do.FRAP
-    DARK_BID: ClassVar[Do] = Do.DARK_FRAP
+    BID: ClassVar[Verb] = Do.FRAP
+    DARK_BID: ClassVar[Verb] = Do.DARK_FRAP
     FINISHED: ClassVar[StrEnum] = Phase.FINISHED
+    # F7, F10: the dark declarer's and a cutter's discard of one card go face down too.
+    FACE_DOWN: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD, Do.DARK_DISCARD, Do.CUT_DISCARD})
+    # F7, F9, F10: the dark declarer and a cutter take cards after they spoke.
+    CHANGES_HAND: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD, Do.DARK_FRAP, Do.CUT})
 
     rules: FrapRules = field(default_factory=FrapRules)
     phase: Phase = Phase.BIDDING
@@ -235,14 +239,14 @@ class FrapDeal(TrickDeal):
                 raise IllegalAction("F5", f"only one {self.BID.value} per deal")
         self._check_seat_and_turn(action, allowed, "F15")
 
-    def _allowed(self) -> frozenset[Do]:
+    def _allowed(self) -> frozenset[Verb]:
         key = (type(self), self.phase, self.rules.must_whist)
         allowed = _ALLOWED.get(key)
         if allowed is None:
             allowed = _ALLOWED[key] = frozenset(self._allowed_now())
         return allowed
 
-    def _allowed_now(self) -> set[Do]:
+    def _allowed_now(self) -> set[Verb]:
         match self.phase:
             case Phase.BIDDING:
                 return {self.BID, self.DARK_BID, Do.PASS}
@@ -433,7 +437,7 @@ class FrapDeal(TrickDeal):
         self._finish(events)
 
 
-_ALLOWED: dict[tuple[type, Phase, bool], frozenset[Do]] = {}
+_ALLOWED: dict[tuple[type, Phase, bool], frozenset[Verb]] = {}
 # What the seat to act may do in each phase (legal_actions), in the order the bot offers it.
 _OFFERS: dict[Phase, Callable[[FrapDeal, int], list[Action]]] = {
     Phase.BIDDING: FrapDeal._offer_bids,

@@ -2,6 +2,6 @@
 
 from .rules import NapoleonRules
 from .settle import NAPOLEON
-from .state import NapoleonDeal, Phase
+from .state import NapoleonDeal, NapoleonDo, Phase
 
-__all__ = ["NAPOLEON", "NapoleonDeal", "NapoleonRules", "Phase"]
+__all__ = ["NAPOLEON", "NapoleonDeal", "NapoleonDo", "NapoleonRules", "Phase"]

@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, Self
 
-from ..actions import Action, Do
+from ..actions import Action, Do, Verb
 from ..cards import Card
 from ..deal import TrickDeal, _is_int, card_actions, with_item
 from ..errors import IllegalAction
@@ -28,6 +28,15 @@ HAND_SIZE = 5  # N1
 DECK_SIZE = 36  # N1
 
 
+class NapoleonDo(Verb):
+    """Napoleon's own words (N2): a bid of 1–5 tricks (with `tricks`), napoleon, and the
+    dealer's "here"."""
+
+    BID = "bid"
+    NAPOLEON = "napoleon"
+    HERE = "here"
+
+
 class Phase(StrEnum):
     """The stage a Napoleon deal is in."""
 
@@ -38,8 +47,8 @@ class Phase(StrEnum):
 
 
 _PHASE_RULE = {Phase.BIDDING: "N2", Phase.EXCHANGE: "N3", Phase.PLAY: "N4"}
-_PHASE_ACTIONS: dict[Phase, frozenset[Do]] = {
-    Phase.BIDDING: frozenset({Do.BID, Do.NAPOLEON, Do.HERE, Do.PASS}),
+_PHASE_ACTIONS: dict[Phase, frozenset[Verb]] = {
+    Phase.BIDDING: frozenset({NapoleonDo.BID, NapoleonDo.NAPOLEON, NapoleonDo.HERE, Do.PASS}),
     Phase.EXCHANGE: frozenset({Do.DISCARD}),
     Phase.PLAY: frozenset({Do.PLAY}),
     Phase.FINISHED: frozenset(),
@@ -59,8 +68,9 @@ class NapoleonDeal(TrickDeal):
     MAX_ROUNDS: ClassVar[int] = 1  # N2: one bidding, no new trump rounds
     HAND_SIZE: ClassVar[int] = HAND_SIZE
     FINISHED: ClassVar[StrEnum] = Phase.FINISHED
-    ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {
-        Do.BID: frozenset({"tricks"}),
+    VERBS: ClassVar[tuple[type[Verb], ...]] = (Do, NapoleonDo)
+    ACTION_FIELDS: ClassVar[dict[Verb, frozenset[str]]] = {
+        NapoleonDo.BID: frozenset({"tricks"}),
         Do.DISCARD: frozenset({"cards"}),
         Do.PLAY: frozenset({"card"}),
     }
@@ -145,11 +155,11 @@ class NapoleonDeal(TrickDeal):
         return bool(self.trick or self.tricks_played)
 
     @property
-    def contract(self) -> Do | None:
+    def contract(self) -> Verb | None:
         """napoleon or a numbered bid, once bidding has made a declarer."""
         if self.declarer is None:
             return None
-        return Do.NAPOLEON if self.level == NAPOLEON else Do.BID
+        return NapoleonDo.NAPOLEON if self.level == NAPOLEON else NapoleonDo.BID
 
     @property
     def declarer_needs(self) -> int:
@@ -187,7 +197,7 @@ class NapoleonDeal(TrickDeal):
     def _why_not(self, action: Action) -> str | None:
         """Why the bidding word may not be said now (N2), or None if it may."""
         match action.do:
-            case Do.BID:
+            case NapoleonDo.BID:
                 k = action.tricks
                 if k is None:
                     return "say how many tricks (1–5)"
@@ -197,11 +207,11 @@ class NapoleonDeal(TrickDeal):
                     return "nobody can go above napoleon"
                 if k <= self.level:
                     return f"bid higher than {self.level}"
-            case Do.NAPOLEON if self.level == NAPOLEON:
+            case NapoleonDo.NAPOLEON if self.level == NAPOLEON:
                 return "nobody can go above napoleon"
-            case Do.HERE if action.seat != self.dealer:
+            case NapoleonDo.HERE if action.seat != self.dealer:
                 return "only the dealer may say here"
-            case Do.HERE if self.holder is None:
+            case NapoleonDo.HERE if self.holder is None:
                 return "here takes over a bid; none is made"
         return None
 
@@ -233,10 +243,10 @@ class NapoleonDeal(TrickDeal):
             self.levels = with_item(self.levels, seat, 0)
             self.queue = self.queue[1:]  # out of the bidding
         else:
-            if do is Do.BID:
+            if do is NapoleonDo.BID:
                 assert action.tricks is not None
                 self.level = action.tricks
-            elif do is Do.NAPOLEON:
+            elif do is NapoleonDo.NAPOLEON:
                 self.level = NAPOLEON
             self.holder = seat  # "here" keeps the level and takes the bid over
             self.levels = with_item(self.levels, seat, self.level)
@@ -301,11 +311,11 @@ def _checked_stake(stake: object) -> int:
 def _bidding_words(seat: int, level: int, here: bool) -> tuple[Action, ...]:
     """N2: every bid above `level`, napoleon unless it is bid, the dealer's "here" over another's
     bid, and pass (the words `_why_not` accepts; a shared, immutable tuple)."""
-    bids = [Action(seat, Do.BID, tricks=k) for k in range(level + 1, ALL_TRICKS + 1)]
+    bids = [Action(seat, NapoleonDo.BID, tricks=k) for k in range(level + 1, ALL_TRICKS + 1)]
     if level < NAPOLEON:
-        bids.append(Action(seat, Do.NAPOLEON))
+        bids.append(Action(seat, NapoleonDo.NAPOLEON))
     if here:
-        bids.append(Action(seat, Do.HERE))
+        bids.append(Action(seat, NapoleonDo.HERE))
     return (*bids, Action(seat, Do.PASS))
 
 

@@ -1,6 +1,6 @@
 """Student Khrap (студенческий храп): docs/rules.md SK1–SK13."""
 
 from .rules import PRESETS, StudentRules
-from .state import JOKER, Phase, StudentDeal
+from .state import JOKER, Phase, StudentDeal, StudentDo
 
-__all__ = ["JOKER", "PRESETS", "Phase", "StudentDeal", "StudentRules"]
+__all__ = ["JOKER", "PRESETS", "Phase", "StudentDeal", "StudentDo", "StudentRules"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from ..actions import Action, Do
+from ..actions import Action, Do, Verb
 from ..cards import Card, Rank, Suit
 from ..deal import TrickDeal, card_actions, shared_action, with_item
 from ..errors import IllegalAction
@@ -25,6 +25,18 @@ HAND_SIZE = 4  # SK1
 DECK_SIZE = 36  # SK1
 JOKER = Card(Rank.SEVEN, Suit.SPADES)  # SK2
 DECLARER_NEEDS, HELPER_NEEDS = 2, 1  # SK4, SK7, SK10
+
+
+class StudentDo(Verb):
+    """Student Khrap's own words: its khrap (SK4: spelled as Khrap's, but this game's call),
+    the answers to it (SK4, SK7–SK9) and the discard of one card that completes a call."""
+
+    KHRAP = "khrap"
+    POMOGU = "pomogu"
+    BERU_PYAT = "beru_pyat"
+    VESELYU = "veselyu"
+    ZAVORACHIVAYU = "zavorachivayu"
+    CALL_DISCARD = "call_discard"
 
 
 class Phase(StrEnum):
@@ -44,15 +56,20 @@ _PHASE_RULE = {
     Phase.PLAY: "SK11",
     Phase.FINISHED: "SK12",
 }
-_PHASE_ACTIONS = {
-    Phase.BIDDING: {Do.KHRAP, Do.PASS, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU},
-    Phase.CALL_DISCARD: {Do.CALL_DISCARD},
+# The calls, in the order they are offered (legal_actions).
+_CALL_ORDER: tuple[Verb, ...] = (
+    *(StudentDo.KHRAP, StudentDo.POMOGU, StudentDo.BERU_PYAT, StudentDo.VESELYU),
+    *(StudentDo.ZAVORACHIVAYU, Do.PASS),
+)
+_PHASE_ACTIONS: dict[Phase, set[Verb]] = {
+    Phase.BIDDING: set(_CALL_ORDER),
+    Phase.CALL_DISCARD: {StudentDo.CALL_DISCARD},
     Phase.EXCHANGE: {Do.DISCARD},
     Phase.PLAY: {Do.PLAY},
     Phase.FINISHED: set(),
 }
 # What each call draws from the stock before its discard (SK7–SK9).
-_DRAWS = {Do.BERU_PYAT: 5, Do.VESELYU: 4, Do.ZAVORACHIVAYU: 4}
+_DRAWS: dict[Verb, int] = {StudentDo.BERU_PYAT: 5, StudentDo.VESELYU: 4, StudentDo.ZAVORACHIVAYU: 4}
 
 
 @dataclass
@@ -65,11 +82,19 @@ class StudentDeal(TrickDeal):
     MAX_ROUNDS: ClassVar[int] = 3  # SK5: at most three turn-ups
     DECLARER_NEEDS: ClassVar[int] = DECLARER_NEEDS  # SK4
     FINISHED: ClassVar[StrEnum] = Phase.FINISHED
+    VERBS: ClassVar[tuple[type[Verb], ...]] = (Do, StudentDo)
     # SK2: the 7♠ is played with `joker` said, and a led joker may name a suit (option).
-    ACTION_FIELDS: ClassVar[dict[Do, frozenset[str]]] = {
+    ACTION_FIELDS: ClassVar[dict[Verb, frozenset[str]]] = {
         **TrickDeal.ACTION_FIELDS,
         Do.PLAY: frozenset({"card", "joker", "suit"}),
+        StudentDo.CALL_DISCARD: frozenset({"card"}),
     }
+    # SK7–SK9: a call's discard of one card goes face down too.
+    FACE_DOWN: ClassVar[frozenset[Verb]] = frozenset({Do.DISCARD, StudentDo.CALL_DISCARD})
+    # SK6–SK9: a call draws cards after it is said.
+    CHANGES_HAND: ClassVar[frozenset[Verb]] = frozenset(
+        {Do.DISCARD, StudentDo.BERU_PYAT, StudentDo.VESELYU, StudentDo.ZAVORACHIVAYU}
+    )
 
     rules: StudentRules = field(default_factory=StudentRules)
     phase: Phase = Phase.BIDDING
@@ -153,7 +178,7 @@ class StudentDeal(TrickDeal):
             case Phase.BIDDING:
                 return [shared_action(seat, do) for do in self._calls(seat)]
             case Phase.CALL_DISCARD:
-                row = card_actions(seat, Do.CALL_DISCARD)
+                row = card_actions(seat, StudentDo.CALL_DISCARD)
                 return [row[card.index] for card in hand]
             case Phase.EXCHANGE:
                 return self._exchange_options(seat, HAND_SIZE)
@@ -161,28 +186,28 @@ class StudentDeal(TrickDeal):
                 return self._plays(seat)
         return []
 
-    def _calls(self, seat: int) -> list[Do]:
+    def _calls(self, seat: int) -> list[Verb]:
         return [do for do in _CALL_ORDER if self._why_not(seat, do) is None]
 
-    def _why_not(self, seat: int, do: Do) -> tuple[str, str] | None:
+    def _why_not(self, seat: int, do: Verb) -> tuple[str, str] | None:
         """Why `seat` may not say `do` in the bidding now (rule, reason), or None if it may."""
         khrap_said = self.declarer is not None
         trump_ace = Card(Rank.ACE, self.trump)
         match do:
             case Do.PASS:
                 return None
-            case Do.KHRAP:
+            case StudentDo.KHRAP:
                 # SK4: one declarer; after him the later players help, take five or pass.
                 return ("SK4", "only one khrap per deal: help or pass") if khrap_said else None
-            case Do.POMOGU:
+            case StudentDo.POMOGU:
                 return None if khrap_said else ("SK4", "pomogu answers a khrap; none is said")
-            case Do.BERU_PYAT if not khrap_said:
+            case StudentDo.BERU_PYAT if not khrap_said:
                 return ("SK7", "beru pyat' is said only after a khrap")
-            case Do.VESELYU if trump_ace not in self.hands[seat]:
+            case StudentDo.VESELYU if trump_ace not in self.hands[seat]:
                 return ("SK8", f"veselyu needs the trump ace {trump_ace.label} in the hand")
-            case Do.ZAVORACHIVAYU if seat != self.dealer:
+            case StudentDo.ZAVORACHIVAYU if seat != self.dealer:
                 return ("SK9", "only the dealer may say zavorachivayu")
-            case Do.ZAVORACHIVAYU if self.turnup is None or self.turnup.rank is not Rank.ACE:
+            case StudentDo.ZAVORACHIVAYU if self.turnup is None or self.turnup.rank is not Rank.ACE:
                 return ("SK9", "zavorachivayu needs an ace turned up")
         if do in _DRAWS:
             if self.stock_size < _DRAWS[do]:
@@ -256,32 +281,32 @@ class StudentDeal(TrickDeal):
             raise IllegalAction(*why)
         self.bids = with_item(self.bids, seat, do)
         events.append(bid_made(seat, do))
-        if do is Do.KHRAP:
+        if do is StudentDo.KHRAP:
             self.declarer = seat
-        elif do is Do.POMOGU:
+        elif do is StudentDo.POMOGU:
             self.helpers += (seat,)
         elif do in _DRAWS:
             self._call(seat, do, events)
             return
         self._next_bidder(events)
 
-    def _call(self, seat: int, do: Do, events: list[Event]) -> None:
+    def _call(self, seat: int, do: Verb, events: list[Event]) -> None:
         """SK7–SK10: draw, then discard one; veselyu and zavorachivayu take the declaration."""
-        if do is Do.BERU_PYAT:
+        if do is StudentDo.BERU_PYAT:
             self.takers += (seat,)
             self._drop_hand(seat)
         else:
             if self.declarer is not None:
                 self.helpers += (self.declarer,)  # SK10: the former declarer helps
             self.declarer = seat
-            if do is Do.VESELYU:
+            if do is StudentDo.VESELYU:
                 self._drop_hand(seat, keep=[Card(Rank.ACE, self.trump)])
             else:
                 self._drop_hand(seat)
                 self._take_turnup(seat, events)
         drawn = _DRAWS[do]
         self._set_hand(seat, self.hands[seat] + self._draw(drawn))
-        events.append(exchanged(seat, HAND_SIZE - (do is Do.VESELYU), drawn))
+        events.append(exchanged(seat, HAND_SIZE - (do is StudentDo.VESELYU), drawn))
         self.phase = Phase.CALL_DISCARD
 
     def _next_bidder(self, events: list[Event]) -> None:
@@ -383,12 +408,10 @@ class StudentDeal(TrickDeal):
         self._finish(events)
 
 
-_CALL_RULE = {
-    Do.KHRAP: "SK4",
-    Do.POMOGU: "SK4",
-    Do.BERU_PYAT: "SK7",
-    Do.VESELYU: "SK8",
-    Do.ZAVORACHIVAYU: "SK9",
+_CALL_RULE: dict[Verb, str] = {
+    StudentDo.KHRAP: "SK4",
+    StudentDo.POMOGU: "SK4",
+    StudentDo.BERU_PYAT: "SK7",
+    StudentDo.VESELYU: "SK8",
+    StudentDo.ZAVORACHIVAYU: "SK9",
 }
-# The order calls are offered in (legal_actions).
-_CALL_ORDER = (Do.KHRAP, Do.POMOGU, Do.BERU_PYAT, Do.VESELYU, Do.ZAVORACHIVAYU, Do.PASS)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.deal import TrickDeal
-from engine.frap import KhrapDeal
+from engine.frap import KhrapDeal, KhrapDo
 from engine.views import TableView
 
 from ...view.screen import Said, joined
 from ..base import Option
+from .codes import Codes
 from .frap import FrapUI
 
 
@@ -19,6 +20,7 @@ class KhrapUI(FrapUI):
     game = "khrap"
     section = "khrap"
     deal: ClassVar[type[TrickDeal]] = KhrapDeal
+    codes: ClassVar[Codes] = Codes({KhrapDo.KHRAP: "K", KhrapDo.DARK_KHRAP: "Q"})  # K2
     aliases = ("khrap", "храп")
     options: ClassVar[tuple[Option, ...]] = (
         *FrapUI.options,

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.actions import Action, Do
+from engine.actions import Action, Verb
 from engine.cards import Card
 from engine.deal import TrickDeal
-from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonRules
+from engine.napoleon import NAPOLEON, NapoleonDeal, NapoleonDo, NapoleonRules
 from engine.views import TableView
 from locales import SEPARATOR
 
 from ...format import short
 from ...view.screen import Said, joined
 from ..base import Option
+from .codes import Codes
 from .ui import FamilyUI
 
 HAND = NapoleonDeal.HAND_SIZE  # N1: five tricks in a deal
@@ -23,12 +24,30 @@ AMOUNTS: tuple[int | None, ...] = (None, 1, 2, 5, 10, 20, 50, 100)
 _MONEY = ("stake", "contribution")  # the bot's own options: not the engine's rules
 
 
+class NapoleonCodes(Codes):
+    """Napoleon's buttons: napoleon and "here", and a bid by its height ("t3", N2)."""
+
+    def action_code(self, action: Action) -> str:
+        """A bid's height, else a word's or a card's code."""
+        if action.do is NapoleonDo.BID and action.tricks is not None:
+            return f"t{action.tricks}"
+        return super().action_code(action)
+
+    def parse_action(self, seat: int, code: str) -> Action:
+        """A bid's height, else a word or a card; BadCallback if malformed."""
+        head, tail = code[:1], code[1:]
+        if head == "t" and len(tail) == 1 and tail.isdigit():
+            return Action(seat, NapoleonDo.BID, tricks=int(tail))
+        return super().parse_action(seat, code)
+
+
 class NapoleonUI(FamilyUI):
     """Napoleon: bid 1–5 tricks or napoleon; the declarer's first lead names the trump."""
 
     game = "napoleon"
     section = "napoleon"
     deal: ClassVar[type[TrickDeal]] = NapoleonDeal
+    codes: ClassVar[Codes] = NapoleonCodes({NapoleonDo.NAPOLEON: "N", NapoleonDo.HERE: "E"})
     aliases = ("napoleon", "наполеон")
     options: ClassVar[tuple[Option, ...]] = (
         Option("stake", "u", AMOUNTS),  # N5: u, the chips per trick of the bid
@@ -84,22 +103,22 @@ class NapoleonUI(FamilyUI):
 
     # ---- words ----------------------------------------------------------------------------------
 
-    def bid_word(self, lang: str, bid: Do, level: int | None) -> str:
+    def bid_word(self, lang: str, bid: Verb, level: int | None) -> str:
         """N2: a numbered bid says its tricks; "here" says the level it takes over."""
-        if bid is Do.BID and level is not None:
+        if bid is NapoleonDo.BID and level is not None:
             return self.text(lang, "word.bid", n=level)
-        if bid is Do.HERE and level is not None:
+        if bid is NapoleonDo.HERE and level is not None:
             return self.text(lang, "word.here", level=self._level(lang, level))
         return self.word(lang, bid)
 
     def _level(self, lang: str, level: int) -> str:
         if level >= NAPOLEON:
-            return self.word(lang, Do.NAPOLEON)
+            return self.word(lang, NapoleonDo.NAPOLEON)
         return self.text(lang, "word.bid", n=level)
 
     def action_label(self, lang: str, action: Action, turnup: Card | None) -> str:
         """N2: a bid button shows its number of tricks."""
-        if action.do is Do.BID and action.tricks is not None:
+        if action.do is NapoleonDo.BID and action.tricks is not None:
             return self.text(lang, "btn.bid", n=action.tricks)
         return super().action_label(lang, action, turnup)
 

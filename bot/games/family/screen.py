@@ -174,9 +174,9 @@ def _choices(
     on_cards = {}
     for a in turn:
         if a.card is not None and a.joker is None:  # a card of his hand
-            on_cards[a.card] = press(codes.action_code(a))
+            on_cards[a.card] = press(ui.codes.action_code(a))
         else:
-            acts.append(_act(lang, ui, a, table.turnup, press(codes.action_code(a))))
+            acts.append(_act(lang, ui, a, table.turnup, press(ui.codes.action_code(a))))
     return on_cards, tuple(acts)
 
 

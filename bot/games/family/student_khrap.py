@@ -6,17 +6,41 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.actions import Action, Do
-from engine.cards import Card
+from engine.cards import Card, Suit
 from engine.deal import TrickDeal
-from engine.student import JOKER, StudentDeal, StudentRules
+from engine.student import JOKER, StudentDeal, StudentDo, StudentRules
 from engine.views import TableView
 
+from ...callbacks import BadCallback
 from ...format import card_label
 from ...view.screen import Said
 from ..base import Option
+from .codes import Codes
 from .ui import FamilyUI
 
 TRICKS = 4  # SK12: a trick is a quarter of the bank
+
+
+class StudentCodes(Codes):
+    """Student Khrap's buttons: its calls (SK4, SK7–SK9), a call's discard, and the 7♠ as the
+    joker ("k1", naming a suit: "k1H") or as a plain seven ("k0", SK2)."""
+
+    def action_code(self, action: Action) -> str:
+        """The joker's three ways, else a word's or a card's code."""
+        if action.do is Do.PLAY and action.joker is not None:
+            return "k" + ("1" if action.joker else "0") + (action.suit.value if action.suit else "")
+        return super().action_code(action)
+
+    def parse_action(self, seat: int, code: str) -> Action:
+        """The joker's three ways, else a word or a card; BadCallback if malformed."""
+        head, tail = code[:1], code[1:]
+        if head == "k" and tail[:1] in ("0", "1") and len(tail) <= 2:
+            try:
+                suit = Suit.parse(tail[1:]) if tail[1:] else None
+            except ValueError as exc:
+                raise BadCallback(code) from exc
+            return Action(seat, Do.PLAY, card=JOKER, joker=tail[0] == "1", suit=suit)
+        return super().parse_action(seat, code)
 
 
 class StudentUI(FamilyUI):
@@ -25,6 +49,16 @@ class StudentUI(FamilyUI):
     game = "student_khrap"
     section = "student"
     deal: ClassVar[type[TrickDeal]] = StudentDeal
+    codes: ClassVar[Codes] = StudentCodes(
+        {
+            StudentDo.KHRAP: "K",
+            StudentDo.POMOGU: "H",
+            StudentDo.BERU_PYAT: "B",
+            StudentDo.VESELYU: "V",
+            StudentDo.ZAVORACHIVAYU: "Z",
+        },
+        {StudentDo.CALL_DISCARD: "z"},
+    )
     aliases = ("student", "студенческий", "student_khrap")
     options: ClassVar[tuple[Option, ...]] = (
         Option("joker_lead", "jl", ("trumps", "named_suit")),  # SK2

@@ -137,7 +137,7 @@ class DealTables(Kind[FamilyUI]):
     async def act(self, live: OpenTable, user_id: int, press: callbacks.Press) -> Moved:
         """An action button: applied if legal (the engine says which rule refuses it)."""
         played, seat = self._pressed(live, user_id, press)
-        return await self._apply(live, played, codes.parse_action(seat, press.code))
+        return await self._apply(live, played, self.ui.codes.parse_action(seat, press.code))
 
     async def toggle(self, live: OpenTable, user_id: int, press: callbacks.Press) -> None:
         """F9: a player marks cards to discard before confirming (nothing is applied yet)."""

@@ -4,7 +4,7 @@ replayed from their records; its four games (Frap, Khrap, Student Khrap, Napoleo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.actions import Do
 from engine.errors import ReplayError
@@ -15,12 +15,16 @@ from locales import t
 from ...format import card_label, in_a_sentence, name, signed
 from ...view.screen import said_html
 from . import account
+from .codes import Codes
 from .words import FamilyWords
 
 
 class FamilyUI(FamilyWords):
-    """How the bot shows a game of the Frap family: its words, and its deals replayed from their
-    records for /history and /stats."""
+    """How the bot shows a game of the Frap family: its words, its buttons' codes (Frap's unless
+    it has words of its own), and its deals replayed from their records for /history and
+    /stats."""
+
+    codes: ClassVar[Codes] = Codes()
 
     def move_words(self, lang: str, action: Any) -> str:
         """A move in a few words: the card played, the cards discarded, or the call's own word

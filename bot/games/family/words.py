@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.actions import Action, Do
+from engine.actions import Action, Do, Verb
 from engine.cards import Card
 from engine.deal import TrickDeal
 from engine.events import Reason
@@ -30,11 +30,11 @@ class FamilyWords(GameUI):
         """The fewest and the most players a table of this game takes."""
         return self.deal.MIN_PLAYERS, self.deal.MAX_PLAYERS
 
-    def word(self, lang: str, bid: Do) -> str:
+    def word(self, lang: str, bid: Verb) -> str:
         """A seat's word on the table ('frap', 'pass')."""
         return self.text(lang, f"word.{bid.value}")
 
-    def bid_word(self, lang: str, bid: Do, level: int | None) -> str:
+    def bid_word(self, lang: str, bid: Verb, level: int | None) -> str:
         """A seat's word with the height it stands at, where the game has heights (N2: '3
         tricks'); by default the word alone."""
         return self.word(lang, bid)

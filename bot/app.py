@@ -285,21 +285,23 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 
 def register(app: Application, handlers: Handlers) -> None:  # type: ignore[type-arg]
-    """Map commands and buttons to handlers."""
-    app.add_handler(CommandHandler("start", handlers.start))
-    app.add_handler(CommandHandler("help", handlers.help))
-    app.add_handler(CommandHandler("language", handlers.language))
-    app.add_handler(CommandHandler("pings", handlers.pings))
+    """Map commands and buttons to handlers: the group commands by their names in the menu
+    (`GROUP_COMMANDS`, each answered by the handlers' `commands` but /help, which answers
+    anywhere), the rest by the part that answers them."""
+    private, settings, members = handlers.private, handlers.settings, handlers.members
+    app.add_handler(CommandHandler("start", private.start))
+    app.add_handler(CommandHandler("help", private.help))
+    app.add_handler(CommandHandler("language", settings.language))
+    app.add_handler(CommandHandler("pings", settings.pings))
     for name in GROUP_COMMANDS:
-        if name == "help":
-            continue  # /help answers anywhere
-        app.add_handler(CommandHandler(name, handlers.group_command(getattr(handlers, name))))
-    app.add_handler(CallbackQueryHandler(handlers.button))
-    app.add_handler(ChatMemberHandler(handlers.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
-    app.add_handler(ChatMemberHandler(handlers.member_left, ChatMemberHandler.CHAT_MEMBER))
-    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, handlers.member_left))
-    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, handlers.member_joined))
+        if name != "help":
+            app.add_handler(CommandHandler(name, handlers.commands[name]))
+    app.add_handler(CallbackQueryHandler(handlers.presses.button))
+    app.add_handler(ChatMemberHandler(members.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, members.migrated))
+    app.add_handler(ChatMemberHandler(members.member_left, ChatMemberHandler.CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.member_left))
+    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, members.member_joined))
     app.add_error_handler(_on_error)
 
 

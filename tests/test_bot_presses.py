@@ -9,6 +9,7 @@ import ast
 import typing
 from pathlib import Path
 
+from bot.app import GROUP_COMMANDS
 from bot.callbacks import Kind
 from bot.handlers import Answer, Handlers, Pressed
 from bot.service import Person
@@ -61,12 +62,23 @@ def test_every_kind_of_button_has_one_handler() -> None:
     assert sorted(routed) == sorted(Kind) and len(routed) == len(set(routed))
 
 
+def test_every_group_command_has_one_handler() -> None:
+    """Each group command of the menu but /help (which answers anywhere) is answered by exactly
+    one part of the handlers, and `Handlers.commands` holds them all for bot/app.py."""
+    handlers = Handlers(_Service(), None)  # type: ignore[arg-type]
+    parts = (handlers.table, handlers.money, handlers.review, handlers.settings)
+    named = [name for part in parts for name in part.commands()]
+    wanted = [name for name in GROUP_COMMANDS if name != "help"]
+    assert sorted(named) == sorted(wanted) == sorted(handlers.commands)
+
+
 def test_the_press_path_takes_no_front_end_value() -> None:
     """A press, the function every front end hands it to and every handler it is routed to are
     typed in the host's own values: no Telegram bot, message or keyboard among them (the chat's
-    front end answers for admins and edits through `Handlers.chats`)."""
+    front end answers for admins and edits through `Common.chats`)."""
     handlers = Handlers(_Service(), None)  # type: ignore[arg-type]
-    path = [Pressed, handlers.handle_press, *handlers.anywhere.values(), *handlers.in_chat.values()]
+    path = [Pressed, handlers.handle_press, handlers.presses.handle_press]
+    path += [*handlers.anywhere.values(), *handlers.in_chat.values()]
     telegram = [
         f"{getattr(part, '__qualname__', part)}: {name}"
         for part in path

@@ -32,6 +32,9 @@ PRACTICE_COMMANDS = (
     "rules",
 )  # fmt: skip
 ANSWER_TRIES = 4
+# a group command's handler before and after `Common._commands` wraps it
+GroupRun = Callable[[Update, Context, Message, str], Awaitable[None]]
+Command = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 def person(user: User) -> Person:
@@ -73,17 +76,15 @@ class Chats(Protocol):
 
 
 class Common:
-    """The handlers' shared state (the game service, the time zone /history's dates are in) and
-    plumbing; each concern's handlers (bot/handlers/*.py) build on it."""
+    """What every part of the handlers (bot/handlers/*.py) is over: the game service, the chats'
+    front end, the time zone /history's dates are in, and the plumbing they share. `Handlers`
+    builds each part on the same three."""
 
     def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
         self.service = service
         self.chats = chats  # admins, members, and the pressed message's edit
         self.storage = service.storage
         self.time_zone = time_zone  # /history's dates
-        # told (chat id, user id, member now?) when a member leaves or joins a group: the Mini
-        # App's server ends or grants his pages of its tables at once
-        self.membership: list[Callable[[int, int, bool], Awaitable[None]]] = []
 
     async def _chat_lang(self, chat: Chat) -> str:
         if chat.type == ChatType.PRIVATE:
@@ -115,9 +116,11 @@ class Common:
         rows = [[Link(t(lang, "btn.open_bot"), refusal.url)]] if refusal.url else []
         await self._reply(message, t(lang, refusal.key, **refusal.values), rows)
 
-    def group_command(
-        self, run: Callable[[Update, Context, Message, str], Awaitable[None]]
-    ) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    def _commands(self, *runs: GroupRun) -> dict[str, Command]:
+        """A part's group commands by name (each its method's), wrapped by `_group_command`."""
+        return {run.__name__: self._group_command(run) for run in runs}
+
+    def _group_command(self, run: GroupRun) -> Command:
         """Wrap a group-only command: private use is answered with a hint, refusals with text."""
 
         async def handler(update: Update, context: Context) -> None:

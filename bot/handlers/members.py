@@ -3,17 +3,27 @@ member who left the group or joined it (told to the Mini App's server)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from datetime import UTC, tzinfo
+
 from telegram import ChatMemberUpdated, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import ChatMigrated, TelegramError
 
-from .common import Common, Context, person
+from ..service import GameService
+from .common import Chats, Common, Context, person
 
 _MEMBER = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
 
 class Members(Common):
     """Who is in the chat, and the chat itself moving."""
+
+    def __init__(self, service: GameService, chats: Chats, time_zone: tzinfo = UTC) -> None:
+        super().__init__(service, chats, time_zone)
+        # told (chat id, user id, member now?) when a member leaves or joins a group: the Mini
+        # App's server ends or grants his pages of its tables at once
+        self.membership: list[Callable[[int, int, bool], Awaitable[None]]] = []
 
     async def my_member(self, update: Update, context: Context) -> None:
         """A user blocked (or unblocked) the bot in their private chat; in a group, the bot was

@@ -18,11 +18,17 @@ from .. import answers, callbacks
 from ..callbacks import Press
 from ..service import Refusal
 from ..view.message import Choice
-from .common import Common, Context, Pressed, is_id, log
+from .common import Command, Common, Context, Pressed, is_id, log
 
 
 class MoneyCommands(Common):
     """The chat's money and information commands."""
+
+    def commands(self) -> dict[str, Command]:
+        """Its group commands by name."""
+        return self._commands(
+            self.pot, self.balance, self.top, self.stats, self.history, self.export, self.newseason
+        )
 
     async def pot(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/pot: each game's pot that holds chips (one pot per game)."""

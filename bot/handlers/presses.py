@@ -5,8 +5,9 @@ carrier (`button`), so a Mini App page sends its presses through the same path."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, tzinfo
 
 from telegram import Update
 
@@ -15,9 +16,9 @@ from locales import t
 from .. import callbacks
 from ..callbacks import Kind, Press
 from ..client.api import rows_of
-from ..service import Refusal
+from ..service import GameService, Refusal
 from ..storage import StorageUnavailable
-from .common import Common, Context, Pressed, answer, log, person
+from .common import Chats, Common, Context, Pressed, answer, log, person
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +47,21 @@ ChatPress = Callable[[Pressed, Press, int], Awaitable[None]]
 
 
 class Presses(Common):
-    """The presses' router: each kind of button (callbacks.Kind) to its handler."""
+    """The presses' router: each kind of button (callbacks.Kind) to its handler, which the
+    other parts of the handlers hold (`Handlers` hands them over)."""
 
-    anywhere: dict[Kind, AnywherePress]
-    in_chat: dict[Kind, ChatPress]
+    def __init__(
+        self,
+        service: GameService,
+        chats: Chats,
+        time_zone: tzinfo = UTC,
+        *,
+        anywhere: Mapping[Kind, AnywherePress],
+        in_chat: Mapping[Kind, ChatPress],
+    ) -> None:
+        super().__init__(service, chats, time_zone)
+        self.anywhere = anywhere  # the presser's own moves
+        self.in_chat = in_chat  # the presses on a chat's message
 
     async def handle_press(self, pressed: Pressed) -> Answer:
         """Decode a press, check who may press it, act, and say how to answer it: a refusal or a

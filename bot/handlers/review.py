@@ -17,7 +17,7 @@ from ..chat import review
 from ..service import GameService, Refusal
 from ..storage import DealRow
 from ..view.message import Rendered
-from .common import IN_CHAT, Chats, Common, Context, Pressed, is_id
+from .common import IN_CHAT, Chats, Command, Common, Context, Pressed, is_id
 
 
 class Reviews(Common):
@@ -28,6 +28,10 @@ class Reviews(Common):
         # a lock per deal whose review is being posted by its button: held while it is looked up
         # and posted, so presses at once post it once (a lock lives while someone holds it)
         self._posting: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def commands(self) -> dict[str, Command]:
+        """Its group command by name."""
+        return self._commands(self.review)
 
     async def review(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/review: the review of the chat's last deal; /review <number>: of that deal (the

@@ -15,7 +15,7 @@ from ..callbacks import Press
 from ..chat import settings_menu
 from ..service import GameService, Person, Refusal
 from ..view.message import Choice
-from .common import Chats, Common, Context, Pressed, person
+from .common import Chats, Command, Common, Context, Pressed, person
 
 MENU_PAGES_KEPT = 1000
 
@@ -28,6 +28,10 @@ class Settings(Common):
         # the page each settings message was last edited to: a second press on a page already
         # left is stale even when it changed nothing (a navigation button)
         self._menu_pages: dict[tuple[int, int], str] = {}
+
+    def commands(self) -> dict[str, Command]:
+        """Its group commands by name (/language and /pings answer anywhere)."""
+        return self._commands(self.rules, self.settings)
 
     async def rules(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/rules: the house rules in force (the table's game, or the chat's default), briefly."""

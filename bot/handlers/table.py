@@ -13,11 +13,18 @@ from ..callbacks import Press
 from ..format import name as shown_name
 from ..service import Refusal
 from ..view.message import Choice, deep_link
-from .common import Common, Context, Pressed, person
+from .common import Command, Common, Context, Pressed, person
 
 
 class TableCommands(Common):
     """The commands and buttons of the chat's table."""
+
+    def commands(self) -> dict[str, Command]:
+        """Its group commands by name."""
+        return self._commands(
+            self.newgame, self.join, self.leave, self.kick, self.startgame, self.stopgame,
+            self.pulya,
+        )  # fmt: skip
 
     async def newgame(self, update: Update, context: Context, message: Message, lang: str) -> None:
         """/newgame: open a lobby in this chat."""

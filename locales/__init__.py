@@ -51,6 +51,8 @@ class Locales:
                 self._by_lang[lang] = translations
         rest = sorted(set(self._by_lang) - {DEFAULT, SOURCE})
         self.languages: tuple[str, ...] = (DEFAULT, SOURCE, *rest)
+        self._catalogued = frozenset(self._messages)
+        self._added: dict[str, dict[str, str]] = {}  # `add`'s messages, by language, not English
 
     def t(self, lang: str, key: str, /, **values: Any) -> str:
         """The message `key` in `lang`, formatted with `values` (a plural one by `values["n"]`)."""
@@ -90,18 +92,36 @@ class Locales:
     def _template(self, lang: str, key: str, values: Mapping[str, Any]) -> str:
         single, plural = self._messages[key]
         translations = self._by_lang.get(lang) or self._by_lang[DEFAULT]
-        if plural is None:
+        added = self._added_text(lang, key) if self._added else None
+        if added is not None:
+            text = added
+        elif plural is None:
             text = translations.pgettext(key, single)
         else:
             text = translations.npgettext(key, single, plural, int(values["n"]))
         return text.replace(" · ", SEPARATOR)
 
-    def add(self, messages: Mapping[str, str]) -> None:
+    def add(self, messages: Mapping[str, str], lang: str = SOURCE) -> None:
         """Messages brought by a game's own package rather than the catalogs (a game the
-        tests define): each key's English text, read in every language; a key the catalogs hold
-        keeps theirs."""
+        tests define), each key's text in `lang`: the English one is read in every language
+        that has none of its own (as a catalog's missing message, the default language's
+        first); a key the catalogs hold keeps theirs."""
         for key, text in messages.items():
-            self._messages.setdefault(key, (text, None))
+            if lang == SOURCE:
+                self._messages.setdefault(key, (text, None))
+            elif key not in self._catalogued:
+                self._added.setdefault(lang, {})[key] = text
+
+    def _added_text(self, lang: str, key: str) -> str | None:
+        """A message `add` brought in `lang`, or else in the default language (where a
+        catalog's missing messages come from); None in English or where there is none."""
+        if lang == SOURCE:
+            return None
+        for each in (lang, DEFAULT) if lang in self._by_lang else (DEFAULT,):
+            text = self._added.get(each, {}).get(key)
+            if text is not None:
+                return text
+        return None
 
     def has(self, key: str) -> bool:
         """Whether `key` is a message (every language has it, if only by falling back)."""
